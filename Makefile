@@ -1,0 +1,69 @@
+# tc: a live timechart for Linux. One C file; see README.md.
+#
+#   make                 ./tc (gcc by default; make CC=clang works too)
+#   make static          ./tc-static, static with musl-gcc, stripped
+#   make test            unit tests (plain and ASan+UBSan), kernel tests
+#   make clean
+#
+# CI adds warnings-as-errors with EXTRA_CFLAGS=-Werror.
+
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+MUSL_CC ?= musl-gcc
+STRIP ?= strip
+
+CFLAGS = -O2 -g -Wall -Wextra -std=gnu11
+EXTRA_CFLAGS ?=
+LDLIBS ?=
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+
+# musl's include directory has no Linux UAPI headers (linux/perf_event.h):
+# give musl-gcc the system's linux/, asm/ and asm-generic/ and nothing else,
+# so no glibc header leaks into the static build.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+KASM := $(firstword $(wildcard /usr/include/$(MULTIARCH)/asm /usr/include/asm))
+MUSL_INC = .musl-include
+
+# test/unit.c is written together with tc.c; build it when it exists.
+UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
+
+.PHONY: all static test clean
+
+all: tc
+
+tc: tc.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+
+tc-san: tc.c
+	$(CC) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+
+static: tc-static
+	@echo "tc-static: $$(stat -c %s tc-static) bytes"
+
+tc-static: tc.c
+	rm -rf $(MUSL_INC) && mkdir -p $(MUSL_INC)
+	ln -s /usr/include/linux $(MUSL_INC)/linux
+	ln -s /usr/include/asm-generic $(MUSL_INC)/asm-generic
+	ln -s $(KASM) $(MUSL_INC)/asm
+	$(MUSL_CC) -static -Os -Wall -Wextra -std=gnu11 $(EXTRA_CFLAGS) \
+		-isystem $(MUSL_INC) -o $@ tc.c $(LDLIBS)
+	$(STRIP) $@
+
+test/unit: test/unit.c tc.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_TEST -o $@ test/unit.c $(LDLIBS)
+
+test/unit-san: test/unit.c tc.c
+	$(CC) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -DTC_TEST -o $@ \
+		test/unit.c $(LDLIBS)
+
+test/pingpong: test/pingpong.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
+
+test: tc tc-san test/pingpong $(UNIT)
+	bash test/run.sh
+
+clean:
+	rm -f tc tc-san tc-static test/unit test/unit-san test/pingpong
+	rm -rf $(MUSL_INC)
