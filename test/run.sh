@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Test runner for tc, called by `make test` after the binaries are built.
+#
+# Runs test/unit and test/unit-san (each prints "PASS name", "FAIL name: why",
+# maybe "SKIP name: why", and a last line "N passed, N failed"), then sources
+# every test/t_*.sh. A t_*.sh file defines test functions and hands them to
+# `run_tests` (no kernel needed) or `kernel_tests` (root and perf_event_open
+# needed; each test is skipped with the reason otherwise). Test functions call
+# pass/fail/skip and may use:
+#
+#   $TC $TC_SAN $PINGPONG   binaries (tc-san is tc with ASan+UBSan)
+#   $TMP                    scratch directory of the whole run, removed on exit
+#   $T                      a fresh directory for the current test
+#   reap_later PID...       kill these (and their process groups) on exit
+#
+# Ends with exactly "N passed, N failed, N skipped"; exits 1 on any failure.
+
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+# TC and TC_SAN may be set to test another build (e.g. TC=$PWD/tc-static).
+TC=${TC:-$ROOT/tc}
+TC_SAN=${TC_SAN:-$ROOT/tc-san}
+[ -x "$TC_SAN" ] || TC_SAN=$TC
+PINGPONG=$ROOT/test/pingpong
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+npass=0 nfail=0 nskip=0
+pass() { npass=$((npass + 1)); echo "PASS $1"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL $1: ${2:-failed}"; }
+skip() { nskip=$((nskip + 1)); echo "SKIP $1: ${2:-skipped}"; }
+note() { echo "  note: $*"; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-test.XXXXXX") || exit 1
+REAP=()
+reap_later() { REAP+=("$@"); }
+
+# Kill whatever a test started and did not clean up (it said so with
+# reap_later), then remove the scratch files.
+cleanup() {
+	local p g
+	for p in "${REAP[@]}"; do
+		kill -0 "$p" 2>/dev/null || continue
+		g=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
+		if [ -n "$g" ] && [ "$g" != "$(ps -o pgid= -p $$ | tr -d ' ')" ]; then
+			kill -KILL -- "-$g" 2>/dev/null
+		fi
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'echo "run.sh: interrupted"; exit 130' INT TERM HUP
+
+# Why kernel tests cannot run here, or empty if they can.
+KERNEL_WHY=
+if [ "$(id -u)" != 0 ]; then
+	KERNEL_WHY="needs root (perf_event_open of tracepoints, tracefs)"
+elif [ ! -e /proc/sys/kernel/perf_event_paranoid ]; then
+	KERNEL_WHY="kernel has no perf_event_open (CONFIG_PERF_EVENTS)"
+elif [ ! -d /sys/kernel/tracing/events ] &&
+     [ ! -d /sys/kernel/debug/tracing/events ] &&
+     ! grep -qw tracefs /proc/filesystems; then
+	KERNEL_WHY="kernel has no tracefs (CONFIG_FTRACE)"
+fi
+
+# run_one FN: run test function FN in a fresh $T.
+run_one() {
+	T=$TMP/$1
+	mkdir -p "$T"
+	"$1"
+}
+run_tests() { local f; for f; do run_one "$f"; done; }
+kernel_tests() {
+	local f
+	for f; do
+		if [ -n "$KERNEL_WHY" ]; then
+			skip "$f" "$KERNEL_WHY"
+		else
+			run_one "$f"
+		fi
+	done
+}
+
+# unit_binary NAME PATH: run a unit test binary and take over its results.
+unit_binary() {
+	local name=$1 bin=$2 out rc line total_p=0 total_f=0 summary=
+	if [ ! -x "$bin" ]; then
+		if [ -e "$ROOT/test/unit.c" ]; then
+			fail "$name" "$bin was not built"
+		else
+			skip "$name" "test/unit.c not written yet"
+		fi
+		return
+	fi
+	out=$TMP/$name.out
+	timeout 300 "$bin" >"$out" 2>"$out.err"
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) pass "$name:${line#PASS }"; total_p=$((total_p + 1)) ;;
+		"FAIL "*) line=${line#FAIL }
+			  fail "$name:${line%%: *}" "${line#*: }"
+			  total_f=$((total_f + 1)) ;;
+		"SKIP "*) line=${line#SKIP }
+			  skip "$name:${line%%: *}" "${line#*: }" ;;
+		[0-9]*" passed, "[0-9]*" failed"*) summary=$line ;;
+		esac
+	done <"$out"
+	if [ "$rc" = 124 ]; then
+		fail "$name" "timed out after 300 s"
+	elif [ -z "$summary" ]; then
+		fail "$name" "no summary line, exit status $rc: $(tail -3 "$out.err" | tr '\n' ' ')"
+	elif [ "${summary%% *}" != "$total_p" ]; then
+		fail "$name" "summary '$summary' does not match $total_p PASS lines"
+	elif [ "$rc" != 0 ] && [ "$total_f" = 0 ]; then
+		fail "$name" "exit status $rc with no FAIL line: $(tail -3 "$out.err" | tr '\n' ' ')"
+	fi
+}
+
+unit_binary unit "$ROOT/test/unit"
+unit_binary unit-san "$ROOT/test/unit-san"
+
+for t in "$ROOT"/test/t_*.sh; do
+	[ -e "$t" ] || continue
+	echo "# ${t#"$ROOT"/}"
+	# shellcheck source=test/t_record.sh
+	. "$t"
+done
+
+# No test leaves a process behind: nothing started from this tree (tc,
+# tc-san, pingpong) and none of the tests' own workloads may survive.
+left=$(pgrep -f "^($ROOT/|sleep 987\$)")
+if [ -z "$left" ]; then
+	pass no_processes_left
+else
+	# shellcheck disable=SC2086
+	fail no_processes_left "$(ps -o pid=,args= -p "${left//$'\n'/,}" | tr '\n' ';')"
+	# shellcheck disable=SC2086
+	kill -KILL $left 2>/dev/null
+fi
+
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" = 0 ]
