@@ -119,6 +119,11 @@ unit_binary() {
 	elif [ "$rc" != 0 ] && [ "$total_f" = 0 ]; then
 		fail "$name" "exit status $rc with no FAIL line: $(tail -3 "$out.err" | tr '\n' ' ')"
 	fi
+	if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out.err"; then
+		fail "$name" "sanitizer: $(grep -Em1 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out.err")"
+	elif [ "$rc" -gt 128 ] && [ "$rc" != 124 ]; then
+		fail "$name" "exit status $rc (signal $((rc - 128))?)"
+	fi
 }
 
 unit_binary unit "$ROOT/test/unit"
