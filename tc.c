@@ -1,0 +1,2910 @@
+/*
+ * tc — a live timechart for Linux, in one file.
+ *
+ * tc shows what every CPU and task is doing: who runs, who waits for a CPU,
+ * who sleeps, who is blocked, which idle state and frequency each CPU is in,
+ * and who woke whom.  It records in the perf.data format and reads perf's.
+ *
+ * How to read this file: top to bottom.
+ *
+ *   limits and types     fixed sizes, the decoded event, the global state G
+ *   utilities            errors, clocks, files, byte order
+ *   tracefs              finding it, parsing event format files
+ *   events               the tracepoints tc uses, attrs and the id map
+ *   decoding             perf records (samples, side-band) into struct ev
+ *   perf_event and rings opening events per CPU, the ring buffer reader
+ *   merge                per-CPU queues released in time order
+ *   recorder             the crash-tolerant perf.data writer
+ *   reader               perf.data files (tc's and perf's, file and pipe mode)
+ *   repair               making a cut-off recording whole again
+ *   traced command       fork, hold, exec, stop, reap
+ *   output               --script lines
+ *   main loop, options and main
+ *
+ * The ring buffer contract (linux/perf_event.h): the kernel writes records
+ * into data[] and advances data_head; we read data_head with acquire
+ * semantics, copy records from data_tail up to it (a record may wrap past the
+ * end of data[] and is then copied in two pieces), and publish the new
+ * data_tail with release semantics so the kernel may reuse the space.
+ *
+ *   mmap:  [ perf_event_mmap_page ][ data: 2^n pages ............ ]
+ *                                    ^tail%size        ^head%size
+ *
+ * Time order: each CPU's records are in time order; the merge holds them in
+ * per-CPU queues and releases a record only when no CPU can still deliver an
+ * older one (see the merge section).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+
+#define TC_VERSION "0.1"
+
+/* ---------------------------------------------------------------- limits and types */
+
+enum {
+	MAX_CPUS = 4096,		/* bound on any CPU number, live or from a file */
+	TFS_MAX_FIELDS = 40,		/* fields of one tracepoint format */
+	MAX_FMTS = 64,			/* tracepoint formats known at once */
+	MAX_ATTRS = 64,			/* perf_event_attr entries of a recording */
+	COMM_LEN = 16,			/* TASK_COMM_LEN */
+	DEF_MMAP_PAGES = 128,		/* ring data pages per CPU */
+	REC_BUF = 256 << 10,		/* recorder write buffer */
+	RD_BUF = 1 << 20,		/* reader input buffer */
+	RD_QUEUE_TOTAL = 8 << 20,	/* reader merge queues, all CPUs */
+	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
+};
+
+#define NS_PER_SEC 1000000000ull
+#define CKPT_NS (500 * 1000000ull)	/* recorder checkpoint interval */
+#define PASS_MS 250			/* longest wait between ring passes */
+#define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
+#define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
+
+/* perf.data record types that tc handles beyond linux/perf_event.h's */
+enum {
+	PR_HEADER_ATTR = 64,
+	PR_HEADER_EVENT_TYPE = 65,
+	PR_HEADER_TRACING_DATA = 66,
+	PR_FINISHED_ROUND = 68,
+	PR_HEADER_FEATURE = 80,
+	PR_COMPRESSED = 81,
+	PR_MAX_USER = 100,
+};
+
+/* perf.data feature bits (tools/perf/util/header.h) */
+enum {
+	FEAT_RESERVED = 0, FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3,
+	FEAT_OSRELEASE = 4, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_CLOCK_DATA = 29,
+	FEAT_BITS = 256,
+};
+
+#define PERF_MAGIC2 0x32454c4946524550ull	/* "PERFILE2" little endian */
+#define FILE_HDR_SIZE 104
+#define FILE_ATTR_SIZE 128			/* perf_event_attr as written */
+
+/* What a decoded event is.  The first EV_NTP are tracepoints. */
+enum ev_kind {
+	EV_SWITCH, EV_WAKEUP, EV_WAKEUP_NEW, EV_WAKING, EV_PFORK, EV_PEXEC,
+	EV_PEXIT, EV_MIGRATE, EV_IDLE, EV_FREQ,
+	EV_NTP,
+	EV_COMM = EV_NTP, EV_FORK, EV_EXIT, EV_LOST,
+	EV_NKIND,
+	EV_NONE = -1,
+};
+
+/*
+ * One decoded event.  Which fields mean what depends on kind:
+ *   SWITCH        a prev_pid, b next_pid, v prev_state, comm prev, comm2 next
+ *   WAKEUP*       a wakee pid, c target cpu, comm wakee; waker is tid
+ *   PFORK         a parent pid, b child pid, comm parent, comm2 child
+ *   PEXEC         a pid, b old pid, comm file name (last 15 bytes)
+ *   PEXIT         a pid, comm
+ *   MIGRATE       a pid, b orig cpu, c dest cpu, comm
+ *   IDLE, FREQ    v state (IDLE_EXIT leaves idle) or kHz, c cpu_id
+ *   COMM          a pid, b tid, v 1 if from exec, comm
+ *   FORK, EXIT    a pid, b ppid, c tid, v ptid
+ *   LOST          v events lost
+ * time is ns (CLOCK_MONOTONIC for tc's recordings); cpu, pid and tid are
+ * those of the record (-1 where it has none); flags is common_flags.
+ */
+struct ev {
+	uint64_t time;
+	int64_t v;
+	int kind, cpu, pid, tid;
+	int a, b, c;
+	unsigned flags;
+	char comm[COMM_LEN], comm2[COMM_LEN];
+};
+
+/* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
+struct tfs_field {
+	char name[32];
+	unsigned off, size;
+	bool is_signed, dyn;	/* dyn: __data_loc, a u32 of (len << 16 | off) */
+};
+
+/* A parsed tracefs format file */
+struct tfs_fmt {
+	char sys[32], name[64];
+	unsigned id;
+	int nfield;
+	struct tfs_field field[TFS_MAX_FIELDS];
+};
+
+/* The fields tc reads, looked up by name in every format. */
+enum fld {
+	F_COMMON_FLAGS, F_COMMON_PID, F_PREV_COMM, F_PREV_PID, F_PREV_STATE,
+	F_NEXT_COMM, F_NEXT_PID, F_COMM, F_PID, F_TARGET_CPU, F_PARENT_COMM,
+	F_PARENT_PID, F_CHILD_COMM, F_CHILD_PID, F_FILENAME, F_OLD_PID,
+	F_ORIG_CPU, F_DEST_CPU, F_STATE, F_CPU_ID,
+	F_NFLD
+};
+static const char *const fld_names[F_NFLD] = {
+	"common_flags", "common_pid", "prev_comm", "prev_pid", "prev_state",
+	"next_comm", "next_pid", "comm", "pid", "target_cpu", "parent_comm",
+	"parent_pid", "child_comm", "child_pid", "filename", "old_pid",
+	"orig_cpu", "dest_cpu", "state", "cpu_id",
+};
+
+/* An event source of a recording: a perf_event_attr and what it means. */
+struct attr {
+	struct perf_event_attr pa;	/* as opened or as read (byte order fixed) */
+	int kind;			/* enum ev_kind for tracepoints, else EV_NONE */
+	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
+	const struct tfs_field *fp[F_NFLD];
+	uint64_t *ids;			/* kernel ids of its per-CPU events */
+	int nids;
+};
+
+/* A per-CPU queue of raw records, each preceded by its u64 time. */
+struct mq {
+	uint8_t *buf;
+	size_t cap, head, tail;		/* bytes in use: [head, tail) */
+	uint64_t caught;		/* no record older than this can still come */
+};
+
+/* A per-CPU ring buffer as mapped (or faked by the unit tests). */
+struct rb {
+	struct perf_event_mmap_page *pc;
+	uint8_t *data;
+	uint64_t size;			/* data bytes, a power of two */
+	int cpu, fd;
+};
+
+/* The global state, one struct (busybox's G). */
+static struct {
+	/* options */
+	const char *rec_path, *replay_path, *repair_path;
+	bool script, live;
+	double duration;		/* seconds, 0 = until stopped */
+	unsigned mmap_pages;
+	char **cmd;
+
+	/* tracefs and events */
+	char tfs_root[256];
+	struct tfs_fmt fmt[MAX_FMTS];
+	int nfmt;
+	struct attr attr[MAX_ATTRS];
+	int nattr;
+	int id_pos, is_pos;		/* where the id sits when no IDENTIFIER */
+	uint64_t *idmap_id;		/* open-addressing id -> attr index */
+	int *idmap_attr;
+	size_t idmap_cap;
+	bool swap;			/* the data is in the other byte order */
+
+	/* CPUs and rings */
+	int ncpu;			/* CPU numbers are < ncpu */
+	bool *cpu_online;
+	struct rb *rb;			/* live: one per online CPU */
+	int nrb;
+	int *fds;			/* every perf event fd */
+	int nfd;
+
+	/* merge */
+	struct mq *q;			/* ncpu + 1 queues: the last for records without a CPU */
+	int nq;
+	uint64_t released;		/* time of the last released record */
+	uint8_t *rec_tmp;		/* one record being copied from a ring */
+
+	/* counters (nothing lost silently) */
+	uint64_t n_kind[EV_NKIND], n_records, lost, lost_read, corrupt,
+		 out_of_order, bad_cpu, unknown_id;
+
+	/* recorder */
+	int rec_fd;
+	uint8_t *rec_buf;
+	size_t rec_len;
+	uint64_t rec_pos, rec_data_off, rec_ckpt_ns, rec_first, rec_last;
+	uint8_t *rec_static;		/* feature blobs before the data */
+	size_t rec_static_len;
+	uint64_t rec_static_off[FEAT_BITS], rec_static_size[FEAT_BITS];
+	uint64_t rec_feat;		/* feature bits (all < 64) */
+
+	/* reader */
+	int rd_fd;
+	bool rd_pipe, rd_cut;
+	uint8_t *rd_buf;
+	size_t rd_len, rd_pos;		/* rd_buf holds file bytes [rd_off, rd_off + rd_len) */
+	uint64_t rd_off, rd_end, rd_data_off, rd_fsize;
+	uint64_t rd_feat_bits;		/* valid features below bit 64 */
+	uint64_t rd_feat_off[64], rd_feat_size[64];
+	int rd_nrcpus;
+
+	/* traced command */
+	pid_t child;
+	int child_status;
+	bool child_done;
+	int go_fd;
+
+	/* signals */
+	int sig_pipe[2];
+	volatile sig_atomic_t sig_stop, sig_child;
+} G;
+
+/* ---------------------------------------------------------------- utilities */
+
+static void cmd_kill(void);
+
+/* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("tc: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	cmd_kill();
+	exit(1);
+}
+
+/* Print "tc: <message>" to stderr and go on. */
+static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("tc: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Allocate zeroed memory at start-up; running out is fatal. */
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* CLOCK_MONOTONIC in ns, the clock of tc's recordings. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+}
+
+/* Read up to cap-1 bytes of a (small, /proc or /sys) file into buf, NUL
+ * terminated.  Returns the length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (len + 1 < cap && (n = read(fd, buf + len, cap - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return len;
+}
+
+/* Read a whole file into a malloc'd buffer (for format files and the like,
+ * at start-up).  Returns NULL on error. */
+static char *read_all(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 4096;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	buf = xcalloc(1, cap + 1);
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				die("out of memory reading %s", path);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = 0;
+	*lenp = len;
+	return buf;
+}
+
+/* Write all of buf to fd; -1 on error. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Reads of the data, in the byte order of the data being read (G.swap). */
+static uint16_t g16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return G.swap ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t g32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return G.swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t g64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return G.swap ? __builtin_bswap64(v) : v;
+}
+
+/* Copy string s into d of size n, truncating. */
+static void scopy(char *d, size_t n, const char *s)
+{
+	size_t l = strnlen(s, n - 1);
+
+	memcpy(d, s, l);
+	d[l] = 0;
+}
+
+/* Parse a CPU list like "0-3,6" into set[0..n); false if malformed. */
+static bool parse_cpulist(const char *s, bool *set, int n)
+{
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0)
+			return false;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return false;
+			s = end;
+		}
+		for (long i = a; i <= b && i < n; i++)
+			set[i] = true;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return false;
+	}
+	return true;
+}
+
+/* Highest CPU number in a list + 1, 0 if malformed. */
+static int cpulist_count(const char *s)
+{
+	int max = -1;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s)
+			return 0;
+		if (v > max)
+			max = v;
+		s = end;
+		if (*s == '-' || *s == ',')
+			s++;
+	}
+	return max + 1;
+}
+
+/* ---------------------------------------------------------------- tracefs */
+
+/*
+ * Parse a tracefs format file (text, len bytes, need not be NUL terminated)
+ * into f; the system name is left to the caller.  Fields whose line cannot
+ * be parsed are skipped; a format with no name or id is an error (-1).
+ */
+static int tfs_parse(const char *text, size_t len, struct tfs_fmt *f)
+{
+	const char *p = text, *end = text + len;
+
+	memset(f, 0, sizeof(*f));
+	f->id = UINT_MAX;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *q;
+		size_t ll;
+		char line[512];
+
+		if (!nl)
+			nl = end;
+		ll = nl - p < (ptrdiff_t)sizeof(line) - 1 ? (size_t)(nl - p) : sizeof(line) - 1;
+		memcpy(line, p, ll);
+		line[ll] = 0;
+		p = nl + 1;
+		if (!strncmp(line, "name: ", 6)) {
+			scopy(f->name, sizeof(f->name), line + 6);
+		} else if (!strncmp(line, "ID: ", 4)) {
+			f->id = strtoul(line + 4, NULL, 10);
+		} else if ((q = strstr(line, "field:")) && f->nfield < TFS_MAX_FIELDS) {
+			struct tfs_field *fd = &f->field[f->nfield];
+			const char *semi = strchr(q, ';'), *o, *s, *sg;
+			const char *ne;
+			char decl[256];
+			size_t dl;
+
+			if (!semi)
+				continue;
+			dl = semi - (q + 6);
+			if (dl >= sizeof(decl))
+				continue;
+			memcpy(decl, q + 6, dl);
+			decl[dl] = 0;
+			/* the name is the last word, less any [array] suffix */
+			{
+				char *b = strchr(decl, '['), *w;
+
+				/* "__data_loc char[] name": the [] belongs to the type */
+				if (b && strchr(b, ' '))
+					b = NULL;
+				if (b)
+					*b = 0;
+				w = strrchr(decl, ' ');
+				w = w ? w + 1 : decl;
+				if (!*w)
+					continue;
+				ne = w;
+				scopy(fd->name, sizeof(fd->name), ne);
+			}
+			fd->dyn = strstr(q, "__data_loc") != NULL;
+			o = strstr(semi, "offset:");
+			s = strstr(semi, "size:");
+			sg = strstr(semi, "signed:");
+			if (!o || !s)
+				continue;
+			fd->off = strtoul(o + 7, NULL, 10);
+			fd->size = strtoul(s + 5, NULL, 10);
+			fd->is_signed = sg && sg[7] == '1';
+			if (fd->size == 0 || fd->size > 4096 || fd->off > 65536)
+				continue;
+			f->nfield++;
+		}
+	}
+	return f->name[0] && f->id != UINT_MAX ? 0 : -1;
+}
+
+/* The field called name in f, or NULL. */
+static const struct tfs_field *tfs_field(const struct tfs_fmt *f, const char *name)
+{
+	for (int i = 0; i < f->nfield; i++)
+		if (!strcmp(f->field[i].name, name))
+			return &f->field[i];
+	return NULL;
+}
+
+/* An integer field of raw tracepoint data, sign-extended per the format;
+ * dflt when the field is absent or does not fit in the data. */
+static int64_t fld_int(const struct tfs_field *f, const uint8_t *raw, uint32_t rawsz, int64_t dflt)
+{
+	if (!f || f->dyn || f->off + f->size > rawsz)
+		return dflt;
+	switch (f->size) {
+	case 1: return f->is_signed ? (int8_t)raw[f->off] : raw[f->off];
+	case 2: return f->is_signed ? (int64_t)(int16_t)g16(raw + f->off) : (int64_t)g16(raw + f->off);
+	case 4: return f->is_signed ? (int64_t)(int32_t)g32(raw + f->off) : (int64_t)g32(raw + f->off);
+	case 8: return (int64_t)g64(raw + f->off);
+	}
+	return dflt;
+}
+
+/* A string field (char[N] or __data_loc char[]) into out[COMM_LEN], NUL
+ * terminated; a longer string keeps its last COMM_LEN-1 bytes when tail. */
+static void fld_str(const struct tfs_field *f, const uint8_t *raw, uint32_t rawsz, char *out, bool tail)
+{
+	const uint8_t *s;
+	uint32_t n;
+
+	out[0] = 0;
+	if (!f || f->off + f->size > rawsz)
+		return;
+	if (f->dyn) {
+		uint32_t loc = f->size == 4 ? g32(raw + f->off) : 0;
+		uint32_t off = loc & 0xffff;
+
+		n = loc >> 16;
+		if (off > rawsz || n > rawsz - off)
+			return;
+		s = raw + off;
+	} else {
+		s = raw + f->off;
+		n = f->size;
+	}
+	n = strnlen((const char *)s, n);
+	if (tail && n > COMM_LEN - 1) {
+		s += n - (COMM_LEN - 1);
+		n = COMM_LEN - 1;
+	}
+	if (n > COMM_LEN - 1)
+		n = COMM_LEN - 1;
+	memcpy(out, s, n);
+	out[n] = 0;
+}
+
+/* Does root hold tracepoint formats? */
+static bool tfs_usable(const char *root)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", root);
+	return access(path, R_OK) == 0;
+}
+
+/*
+ * Find tracefs and store its path in G.tfs_root: the usual places, then
+ * /proc/mounts, then mount it on /sys/kernel/tracing (root only).
+ * Returns -1 if there is none.
+ */
+static int tfs_find(void)
+{
+	static const char *const places[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char line[1024], dev[256], dir[512], type[64];
+	FILE *m;
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
+		if (tfs_usable(places[i])) {
+			strcpy(G.tfs_root, places[i]);
+			return 0;
+		}
+	if ((m = fopen("/proc/mounts", "re"))) {
+		while (fgets(line, sizeof(line), m))
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
+			    !strcmp(type, "tracefs") && tfs_usable(dir)) {
+				scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+				fclose(m);
+				return 0;
+			}
+		fclose(m);
+	}
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
+	    tfs_usable("/sys/kernel/tracing")) {
+		strcpy(G.tfs_root, "/sys/kernel/tracing");
+		return 0;
+	}
+	return -1;
+}
+
+/* Read "<tracefs>/<rel>" whole; NULL if missing. */
+static char *tfs_read(const char *rel, size_t *len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", G.tfs_root, rel);
+	return read_all(path, len);
+}
+
+/* ---------------------------------------------------------------- events */
+
+/* The tracepoints tc records, by enum ev_kind. */
+static const struct tp_def {
+	const char *sys, *name;
+	bool required;
+} tp_defs[EV_NTP] = {
+	[EV_SWITCH] = { "sched", "sched_switch", true },
+	[EV_WAKEUP] = { "sched", "sched_wakeup", true },
+	[EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", true },
+	[EV_WAKING] = { "sched", "sched_waking", true },
+	[EV_PFORK] = { "sched", "sched_process_fork", true },
+	[EV_PEXEC] = { "sched", "sched_process_exec", true },
+	[EV_PEXIT] = { "sched", "sched_process_exit", true },
+	[EV_MIGRATE] = { "sched", "sched_migrate_task", true },
+	[EV_IDLE] = { "power", "cpu_idle", false },
+	[EV_FREQ] = { "power", "cpu_frequency", false },
+};
+
+/* Names of event kinds as --script prints them. */
+static const char *const ev_names[EV_NKIND] = {
+	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
+	"sched_process_fork", "sched_process_exec", "sched_process_exit",
+	"sched_migrate_task", "cpu_idle", "cpu_frequency",
+	"comm", "fork", "exit", "lost",
+};
+
+/* Raw format texts, kept for the recorder's TRACING_DATA (index = G.fmt). */
+static struct {
+	char *text;
+	size_t len;
+} fmt_text[MAX_FMTS];
+
+/* Add a format (text of len bytes) of system sys; returns it, or NULL if it
+ * does not parse or the table is full.  The text is copied. */
+static const struct tfs_fmt *fmt_add(const char *sys, const char *text, size_t len)
+{
+	struct tfs_fmt *f;
+
+	if (G.nfmt >= MAX_FMTS)
+		return NULL;
+	f = &G.fmt[G.nfmt];
+	if (tfs_parse(text, len, f) < 0)
+		return NULL;
+	scopy(f->sys, sizeof(f->sys), sys);
+	fmt_text[G.nfmt].text = xcalloc(1, len + 1);
+	memcpy(fmt_text[G.nfmt].text, text, len);
+	fmt_text[G.nfmt].len = len;
+	G.nfmt++;
+	return f;
+}
+
+/* Load the format of sys:name from tracefs; NULL if the kernel lacks it. */
+static const struct tfs_fmt *fmt_load(const char *sys, const char *name)
+{
+	char rel[256];
+	size_t len;
+	char *text;
+	const struct tfs_fmt *f;
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
+	if (!(text = tfs_read(rel, &len)))
+		return NULL;
+	f = fmt_add(sys, text, len);
+	free(text);
+	return f;
+}
+
+/* The format with tracepoint id, or NULL. */
+static const struct tfs_fmt *fmt_by_id(uint64_t id)
+{
+	for (int i = 0; i < G.nfmt; i++)
+		if (G.fmt[i].id == id)
+			return &G.fmt[i];
+	return NULL;
+}
+
+/* For attrs whose format is unknown (a recording without tracing data), look
+ * the tracepoints tc knows up in the local tracefs by id.  Returns how many
+ * attrs were resolved this way. */
+static int fmt_from_local(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < G.nattr; i++) {
+		struct attr *a = &G.attr[i];
+
+		if (a->pa.type != PERF_TYPE_TRACEPOINT || fmt_by_id(a->pa.config))
+			continue;
+		if (!G.tfs_root[0] && tfs_find() < 0)
+			return n;
+		for (int k = 0; k < EV_NTP; k++) {
+			char rel[256], buf[32];
+			char path[600];
+
+			snprintf(rel, sizeof(rel), "events/%s/%s/id", tp_defs[k].sys, tp_defs[k].name);
+			snprintf(path, sizeof(path), "%s/%s", G.tfs_root, rel);
+			if (read_small(path, buf, sizeof(buf)) > 0 &&
+			    strtoull(buf, NULL, 10) == a->pa.config &&
+			    fmt_load(tp_defs[k].sys, tp_defs[k].name)) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* Bind attr a to its format and event kind, and look its fields up. */
+static void attr_bind(struct attr *a)
+{
+	a->kind = EV_NONE;
+	a->fmt = NULL;
+	memset(a->fp, 0, sizeof(a->fp));
+	if (a->pa.type != PERF_TYPE_TRACEPOINT || !(a->fmt = fmt_by_id(a->pa.config)))
+		return;
+	for (int k = 0; k < EV_NTP; k++)
+		if (!strcmp(a->fmt->sys, tp_defs[k].sys) && !strcmp(a->fmt->name, tp_defs[k].name))
+			a->kind = k;
+	for (int i = 0; i < F_NFLD; i++)
+		a->fp[i] = tfs_field(a->fmt, fld_names[i]);
+}
+
+/*
+ * Build the id -> attr map and the positions of the id in records without
+ * PERF_SAMPLE_IDENTIFIER (perf's evsel__calc_id_pos / is_pos, from the first
+ * attr: perf requires them to agree).  Called whenever attrs change.
+ */
+static void idmap_build(void)
+{
+	size_t n = 0, cap = 16;
+	uint64_t st;
+
+	for (int i = 0; i < G.nattr; i++)
+		n += G.attr[i].nids;
+	while (cap < n * 2)
+		cap <<= 1;
+	free(G.idmap_id);
+	free(G.idmap_attr);
+	G.idmap_id = xcalloc(cap, sizeof(*G.idmap_id));
+	G.idmap_attr = xcalloc(cap, sizeof(*G.idmap_attr));
+	G.idmap_cap = cap;
+	for (size_t i = 0; i < cap; i++)
+		G.idmap_attr[i] = -1;
+	for (int i = 0; i < G.nattr; i++)
+		for (int j = 0; j < G.attr[i].nids; j++) {
+			uint64_t id = G.attr[i].ids[j];
+			size_t h = (id * 0x9e3779b97f4a7c15ull) >> 32 & (cap - 1);
+
+			while (G.idmap_attr[h] >= 0 && G.idmap_id[h] != id)
+				h = (h + 1) & (cap - 1);
+			G.idmap_id[h] = id;
+			G.idmap_attr[h] = i;
+		}
+	G.id_pos = G.is_pos = -1;
+	if (!G.nattr)
+		return;
+	st = G.attr[0].pa.sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		G.id_pos = 0;
+		G.is_pos = 1;
+	} else if (st & PERF_SAMPLE_ID) {
+		G.id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+			   !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
+		G.is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
+	}
+}
+
+/* The attr index of kernel event id, or -1. */
+static int idmap_find(uint64_t id)
+{
+	size_t h;
+
+	if (!G.idmap_cap)
+		return -1;
+	h = (id * 0x9e3779b97f4a7c15ull) >> 32 & (G.idmap_cap - 1);
+	while (G.idmap_attr[h] >= 0) {
+		if (G.idmap_id[h] == id)
+			return G.idmap_attr[h];
+		h = (h + 1) & (G.idmap_cap - 1);
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------------- decoding */
+
+/* What a record says of itself: its attr, time, cpu and task. */
+struct rinfo {
+	int attr;			/* -1 when unknown */
+	bool has_time;
+	uint64_t time;
+	int cpu, pid, tid;
+	const uint8_t *raw;		/* SAMPLE: the tracepoint data */
+	uint32_t rawsz;
+	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
+};
+
+/* The attr a record belongs to (see idmap_build), or -1. */
+static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
+{
+	int pos;
+
+	if (G.nattr == 1)
+		return 0;
+	if (type == PERF_RECORD_SAMPLE) {
+		pos = G.id_pos;
+		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > n)
+			return G.nattr ? 0 : -1;
+		return idmap_find(g64(r + 8 + 8 * pos));
+	}
+	pos = G.is_pos;
+	if (pos < 0 || 8 + 8 * (size_t)pos > n)
+		return G.nattr ? 0 : -1;
+	return idmap_find(g64(r + n - 8 * pos));
+}
+
+/*
+ * Parse the generic part of record r (n bytes, header included, n checked
+ * by the caller to be >= 8 and its size field): for SAMPLE the fields in
+ * sample_type order up to RAW, for other kernel records the sample_id
+ * trailer.  Returns 0, or -1 if the record does not fit its attr.
+ */
+static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+{
+	uint32_t type = g32(r);
+	const uint8_t *p = r + 8, *end = r + n;
+	const struct perf_event_attr *pa;
+	uint64_t st;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->cpu = ri->pid = ri->tid = -1;
+	ri->body_end = n;
+	ri->attr = rec_attr(r, n, type);
+	if (ri->attr < 0)
+		return -1;
+	pa = &G.attr[ri->attr].pa;
+	st = pa->sample_type;
+#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
+	if (type == PERF_RECORD_SAMPLE) {
+		if (st & PERF_SAMPLE_IDENTIFIER) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_IP) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_TID) {
+			NEED(8);
+			ri->pid = g32(p);
+			ri->tid = g32(p + 4);
+			p += 8;
+		}
+		if (st & PERF_SAMPLE_TIME) {
+			NEED(8);
+			ri->time = g64(p);
+			ri->has_time = true;
+			p += 8;
+		}
+		if (st & PERF_SAMPLE_ADDR) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_ID) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_STREAM_ID) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_CPU) {
+			NEED(8);
+			ri->cpu = g32(p);
+			p += 8;
+		}
+		if (st & PERF_SAMPLE_PERIOD) { NEED(8); p += 8; }
+		if (st & PERF_SAMPLE_READ) {
+			uint64_t rf = pa->read_format, each = 8;
+			uint64_t extra = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+					      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
+
+			each += 8 * (!!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+			if (rf & PERF_FORMAT_GROUP) {
+				uint64_t nr;
+
+				NEED(8);
+				nr = g64(p);
+				if (nr > n / 8)
+					return -1;
+				NEED(8 + extra + nr * each);
+				p += 8 + extra + nr * each;
+			} else {
+				NEED(extra + each);
+				p += extra + each;
+			}
+		}
+		if (st & PERF_SAMPLE_CALLCHAIN) {
+			uint64_t nr;
+
+			NEED(8);
+			nr = g64(p);
+			if (nr > n / 8)
+				return -1;
+			NEED(8 + 8 * nr);
+			p += 8 + 8 * nr;
+		}
+		if (st & PERF_SAMPLE_RAW) {
+			NEED(4);
+			ri->rawsz = g32(p);
+			p += 4;
+			NEED(ri->rawsz);
+			ri->raw = p;
+		}
+		return 0;
+	}
+	if (type >= PR_HEADER_ATTR || !pa->sample_id_all)
+		return 0;
+	{
+		size_t k = 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+				!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+				!!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+
+		if (n < 8 + k)
+			return -1;
+		p = end - k;
+		ri->body_end = n - k;
+		if (st & PERF_SAMPLE_TID) {
+			ri->pid = g32(p);
+			ri->tid = g32(p + 4);
+			p += 8;
+		}
+		if (st & PERF_SAMPLE_TIME) {
+			ri->time = g64(p);
+			ri->has_time = true;
+			p += 8;
+		}
+		p += 8 * (!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
+		if (st & PERF_SAMPLE_CPU)
+			ri->cpu = g32(p);
+	}
+#undef NEED
+	return 0;
+}
+
+/* Copy a NUL-terminated string of at most max bytes at s into out[COMM_LEN]. */
+static void copy_comm(char *out, const uint8_t *s, size_t max)
+{
+	size_t n = strnlen((const char *)s, max);
+
+	if (n > COMM_LEN - 1)
+		n = COMM_LEN - 1;
+	memcpy(out, s, n);
+	out[n] = 0;
+}
+
+/*
+ * Decode record r (already checked by rec_info into ri) into e.
+ * Returns 1 for an event tc uses, 0 for a record it does not.
+ */
+static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
+{
+	uint32_t type = g32(r);
+	const struct attr *a = ri->attr >= 0 ? &G.attr[ri->attr] : NULL;
+	const uint8_t *raw = ri->raw, *b = r + 8;
+	uint32_t rs = ri->rawsz;
+	size_t blen = ri->body_end - 8;
+
+	memset(e, 0, sizeof(*e));
+	e->time = ri->time;
+	e->cpu = ri->cpu;
+	e->pid = ri->pid;
+	e->tid = ri->tid;
+	e->kind = EV_NONE;
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		if (!a || a->kind == EV_NONE || !raw)
+			return 0;
+		e->kind = a->kind;
+		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
+		switch (a->kind) {
+		case EV_SWITCH:
+			e->a = fld_int(a->fp[F_PREV_PID], raw, rs, -1);
+			e->b = fld_int(a->fp[F_NEXT_PID], raw, rs, -1);
+			e->v = fld_int(a->fp[F_PREV_STATE], raw, rs, 0);
+			fld_str(a->fp[F_PREV_COMM], raw, rs, e->comm, false);
+			fld_str(a->fp[F_NEXT_COMM], raw, rs, e->comm2, false);
+			break;
+		case EV_WAKEUP:
+		case EV_WAKEUP_NEW:
+		case EV_WAKING:
+			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			e->c = fld_int(a->fp[F_TARGET_CPU], raw, rs, -1);
+			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+			break;
+		case EV_PFORK:
+			e->a = fld_int(a->fp[F_PARENT_PID], raw, rs, -1);
+			e->b = fld_int(a->fp[F_CHILD_PID], raw, rs, -1);
+			fld_str(a->fp[F_PARENT_COMM], raw, rs, e->comm, false);
+			fld_str(a->fp[F_CHILD_COMM], raw, rs, e->comm2, false);
+			break;
+		case EV_PEXEC:
+			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			e->b = fld_int(a->fp[F_OLD_PID], raw, rs, -1);
+			fld_str(a->fp[F_FILENAME], raw, rs, e->comm, true);
+			break;
+		case EV_PEXIT:
+			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+			break;
+		case EV_MIGRATE:
+			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			e->b = fld_int(a->fp[F_ORIG_CPU], raw, rs, -1);
+			e->c = fld_int(a->fp[F_DEST_CPU], raw, rs, -1);
+			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+			break;
+		case EV_IDLE:
+		case EV_FREQ:
+			e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
+			e->c = fld_int(a->fp[F_CPU_ID], raw, rs, -1);
+			break;
+		}
+		return 1;
+	case PERF_RECORD_COMM:
+		if (blen < 8)
+			return 0;
+		e->kind = EV_COMM;
+		e->a = g32(b);
+		e->b = g32(b + 4);
+		e->v = !!(g16(r + 4) & PERF_RECORD_MISC_COMM_EXEC);
+		copy_comm(e->comm, b + 8, blen - 8);
+		return 1;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (blen < 24)
+			return 0;
+		e->kind = type == PERF_RECORD_FORK ? EV_FORK : EV_EXIT;
+		e->a = g32(b);
+		e->b = g32(b + 4);
+		e->c = g32(b + 8);
+		e->v = (int32_t)g32(b + 12);
+		if (!ri->has_time)
+			e->time = g64(b + 16);
+		return 1;
+	case PERF_RECORD_LOST:
+		if (blen < 16)
+			return 0;
+		e->kind = EV_LOST;
+		e->v = g64(b + 8);
+		return 1;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (blen < 8)
+			return 0;
+		e->kind = EV_LOST;
+		e->v = g64(b);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- merge */
+
+/*
+ * Records wait in per-CPU queues (struct mq), each in its CPU's time order,
+ * until no CPU can deliver an older one; then they are released, oldest
+ * first, to emit().  What "can no longer deliver an older one" means:
+ *
+ *   live:  after a pass over all rings, a CPU whose ring was drained is
+ *          caught up to the clock read before the pass; one that was not
+ *          (its queue was full) is caught up to its last record.  Records
+ *          up to the smallest caught-up time are released.
+ *   file:  perf's rule: at each FINISHED_ROUND, records up to the newest
+ *          time seen before the previous FINISHED_ROUND are released.
+ *
+ *   cpu0  |--a----c--------|         pass at T: cpu0 drained -> caught T
+ *   cpu1  |----b-----d--e  (full)              cpu1 caught at e
+ *         release a b c d e (<= min(T, e)), keep later ones for next pass
+ *
+ * A record older than one already released is counted (out_of_order) and
+ * passed on, never dropped.
+ */
+
+static void emit(const uint8_t *r, size_t n, uint64_t t);
+
+/* Allocate nq queues of cap bytes each (start-up). */
+static void mrg_init(int nq, size_t cap)
+{
+	G.q = xcalloc(nq, sizeof(*G.q));
+	G.nq = nq;
+	for (int i = 0; i < nq; i++) {
+		G.q[i].buf = xcalloc(1, cap);
+		G.q[i].cap = cap;
+	}
+	G.released = 0;
+}
+
+/* Append record r (n bytes) with time t to q; -1 if q is full. */
+static int mq_push(struct mq *q, const uint8_t *r, size_t n, uint64_t t)
+{
+	if (q->tail + 8 + n > q->cap) {
+		if (q->head) {
+			memmove(q->buf, q->buf + q->head, q->tail - q->head);
+			q->tail -= q->head;
+			q->head = 0;
+		}
+		if (q->tail + 8 + n > q->cap)
+			return -1;
+	}
+	memcpy(q->buf + q->tail, &t, 8);
+	memcpy(q->buf + q->tail + 8, r, n);
+	q->tail += 8 + n;
+	return 0;
+}
+
+/* Time of q's oldest record; false if q is empty. */
+static bool mq_peek(const struct mq *q, uint64_t *t)
+{
+	if (q->head == q->tail)
+		return false;
+	memcpy(t, q->buf + q->head, 8);
+	return true;
+}
+
+/* Release the oldest queued record if its time is <= bound; false if none. */
+static bool mrg_release_one(uint64_t bound)
+{
+	int best = -1;
+	uint64_t bt = 0, t;
+	struct mq *q;
+	const uint8_t *r;
+	size_t n;
+
+	for (int i = 0; i < G.nq; i++)
+		if (mq_peek(&G.q[i], &t) && (best < 0 || t < bt)) {
+			best = i;
+			bt = t;
+		}
+	if (best < 0 || bt > bound)
+		return false;
+	q = &G.q[best];
+	r = q->buf + q->head + 8;
+	n = g16(r + 6);
+	q->head += 8 + n;
+	if (q->head == q->tail)
+		q->head = q->tail = 0;
+	if (bt < G.released)
+		G.out_of_order++;
+	else
+		G.released = bt;
+	emit(r, n, bt);
+	return true;
+}
+
+/* Release every queued record with time <= bound, oldest first. */
+static void mrg_release(uint64_t bound)
+{
+	while (mrg_release_one(bound))
+		;
+}
+
+/* ---------------------------------------------------------------- perf_event and rings */
+
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4)
+#endif
+
+/* Copy bytes [off, off+n) of the ring's data (wrapping) to out. */
+static void rb_copy(const struct rb *r, uint64_t off, void *out, size_t n)
+{
+	uint64_t o = off & (r->size - 1);
+	size_t first = r->size - o < n ? r->size - o : n;
+
+	memcpy(out, r->data + o, first);
+	memcpy((uint8_t *)out + first, r->data, n - first);
+}
+
+/*
+ * Move complete records from ring r into queue q, up to the ring's head or
+ * until q is full.  A record of size zero, not a multiple of 8, or larger
+ * than what the kernel published is corruption: everything up to the head is
+ * skipped and counted.  *last gets the time of the last record queued.
+ * Returns 1 if the ring was drained, 0 if q filled up first.
+ */
+static int rb_drain(struct rb *r, struct mq *q, uint64_t *last)
+{
+	uint64_t head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->pc->data_tail;
+	int drained = 1;
+
+	if (head - tail > r->size) {	/* overrun: the writer lapped us */
+		G.corrupt++;
+		tail = head;
+	}
+	while (head - tail >= 8) {
+		struct perf_event_header h;
+		struct rinfo ri;
+
+		rb_copy(r, tail, &h, sizeof(h));
+		if (h.size < 8 || h.size % 8 || h.size > head - tail) {
+			G.corrupt++;
+			tail = head;
+			break;
+		}
+		rb_copy(r, tail, G.rec_tmp, h.size);
+		if (rec_info(G.rec_tmp, h.size, &ri) < 0 || !ri.has_time) {
+			G.unknown_id++;
+		} else {
+			if (mq_push(q, G.rec_tmp, h.size, ri.time) < 0) {
+				drained = 0;
+				break;
+			}
+			*last = ri.time;
+		}
+		tail += h.size;
+	}
+	if (head != tail && head - tail < 8 && drained)
+		tail = head;	/* a stub smaller than a header cannot be a record */
+	__atomic_store_n(&r->pc->data_tail, tail, __ATOMIC_RELEASE);
+	return drained;
+}
+
+/* perf_event_open(2) for attr on cpu, all tasks. */
+static int pe_open(struct perf_event_attr *pa, int cpu)
+{
+	return syscall(__NR_perf_event_open, pa, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Read a /proc/sys value for an error message. */
+static const char *sysctl_str(const char *path)
+{
+	static char buf[64];
+
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return "?";
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+/* Find the CPUs: G.ncpu from the possible mask, G.cpu_online from online. */
+static void pe_cpus(void)
+{
+	char buf[4096];
+
+	G.ncpu = 0;
+	if (read_small("/sys/devices/system/cpu/possible", buf, sizeof(buf)) > 0)
+		G.ncpu = cpulist_count(buf);
+	if (G.ncpu <= 0)
+		G.ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (G.ncpu <= 0)
+		G.ncpu = 1;
+	if (G.ncpu > MAX_CPUS)
+		G.ncpu = MAX_CPUS;
+	G.cpu_online = xcalloc(G.ncpu, sizeof(bool));
+	if (read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) <= 0 ||
+	    !parse_cpulist(buf, G.cpu_online, G.ncpu))
+		for (int i = 0; i < G.ncpu; i++)
+			G.cpu_online[i] = true;
+}
+
+/* Add an attr for tracepoint format f (live). */
+static void pe_add_tp(const struct tfs_fmt *f)
+{
+	struct attr *a = &G.attr[G.nattr++];
+	struct perf_event_attr *pa = &a->pa;
+
+	memset(a, 0, sizeof(*a));
+	pa->type = PERF_TYPE_TRACEPOINT;
+	pa->size = sizeof(*pa);
+	pa->config = f->id;
+	pa->sample_period = 1;
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			  PERF_SAMPLE_RAW | PERF_SAMPLE_IDENTIFIER;
+	pa->read_format = PERF_FORMAT_LOST;
+	pa->disabled = 1;
+	pa->sample_id_all = 1;
+	pa->use_clockid = 1;
+	pa->clockid = CLOCK_MONOTONIC;
+	pa->watermark = 1;
+	attr_bind(a);
+}
+
+/*
+ * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
+ * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
+ * with one mmap'd ring per CPU (the other events SET_OUTPUT to it).  Dies
+ * with a message saying what to do when the kernel refuses.
+ */
+static void pe_setup(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned pages = G.mmap_pages ? G.mmap_pages : DEF_MMAP_PAGES;
+	struct rlimit rl;
+	int need;
+
+	if (tfs_find() < 0)
+		die("tracefs not found and cannot be mounted: mount -t tracefs nodev /sys/kernel/tracing (as root)");
+	for (int k = 0; k < EV_NTP; k++) {
+		const struct tfs_fmt *f = fmt_load(tp_defs[k].sys, tp_defs[k].name);
+
+		if (!f && tp_defs[k].required)
+			die("tracepoint %s:%s missing from %s/events: a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
+			    tp_defs[k].sys, tp_defs[k].name, G.tfs_root);
+		if (!f) {
+			note("%s:%s not available in this kernel, skipped", tp_defs[k].sys, tp_defs[k].name);
+			continue;
+		}
+		pe_add_tp(f);
+	}
+	{	/* the dummy event: task names, forks and exits */
+		struct attr *a = &G.attr[G.nattr++];
+		struct perf_event_attr *pa = &a->pa;
+
+		memset(a, 0, sizeof(*a));
+		pa->type = PERF_TYPE_SOFTWARE;
+		pa->size = sizeof(*pa);
+		pa->config = PERF_COUNT_SW_DUMMY;
+		pa->sample_period = 1;
+		pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+				  PERF_SAMPLE_IDENTIFIER;
+		pa->disabled = 1;
+		pa->sample_id_all = 1;
+		pa->comm = 1;
+		pa->comm_exec = 1;
+		pa->task = 1;
+		pa->use_clockid = 1;
+		pa->clockid = CLOCK_MONOTONIC;
+		pa->watermark = 1;
+		attr_bind(a);
+	}
+	if (pages & (pages - 1) || pages == 0)
+		die("-m %u: the ring size must be a power of two pages", pages);
+
+	pe_cpus();
+	for (int c = 0; c < G.ncpu; c++)
+		if (!G.cpu_online[c])
+			note("CPU %d is offline, skipped", c);
+	need = 0;
+	for (int c = 0; c < G.ncpu; c++)
+		need += G.cpu_online[c] ? G.nattr : 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	G.fds = xcalloc(need, sizeof(int));
+	G.rb = xcalloc(G.ncpu, sizeof(*G.rb));
+	for (int i = 0; i < G.nattr; i++)
+		G.attr[i].ids = xcalloc(G.ncpu, sizeof(uint64_t));
+	G.rec_tmp = xcalloc(1, MAX_REC);
+	for (int c = 0; c < G.ncpu; c++) {
+		struct rb *r;
+		int lead = -1;
+
+		if (!G.cpu_online[c])
+			continue;
+		for (int i = 0; i < G.nattr; i++) {
+			struct attr *a = &G.attr[i];
+			int fd;
+
+			a->pa.wakeup_watermark = (uint64_t)pages * psz / 4;
+			fd = pe_open(&a->pa, c);
+			if (fd < 0 && errno == EINVAL && (a->pa.read_format & PERF_FORMAT_LOST)) {
+				a->pa.read_format &= ~PERF_FORMAT_LOST;	/* kernel < 6.0 */
+				fd = pe_open(&a->pa, c);
+			}
+			if (fd < 0 && errno == ENODEV) {
+				note("CPU %d went offline, skipped", c);
+				break;
+			}
+			if (fd < 0 && (errno == EACCES || errno == EPERM))
+				die("perf_event_open not permitted: run as root, or give tc CAP_PERFMON (setcap cap_perfmon,cap_sys_admin+ep tc), or lower /proc/sys/kernel/perf_event_paranoid (now %s) to -1",
+				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
+			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+				die("out of file descriptors: %d events on %d CPUs need %d; raise the limit (ulimit -n %d)",
+				    G.nattr, G.ncpu, need, need + 64);
+			if (fd < 0)
+				die("perf_event_open of %s on CPU %d: %s",
+				    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
+			G.fds[G.nfd++] = fd;
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
+				die("PERF_EVENT_IOC_ID: %s", strerror(errno));
+			a->nids++;
+			if (lead < 0) {
+				void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+				if (m == MAP_FAILED)
+					die("mmap of the %u-page ring on CPU %d refused (%s): raise /proc/sys/kernel/perf_event_mlock_kb (now %s) or use -m with fewer pages",
+					    pages, c, strerror(errno), sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"));
+				lead = fd;
+				r = &G.rb[G.nrb++];
+				r->pc = m;
+				r->data = (uint8_t *)m + psz;
+				r->size = (uint64_t)pages * psz;
+				r->cpu = c;
+				r->fd = fd;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, lead) < 0) {
+				die("PERF_EVENT_IOC_SET_OUTPUT on CPU %d: %s", c, strerror(errno));
+			}
+		}
+	}
+	if (!G.nrb)
+		die("no online CPU could be traced");
+	idmap_build();
+	mrg_init(G.ncpu + 1, (size_t)pages * psz + MAX_REC);
+}
+
+/* Enable (on) or disable every event. */
+static void pe_enable(bool on)
+{
+	for (int i = 0; i < G.nfd; i++)
+		ioctl(G.fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* Sum the per-event lost counts (PERF_FORMAT_LOST) into G.lost_read. */
+static void pe_read_lost(void)
+{
+	G.lost_read = 0;
+	for (int i = 0; i < G.nfd; i++) {
+		uint64_t v[2];
+
+		if (read(G.fds[i], v, sizeof(v)) == sizeof(v))
+			G.lost_read += v[1];
+	}
+}
+
+/*
+ * One pass over all rings: read the clock, drain every ring into its queue,
+ * then release what every CPU has caught up to.  final releases everything
+ * (for when events are disabled).  Returns true if every ring was drained.
+ */
+static bool pe_pass(bool final)
+{
+	uint64_t t0 = now_ns(), bound = UINT64_MAX;
+	bool all = true;
+
+	for (int i = 0; i < G.nrb; i++) {
+		struct rb *r = &G.rb[i];
+		struct mq *q = &G.q[r->cpu];
+		uint64_t last = q->caught;
+		int drained = rb_drain(r, q, &last);
+
+		q->caught = drained ? t0 : last;
+		if (q->caught < bound)
+			bound = q->caught;
+		all &= drained;
+	}
+	mrg_release(final ? UINT64_MAX : bound);
+	return all;
+}
+
+/* ---------------------------------------------------------------- recorder */
+
+/*
+ * tc writes perf.data in file mode (tools/perf/Documentation/
+ * perf.data-file-format.txt), laid out so that it stays readable by perf
+ * if tc is killed at any moment:
+ *
+ *   [header][ids][attrs][feature blobs][data .......... ][trailer]
+ *                                       ^data.offset      ^data.offset + data.size
+ *
+ * The trailer is the feature table (one {offset, size} per feature bit) plus
+ * the SAMPLE_TIME blob.  At a checkpoint tc writes a trailer after the data
+ * and then points data.size at it (one 8-byte pwrite); new data goes after
+ * it.  While recording, feature bit 0 (HEADER_RESERVED, which perf ignores)
+ * is set, and its table entry, the first, is crafted to read as a
+ * FINISHED_ROUND record header of the trailer's length: an old trailer
+ * inside the data is then one harmless record.  The final trailer clears
+ * bit 0, and the header is rewritten in one pwrite.
+ */
+
+/* A byte buffer that grows (start-up and repair only, never per event). */
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void buf_add(struct buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		uint8_t *np;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (!(np = realloc(b->p, cap)))
+			die("out of memory");
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void buf_u32(struct buf *b, uint32_t v) { buf_add(b, &v, 4); }
+static void buf_u64(struct buf *b, uint64_t v) { buf_add(b, &v, 8); }
+
+/* Pad b with zeros to a multiple of align. */
+static void buf_pad(struct buf *b, size_t align)
+{
+	static const uint8_t z[64];
+
+	if (b->len % align)
+		buf_add(b, z, align - b->len % align);
+}
+
+/* A perf header string: u32 length (NUL included, padded to 64) + bytes. */
+static void buf_str(struct buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 63) / 64 * 64;
+	size_t start;
+
+	buf_u32(b, padded);
+	start = b->len;
+	buf_add(b, s, n);
+	while (b->len < start + padded)
+		buf_add(b, "", 1);
+}
+
+/*
+ * The TRACING_DATA feature (tools/perf/util/trace-event-info.c, version
+ * 0.6): header_page, header_event, no ftrace formats, the format file of
+ * every tracepoint attr by system, empty kallsyms, printk formats and saved
+ * cmdlines.  Formats come from G.fmt (tracefs); header_page from tracefs.
+ */
+static void td_build(struct buf *b)
+{
+	static const char *const hdrs[] = { "header_page", "header_event" };
+	uint8_t v[2] = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long) };
+	const char *sys[MAX_ATTRS];
+	int nsys = 0;
+
+	buf_add(b, "\x17\x08\x44tracing0.6", 14);
+	buf_add(b, v, 2);
+	buf_u32(b, sysconf(_SC_PAGESIZE));
+	for (int i = 0; i < 2; i++) {
+		char rel[64];
+		size_t len = 0;
+		char *text;
+
+		snprintf(rel, sizeof(rel), "events/%s", hdrs[i]);
+		if (!(text = tfs_read(rel, &len)))
+			die("cannot read %s/%s", G.tfs_root, rel);
+		buf_add(b, hdrs[i], strlen(hdrs[i]) + 1);
+		buf_u64(b, len);
+		buf_add(b, text, len);
+		free(text);
+	}
+	buf_u32(b, 0);
+	for (int i = 0; i < G.nattr; i++) {
+		const struct tfs_fmt *f = G.attr[i].fmt;
+		int k;
+
+		for (k = 0; f && k < nsys && strcmp(sys[k], f->sys); k++)
+			;
+		if (f && k == nsys)
+			sys[nsys++] = f->sys;
+	}
+	buf_u32(b, nsys);
+	for (int k = 0; k < nsys; k++) {
+		uint32_t cnt = 0;
+
+		buf_add(b, sys[k], strlen(sys[k]) + 1);
+		for (int i = 0; i < G.nattr; i++)
+			cnt += G.attr[i].fmt && !strcmp(G.attr[i].fmt->sys, sys[k]);
+		buf_u32(b, cnt);
+		for (int i = 0; i < G.nattr; i++) {
+			const struct tfs_fmt *f = G.attr[i].fmt;
+
+			if (f && !strcmp(f->sys, sys[k])) {
+				int fi = f - G.fmt;
+
+				buf_u64(b, fmt_text[fi].len);
+				buf_add(b, fmt_text[fi].text, fmt_text[fi].len);
+			}
+		}
+	}
+	buf_u32(b, 0);		/* kallsyms */
+	buf_u32(b, 0);		/* printk formats */
+	buf_u64(b, 0);		/* saved cmdlines */
+}
+
+/*
+ * Build the feature blobs that do not change while recording, to sit at
+ * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, ARCH, NRCPUS,
+ * CLOCKID, CLOCK_DATA.  Fills G.rec_static* and G.rec_feat.
+ */
+static void feat_build(uint64_t base, int nr_online)
+{
+	struct buf b = { 0 };
+	struct utsname u;
+	struct timespec tod, mono;
+
+	uname(&u);
+#define FEAT_BEGIN(bit) size_t start_##bit = b.len
+#define FEAT_END(bit) do { \
+		G.rec_static_off[bit] = base + start_##bit; \
+		G.rec_static_size[bit] = b.len - start_##bit; \
+		G.rec_feat |= 1ull << bit; \
+		buf_pad(&b, 8); \
+	} while (0)
+	FEAT_BEGIN(FEAT_TRACING_DATA);
+	td_build(&b);
+	FEAT_END(FEAT_TRACING_DATA);
+	FEAT_BEGIN(FEAT_HOSTNAME);
+	buf_str(&b, u.nodename);
+	FEAT_END(FEAT_HOSTNAME);
+	FEAT_BEGIN(FEAT_OSRELEASE);
+	buf_str(&b, u.release);
+	FEAT_END(FEAT_OSRELEASE);
+	FEAT_BEGIN(FEAT_ARCH);
+	buf_str(&b, u.machine);
+	FEAT_END(FEAT_ARCH);
+	FEAT_BEGIN(FEAT_NRCPUS);
+	buf_u32(&b, G.ncpu);
+	buf_u32(&b, nr_online);
+	FEAT_END(FEAT_NRCPUS);
+	FEAT_BEGIN(FEAT_CLOCKID);
+	buf_u64(&b, 1);
+	FEAT_END(FEAT_CLOCKID);
+	FEAT_BEGIN(FEAT_CLOCK_DATA);
+	clock_gettime(CLOCK_REALTIME, &tod);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	buf_u32(&b, 1);
+	buf_u32(&b, CLOCK_MONOTONIC);
+	buf_u64(&b, (uint64_t)tod.tv_sec * NS_PER_SEC + tod.tv_nsec);
+	buf_u64(&b, (uint64_t)mono.tv_sec * NS_PER_SEC + mono.tv_nsec);
+	FEAT_END(FEAT_CLOCK_DATA);
+#undef FEAT_BEGIN
+#undef FEAT_END
+	free(G.rec_static);
+	G.rec_static = b.p;
+	G.rec_static_len = b.len;
+}
+
+/* The trailer at file offset pos into out (>= 16 * 66 bytes): the feature
+ * table and the SAMPLE_TIME blob.  Returns its length. */
+static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
+{
+	int n = __builtin_popcountll(bits);
+	size_t tlen = 16 * n + 16, o = 0;
+	uint64_t v[2];
+
+	for (int f = 0; f < 64; f++) {
+		if (!(bits >> f & 1))
+			continue;
+		if (f == FEAT_RESERVED) {
+			v[0] = PR_FINISHED_ROUND | (uint64_t)tlen << 48;
+			v[1] = 0;
+		} else if (f == FEAT_SAMPLE_TIME) {
+			v[0] = pos + 16 * n;
+			v[1] = 16;
+		} else {
+			v[0] = G.rec_static_off[f];
+			v[1] = G.rec_static_size[f];
+		}
+		memcpy(out + o, v, 16);
+		o += 16;
+	}
+	v[0] = G.rec_first;
+	v[1] = G.rec_last;
+	memcpy(out + o, v, 16);
+	return tlen;
+}
+
+/* Write the buffered data; a failed write is fatal (disk full). */
+static void rec_flush(void)
+{
+	if (G.rec_len && write_all(G.rec_fd, G.rec_buf, G.rec_len) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	G.rec_len = 0;
+}
+
+/* Append record r (n bytes) to the data. */
+static void rec_append(const void *r, size_t n)
+{
+	if (G.rec_len + n > REC_BUF)
+		rec_flush();
+	memcpy(G.rec_buf + G.rec_len, r, n);
+	G.rec_len += n;
+	G.rec_pos += n;
+}
+
+/* Append a FINISHED_ROUND record: everything before it was one pass. */
+static void rec_round(void)
+{
+	struct perf_event_header h = { .type = PR_FINISHED_ROUND, .size = 8 };
+
+	rec_append(&h, sizeof(h));
+}
+
+/* Make everything appended so far readable after a crash (see above). */
+static void rec_checkpoint(void)
+{
+	uint8_t t[16 * 66];
+	size_t tlen;
+	uint64_t dsize;
+
+	rec_flush();
+	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
+	if (write_all(G.rec_fd, t, tlen) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	fdatasync(G.rec_fd);
+	dsize = G.rec_pos - G.rec_data_off;
+	if (pwrite(G.rec_fd, &dsize, 8, 48) != 8)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	G.rec_pos += tlen;
+	G.rec_ckpt_ns = now_ns();
+}
+
+/*
+ * Create the recording at G.rec_path (mode 0600; an existing file is kept
+ * as FILE.old) for the attrs in G.attr, and write everything up to the
+ * first checkpoint.
+ */
+static void rec_open(int nr_online)
+{
+	struct buf b = { 0 };
+	uint64_t ids_off = FILE_HDR_SIZE, attrs_off, off, data_off;
+	uint64_t hdr[13] = { 0 };
+	struct stat st;
+
+	if (lstat(G.rec_path, &st) == 0) {
+		char old[PATH_MAX];
+
+		snprintf(old, sizeof(old), "%s.old", G.rec_path);
+		if (rename(G.rec_path, old) < 0)
+			die("cannot keep the existing %s as %s: %s", G.rec_path, old, strerror(errno));
+	}
+	G.rec_fd = open(G.rec_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (G.rec_fd < 0)
+		die("cannot create %s: %s", G.rec_path, strerror(errno));
+	G.rec_buf = xcalloc(1, REC_BUF);
+
+	/* header, ids, attrs */
+	buf_add(&b, hdr, FILE_HDR_SIZE);
+	for (int i = 0; i < G.nattr; i++)
+		buf_add(&b, G.attr[i].ids, 8 * G.attr[i].nids);
+	attrs_off = b.len;
+	off = ids_off;
+	for (int i = 0; i < G.nattr; i++) {
+		uint8_t a[FILE_ATTR_SIZE] = { 0 };
+		struct perf_event_attr pa = G.attr[i].pa;
+		uint64_t io[2] = { off, 8 * (uint64_t)G.attr[i].nids };
+
+		pa.size = FILE_ATTR_SIZE;
+		pa.read_format = 0;
+		memcpy(a, &pa, sizeof(pa) < sizeof(a) ? sizeof(pa) : sizeof(a));
+		buf_add(&b, a, sizeof(a));
+		buf_add(&b, io, sizeof(io));
+		off += io[1];
+	}
+	feat_build(b.len, nr_online);
+	buf_add(&b, G.rec_static, G.rec_static_len);
+	data_off = b.len;
+	G.rec_feat |= 1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME;
+
+	hdr[0] = PERF_MAGIC2;
+	hdr[1] = FILE_HDR_SIZE;
+	hdr[2] = FILE_ATTR_SIZE + 16;
+	hdr[3] = attrs_off;
+	hdr[4] = (uint64_t)G.nattr * (FILE_ATTR_SIZE + 16);
+	hdr[5] = data_off;
+	hdr[6] = 0;
+	hdr[9] = G.rec_feat;
+	memcpy(b.p, hdr, sizeof(hdr));
+	if (write_all(G.rec_fd, b.p, b.len) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	free(b.p);
+	G.rec_data_off = G.rec_pos = data_off;
+	rec_round();
+	rec_checkpoint();
+}
+
+/* Finish the recording: final trailer without bit 0, header rewritten. */
+static void rec_close(void)
+{
+	uint8_t t[16 * 66];
+	size_t tlen;
+	uint64_t h[7];
+
+	rec_flush();
+	G.rec_feat &= ~(1ull << FEAT_RESERVED);
+	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
+	if (write_all(G.rec_fd, t, tlen) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	h[0] = G.rec_pos - G.rec_data_off;
+	h[1] = h[2] = 0;
+	h[3] = G.rec_feat;
+	h[4] = h[5] = h[6] = 0;
+	if (pwrite(G.rec_fd, h, sizeof(h), 48) != sizeof(h))
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	fsync(G.rec_fd);
+	close(G.rec_fd);
+	G.rec_fd = -1;
+}
+
+/*
+ * COMM records for the tasks alive at start (from /proc), so that their
+ * names are known, as perf record synthesizes them.  Sent through emit()
+ * with time 0, in the dummy event's sample_id layout.
+ */
+static void rec_synth_comms(void)
+{
+	const struct attr *d = &G.attr[G.nattr - 1];
+	DIR *pd = opendir("/proc");
+	struct dirent *pe;
+
+	if (!pd)
+		return;
+	while ((pe = readdir(pd))) {
+		char path[300];
+		DIR *td;
+		struct dirent *te;
+		int pid = atoi(pe->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		if (!(td = opendir(path)))
+			continue;
+		while ((te = readdir(td))) {
+			uint8_t r[8 + 8 + 16 + 32];
+			char comm[64];
+			int tid = atoi(te->d_name);
+			struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = sizeof(r) };
+			uint32_t pt[2] = { pid, tid }, cpu[2] = { 0, 0 };
+			uint64_t zero = 0;
+
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+			if (read_small(path, comm, sizeof(comm)) <= 0)
+				continue;
+			comm[strcspn(comm, "\n")] = 0;
+			memset(r, 0, sizeof(r));
+			memcpy(r, &h, 8);
+			memcpy(r + 8, pt, 8);
+			memcpy(r + 16, comm, strnlen(comm, COMM_LEN - 1));
+			memcpy(r + 32, pt, 8);		/* sample_id: TID */
+			memcpy(r + 40, &zero, 8);	/* TIME */
+			memcpy(r + 48, cpu, 8);		/* CPU */
+			memcpy(r + 56, &d->ids[0], 8);	/* IDENTIFIER */
+			emit(r, sizeof(r), 0);
+		}
+		closedir(td);
+	}
+	closedir(pd);
+}
+
+/* ---------------------------------------------------------------- reader */
+
+/*
+ * The reader streams a recording's records through the merge into emit():
+ * file mode (tc's and perf record's, also cut off ones) and pipe mode.
+ * Every offset, count and size from the file is checked before use; what
+ * cannot be read ends the stream with a note, and what was read stands.
+ */
+
+/* Make at least need bytes available at G.rd_buf + G.rd_pos; false at the
+ * end of the data. */
+static bool rd_fill(size_t need)
+{
+	if (G.rd_len - G.rd_pos >= need)
+		return true;
+	memmove(G.rd_buf, G.rd_buf + G.rd_pos, G.rd_len - G.rd_pos);
+	G.rd_off += G.rd_pos;
+	G.rd_len -= G.rd_pos;
+	G.rd_pos = 0;
+	while (G.rd_len < need) {
+		uint64_t left = G.rd_end - (G.rd_off + G.rd_len);
+		size_t want = RD_BUF - G.rd_len;
+		ssize_t n;
+
+		if (left < want)
+			want = left;
+		if (!want)
+			return false;
+		n = read(G.rd_fd, G.rd_buf + G.rd_len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		G.rd_len += n;
+	}
+	return true;
+}
+
+/* pread exactly n bytes at off; -1 if the file is shorter. */
+static int rd_pread(void *buf, size_t n, uint64_t off)
+{
+	if (off > G.rd_fsize || n > G.rd_fsize - off)
+		return -1;
+	return pread(G.rd_fd, buf, n, off) == (ssize_t)n ? 0 : -1;
+}
+
+/* Reverse the bits of v (perf_event_attr bitfields of the other byte order). */
+static uint64_t bitrev64(uint64_t v)
+{
+	uint64_t r = 0;
+
+	for (int i = 0; i < 64; i++, v >>= 1)
+		r = r << 1 | (v & 1);
+	return r;
+}
+
+/*
+ * Add an attr from its on-file bytes p (len bytes, the file's byte order)
+ * with ids (n of them, already in host order).  Returns -1 if there are too
+ * many attrs.
+ */
+static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
+{
+	struct attr *a;
+	struct perf_event_attr *pa;
+
+	if (G.nattr >= MAX_ATTRS || len < 48)
+		return -1;
+	a = &G.attr[G.nattr++];
+	memset(a, 0, sizeof(*a));
+	pa = &a->pa;
+	pa->type = g32(p);
+	pa->size = g32(p + 4);
+	pa->config = g64(p + 8);
+	pa->sample_period = g64(p + 16);
+	pa->sample_type = g64(p + 24);
+	pa->read_format = g64(p + 32);
+	{
+		uint64_t flags = g64(p + 40);
+
+		if (G.swap)
+			flags = bitrev64(flags);
+		memcpy((uint8_t *)pa + 40, &flags, 8);
+	}
+	a->ids = ids;
+	a->nids = n;
+	return 0;
+}
+
+/*
+ * Parse TRACING_DATA (blob of len bytes) into G.fmt.  Its numbers are in the
+ * byte order its own header names.  Returns the number of formats, -1 if
+ * the blob is malformed before any format.
+ */
+static int td_parse(const uint8_t *b, size_t len)
+{
+	size_t o = 10;
+	bool save = G.swap;
+	int nf = 0;
+	uint32_t n;
+
+#define TD_NEED(k) do { if (len - o < (size_t)(k) || o > len) goto bad; } while (0)
+	if (len < 10 || memcmp(b, "\x17\x08\x44tracing", 10))
+		return -1;
+	while (o < len && b[o])
+		o++;
+	o++;
+	TD_NEED(6);
+	G.swap = b[o] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	o += 6;
+	for (int i = 0; i < 2; i++) {	/* header_page, header_event */
+		uint64_t sz;
+
+		while (o < len && b[o])
+			o++;
+		o++;
+		TD_NEED(8);
+		sz = g64(b + o);
+		o += 8;
+		TD_NEED(sz);
+		o += sz;
+	}
+	TD_NEED(4);
+	n = g32(b + o);
+	o += 4;
+	for (uint32_t i = 0; i < n; i++) {	/* ftrace formats: skipped */
+		uint64_t sz;
+
+		TD_NEED(8);
+		sz = g64(b + o);
+		o += 8;
+		TD_NEED(sz);
+		o += sz;
+	}
+	TD_NEED(4);
+	n = g32(b + o);
+	o += 4;
+	for (uint32_t i = 0; i < n && i < 4096; i++) {
+		char sys[32];
+		size_t s0 = o;
+		uint32_t cnt;
+
+		while (o < len && b[o])
+			o++;
+		TD_NEED(1);
+		snprintf(sys, sizeof(sys), "%.*s", (int)(o - s0), (const char *)b + s0);
+		o++;
+		TD_NEED(4);
+		cnt = g32(b + o);
+		o += 4;
+		for (uint32_t j = 0; j < cnt; j++) {
+			uint64_t sz;
+
+			TD_NEED(8);
+			sz = g64(b + o);
+			o += 8;
+			TD_NEED(sz);
+			if (fmt_add(sys, (const char *)b + o, sz))
+				nf++;
+			o += sz;
+		}
+	}
+	G.swap = save;
+	return nf;
+bad:
+	G.swap = save;
+	return nf ? nf : -1;
+#undef TD_NEED
+}
+
+/* Bind every attr to its format; formats missing from the file come from
+ * the local tracefs, with a note. */
+static void rd_bind(void)
+{
+	int missing = 0;
+
+	for (int i = 0; i < G.nattr; i++)
+		missing += G.attr[i].pa.type == PERF_TYPE_TRACEPOINT && !fmt_by_id(G.attr[i].pa.config);
+	if (missing && fmt_from_local())
+		note("the recording lacks tracepoint formats: using this machine's, which fit only if it was made here");
+	for (int i = 0; i < G.nattr; i++)
+		attr_bind(&G.attr[i]);
+	idmap_build();
+}
+
+/*
+ * Open a recording and read what precedes its records: for file mode the
+ * header, attrs, ids and features (a cut-off file is read to its last
+ * complete record), for pipe mode just the 16-byte header.  Dies with a
+ * one-line message on what is not a recording tc can read.
+ */
+static void rd_open(const char *path)
+{
+	uint8_t h[FILE_HDR_SIZE];
+	struct stat st;
+	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4];
+
+	if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	if (fstat(G.rd_fd, &st) < 0)
+		die("cannot stat %s: %s", path, strerror(errno));
+	G.rd_fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+	G.rd_buf = xcalloc(1, RD_BUF);
+	G.rd_end = UINT64_MAX;
+	if (!rd_fill(16))
+		die("%s: too short for a perf.data file", path);
+	memcpy(h, G.rd_buf, 16);
+	if (!memcmp(h, "PERFILE2", 8))
+		G.swap = false;
+	else if (!memcmp(h, "2ELIFREP", 8))
+		G.swap = true;
+	else if (!memcmp(h, "PERFFILE", 8))
+		die("%s: a perf.data version 1 file: too old, re-record it", path);
+	else
+		die("%s: not a perf.data file", path);
+	if (g64(h + 8) == 16) {		/* pipe mode */
+		G.rd_pipe = true;
+		G.rd_pos = 16;
+		return;
+	}
+	if (g64(h + 8) < FILE_HDR_SIZE || G.rd_fsize == UINT64_MAX || rd_pread(h, sizeof(h), 0) < 0)
+		die("%s: bad perf.data header", path);
+	attr_size = g64(h + 16);
+	attrs_off = g64(h + 24);
+	attrs_size = g64(h + 32);
+	G.rd_data_off = g64(h + 40);
+	data_size = g64(h + 48);
+	for (int i = 0; i < 4; i++)
+		bits[i] = g64(h + 72 + 8 * i);
+	if (attr_size < 64 + 16 || attr_size > 4096 || attrs_size % attr_size ||
+	    attrs_size / attr_size > MAX_ATTRS || G.rd_data_off > G.rd_fsize)
+		die("%s: bad perf.data header (attrs or data section)", path);
+
+	/* attrs and their ids */
+	for (uint64_t i = 0; i < attrs_size / attr_size; i++) {
+		uint8_t a[4096];
+		uint64_t io, is, *ids;
+
+		if (rd_pread(a, attr_size, attrs_off + i * attr_size) < 0)
+			die("%s: attr %" PRIu64 " is outside the file", path, i);
+		io = g64(a + attr_size - 16);
+		is = g64(a + attr_size - 8);
+		if (is % 8 || is > (1u << 20) * 8ull)
+			die("%s: attr %" PRIu64 " has a bad id list", path, i);
+		ids = xcalloc(is / 8 + 1, 8);
+		if (rd_pread(ids, is, io) < 0)
+			die("%s: attr %" PRIu64 " ids are outside the file", path, i);
+		for (uint64_t k = 0; k < is / 8; k++)
+			ids[k] = g64(&ids[k]);
+		if (rd_add_attr(a, attr_size - 16, ids, is / 8) < 0)
+			die("%s: too many attrs", path);
+	}
+
+	/* features, from the table at the end of the data */
+	G.rd_end = G.rd_data_off + data_size;
+	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off) {
+		G.rd_cut = true;
+		G.rd_end = G.rd_fsize;
+	} else {
+		uint64_t tab = G.rd_end;
+
+		for (int f = 0; f < FEAT_BITS; f++) {
+			uint8_t e[16];
+			uint64_t fo, fs;
+
+			if (!(bits[f / 64] >> (f % 64) & 1))
+				continue;
+			if (rd_pread(e, 16, tab) < 0)
+				break;
+			tab += 16;
+			fo = g64(e);
+			fs = g64(e + 8);
+			if (f < 64 && f != FEAT_RESERVED && fo <= G.rd_fsize && fs <= G.rd_fsize - fo) {
+				G.rd_feat_bits |= 1ull << f;
+				G.rd_feat_off[f] = fo;
+				G.rd_feat_size[f] = fs;
+			}
+		}
+		if (bits[0] & 1) {	/* tc's, cut off while recording */
+			G.rd_cut = true;
+			G.rd_end = G.rd_fsize;
+		}
+	}
+	if (G.rd_feat_bits >> FEAT_TRACING_DATA & 1) {
+		uint64_t sz = G.rd_feat_size[FEAT_TRACING_DATA];
+		uint8_t *td;
+
+		if (sz > (256u << 20))
+			die("%s: tracing data too large", path);
+		td = xcalloc(1, sz + 1);
+		if (rd_pread(td, sz, G.rd_feat_off[FEAT_TRACING_DATA]) < 0 || td_parse(td, sz) < 0)
+			note("%s: tracing data unreadable", path);
+		free(td);
+	}
+	if (G.rd_feat_bits >> FEAT_NRCPUS & 1 && G.rd_feat_size[FEAT_NRCPUS] >= 8) {
+		uint8_t nr[8];
+
+		if (rd_pread(nr, 8, G.rd_feat_off[FEAT_NRCPUS]) == 0)
+			G.rd_nrcpus = g32(nr);
+	}
+	rd_bind();
+	if (lseek(G.rd_fd, G.rd_data_off, SEEK_SET) < 0)
+		die("%s: cannot seek to the data", path);
+	G.rd_off = G.rd_data_off;
+	G.rd_len = G.rd_pos = 0;
+}
+
+/* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
+static void rd_attr_rec(const uint8_t *r, size_t n)
+{
+	uint32_t asz;
+	uint64_t *ids;
+	int nids;
+
+	if (n < 8 + 16)
+		return;
+	asz = g32(r + 8 + 4);
+	if (asz < 48 || asz > n - 8 || (n - 8 - asz) % 8)
+		return;
+	nids = (n - 8 - asz) / 8;
+	ids = xcalloc(nids + 1, 8);
+	for (int i = 0; i < nids; i++)
+		ids[i] = g64(r + 8 + asz + 8 * i);
+	if (rd_add_attr(r + 8, asz, ids, nids) < 0)
+		die("too many attrs in the recording");
+	rd_bind();
+}
+
+/* Pipe mode HEADER_TRACING_DATA: {header, u32 size, pad}, then size bytes
+ * that the record's own size does not count. */
+static void rd_tracing_rec(const uint8_t *r, size_t n)
+{
+	uint32_t sz = n >= 12 ? g32(r + 8) : 0;
+	uint8_t *td;
+	size_t got = 0;
+
+	if (sz > (256u << 20))
+		die("tracing data too large");
+	td = xcalloc(1, sz + 1);
+	while (got < sz) {
+		size_t k = sz - got < RD_BUF / 2 ? sz - got : RD_BUF / 2;
+
+		if (!rd_fill(k))
+			break;
+		memcpy(td + got, G.rd_buf + G.rd_pos, k);
+		G.rd_pos += k;
+		got += k;
+	}
+	if (got < sz || td_parse(td, sz) < 0)
+		note("tracing data unreadable");
+	free(td);
+	rd_bind();
+}
+
+/* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS. */
+static void rd_feature_rec(const uint8_t *r, size_t n)
+{
+	if (n >= 24 && g64(r + 8) == FEAT_NRCPUS)
+		G.rd_nrcpus = g32(r + 16);
+}
+
+/* Size the merge for the recording's CPUs, at its first event. */
+static void rd_queues(void)
+{
+	int nq;
+	size_t cap;
+
+	G.ncpu = G.rd_nrcpus > 0 && G.rd_nrcpus <= MAX_CPUS ? G.rd_nrcpus : 0;
+	if (!G.ncpu) {
+		pe_cpus();
+		note("the recording does not say how many CPUs it had: assuming %d", G.ncpu);
+	}
+	nq = G.ncpu + 1;
+	cap = RD_QUEUE_TOTAL / nq;
+	if (cap < 2 * MAX_REC + 16)
+		cap = 2 * MAX_REC + 16;
+	mrg_init(nq, cap);
+}
+
+/* Is type a record type that can appear in a perf.data file? */
+static bool rd_type_ok(uint32_t type)
+{
+	return (type >= 1 && type < 32) || (type >= PR_HEADER_ATTR && type < PR_MAX_USER);
+}
+
+/*
+ * Stream the records of the opened recording through the merge to emit().
+ * Returns 0 if the data ended cleanly, -1 if it ended in a broken record
+ * (what came before was emitted).
+ */
+static int rd_run(void)
+{
+	uint64_t round_prev = 0, tmax = 0;
+	int ret = 0;
+
+	while (rd_fill(8)) {
+		const uint8_t *r = G.rd_buf + G.rd_pos;
+		uint32_t type = g32(r);
+		size_t sz = g16(r + 6);
+		uint64_t roff = G.rd_off + G.rd_pos;
+		struct rinfo ri;
+		uint64_t t;
+		int qi;
+
+		if (sz < 8 || !rd_type_ok(type)) {
+			if (!G.rd_cut)
+				note("bad record at offset %" PRIu64 " (type %u, size %zu): the rest is skipped",
+				     roff, type, sz);
+			G.corrupt += !G.rd_cut;
+			ret = -1;
+			break;
+		}
+		if (!rd_fill(sz)) {
+			if (!G.rd_cut)
+				note("the recording ends inside a record at offset %" PRIu64, roff);
+			ret = -1;
+			break;
+		}
+		r = G.rd_buf + G.rd_pos;
+		G.rd_pos += sz;
+		G.n_records++;
+		switch (type) {
+		case PR_FINISHED_ROUND:
+			mrg_release(round_prev);
+			round_prev = tmax;
+			continue;
+		case PR_HEADER_ATTR:
+			rd_attr_rec(r, sz);
+			continue;
+		case PR_HEADER_TRACING_DATA:
+			rd_tracing_rec(r, sz);
+			continue;
+		case PR_HEADER_FEATURE:
+			rd_feature_rec(r, sz);
+			continue;
+		case PR_COMPRESSED:
+			die("the recording is compressed (perf record -z): record without -z, or decompress it with perf inject -i FILE -o PLAIN");
+		}
+		if (type >= PR_HEADER_ATTR)
+			continue;	/* other user records: skipped by size */
+		if (!G.q)
+			rd_queues();
+		if (rec_info(r, sz, &ri) < 0) {
+			G.unknown_id++;
+			continue;
+		}
+		t = ri.has_time ? ri.time : tmax;
+		if (t > tmax)
+			tmax = t;
+		if (ri.cpu >= G.ncpu) {
+			G.bad_cpu++;
+			continue;
+		}
+		qi = ri.cpu < 0 ? G.nq - 1 : ri.cpu;
+		while (mq_push(&G.q[qi], r, sz, t) < 0)
+			mrg_release_one(UINT64_MAX);
+	}
+	if (G.q)
+		mrg_release(UINT64_MAX);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- repair */
+
+/*
+ * tc --repair FILE: make a cut-off recording (tc's killed while recording,
+ * or perf record's, whose data size is 0 until it exits) readable by perf.
+ * The records from the data offset up to the last complete one are kept,
+ * byte for byte, and a new feature table is appended; features the file
+ * lacks are taken from this machine.  The original is kept as FILE.old.
+ */
+static void rp_repair(const char *path)
+{
+	char tmp[PATH_MAX], old[PATH_MAX];
+	uint64_t end, kept = 0, missing = 0, bits, h[7];
+	uint8_t t[16 * 66];
+	size_t tlen;
+	int out, nrec = 0;
+	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
+				       FEAT_ARCH, FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+
+	rd_open(path);
+	if (G.rd_pipe)
+		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
+	if (G.swap)
+		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
+	G.rd_end = G.rd_fsize;
+	G.rd_cut = true;
+	/* scan to the last complete record */
+	while (rd_fill(8)) {
+		const uint8_t *r = G.rd_buf + G.rd_pos;
+		size_t sz = g16(r + 6);
+		struct rinfo ri;
+
+		if (sz < 8 || sz % 8 || !rd_type_ok(g32(r)) || g32(r) == PR_HEADER_TRACING_DATA || !rd_fill(sz))
+			break;
+		r = G.rd_buf + G.rd_pos;
+		if (g32(r) == PERF_RECORD_SAMPLE && rec_info(r, sz, &ri) == 0 && ri.has_time) {
+			if (!G.rec_first || ri.time < G.rec_first)
+				G.rec_first = ri.time;
+			if (ri.time > G.rec_last)
+				G.rec_last = ri.time;
+		}
+		G.rd_pos += sz;
+		nrec++;
+	}
+	end = G.rd_off + G.rd_pos;
+
+	/* features: the file's own where valid and before the data, else this machine's */
+	bits = 1ull << FEAT_SAMPLE_TIME;
+	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++) {
+		int f = statics[i];
+
+		bits |= 1ull << f;
+		if (G.rd_feat_bits >> f & 1 && G.rd_feat_off[f] + G.rd_feat_size[f] <= G.rd_data_off)
+			kept |= 1ull << f;
+		else
+			missing |= 1ull << f;
+	}
+	if (missing) {
+		pe_cpus();
+		if (!G.tfs_root[0] && tfs_find() < 0 && (missing >> FEAT_TRACING_DATA & 1))
+			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
+		feat_build(end + 16 * __builtin_popcountll(bits) + 16, G.ncpu);
+		note("%s: features taken from this machine:%s%s%s", path,
+		     missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
+		     missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
+		     missing >> FEAT_HOSTNAME & 1 ? " hostname" : "");
+	}
+	for (int f = 0; f < 64; f++)
+		if (kept >> f & 1) {
+			G.rec_static_off[f] = G.rd_feat_off[f];
+			G.rec_static_size[f] = G.rd_feat_size[f];
+		}
+
+	/* the new file: [0, end) of the old one, the trailer, new blobs */
+	snprintf(tmp, sizeof(tmp), "%s.repair", path);
+	snprintf(old, sizeof(old), "%s.old", path);
+	unlink(tmp);
+	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		die("cannot create %s: %s", tmp, strerror(errno));
+	for (uint64_t o = 0; o < end;) {
+		size_t k = end - o < RD_BUF ? end - o : RD_BUF;
+
+		if (rd_pread(G.rd_buf, k, o) < 0 || write_all(out, G.rd_buf, k) < 0)
+			die("copying %s: %s", path, strerror(errno));
+		o += k;
+	}
+	tlen = rec_trailer(t, end, bits);
+	if (write_all(out, t, tlen) < 0 ||
+	    (missing && write_all(out, G.rec_static, G.rec_static_len) < 0))
+		die("writing %s: %s", tmp, strerror(errno));
+	h[0] = end - G.rd_data_off;
+	h[1] = h[2] = 0;
+	h[3] = bits;
+	h[4] = h[5] = h[6] = 0;
+	if (pwrite(out, h, sizeof(h), 48) != sizeof(h) || fsync(out) < 0)
+		die("writing %s: %s", tmp, strerror(errno));
+	close(out);
+	if (rename(path, old) < 0 || rename(tmp, path) < 0)
+		die("cannot replace %s: %s", path, strerror(errno));
+	note("repaired %s: %d records, %" PRIu64 " bytes of data kept, %" PRIu64 " bytes after them dropped; the original is %s",
+	     path, nrec, end - G.rd_data_off, G.rd_fsize - end, old);
+}
+
+/* ---------------------------------------------------------------- traced command */
+
+/*
+ * The command is forked first and held: it waits for one byte on a pipe
+ * that tc writes once the events are enabled, so its first instructions are
+ * traced.  If tc dies first, the pipe closes without a byte and the child
+ * exits without running the command.  It runs in its own process group so
+ * that stopping it reaches its children, and dies with tc (PDEATHSIG).
+ * An exec failure is reported back over a close-on-exec pipe.
+ */
+static int cmd_err_fd = -1;
+
+/* Fork the held command G.cmd; G.child is its pid (and process group). */
+static void cmd_start(void)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+		int e;
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(go[1]);
+		close(err[0]);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(G.cmd[0], G.cmd);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(go[0]);
+	close(err[1]);
+	G.child = pid;
+	G.go_fd = go[1];
+	cmd_err_fd = err[0];
+}
+
+/* Let the held command run; dies if it cannot be executed. */
+static void cmd_go(void)
+{
+	int e;
+
+	if (write(G.go_fd, "g", 1) != 1)
+		die("cannot start %s", G.cmd[0]);
+	close(G.go_fd);
+	G.go_fd = -1;
+	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
+		waitpid(G.child, NULL, 0);
+		G.child = 0;
+		die("cannot run %s: %s", G.cmd[0], strerror(e));
+	}
+	close(cmd_err_fd);
+}
+
+/* Reap the command if it has exited; true once it has. */
+static bool cmd_reap(void)
+{
+	int st;
+
+	if (G.child <= 0 || G.child_done)
+		return true;
+	if (waitpid(G.child, &st, WNOHANG) == G.child) {
+		G.child_status = st;
+		G.child_done = true;
+		kill(-G.child, SIGTERM);	/* what it left behind in its group */
+	}
+	return G.child_done;
+}
+
+/* Stop the command and its process group: SIGTERM, then SIGKILL after a
+ * grace period; reap it.  Safe to call at any time, also from die(). */
+static void cmd_kill(void)
+{
+	uint64_t until;
+
+	if (G.child <= 0)
+		return;
+	if (G.go_fd >= 0) {		/* never started: closing the pipe ends it */
+		close(G.go_fd);
+		G.go_fd = -1;
+	}
+	if (!cmd_reap()) {
+		kill(-G.child, SIGTERM);
+		until = now_ns() + GRACE_NS;
+		while (!cmd_reap() && now_ns() < until)
+			usleep(10000);
+		if (!cmd_reap()) {
+			kill(-G.child, SIGKILL);
+			while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
+				;
+			G.child_done = true;
+		}
+	}
+	G.child = -G.child;	/* done: keep the number for nothing else */
+}
+
+/* ---------------------------------------------------------------- output */
+
+static FILE *out_script;
+
+/* Write s to f with every byte that is not printable ASCII, a space or a
+ * backslash as \xNN: names from traced programs never reach a terminal raw. */
+static void out_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c > ' ' && c < 0x7f && c != '\\')
+			fputc(c, f);
+		else
+			fprintf(f, "\\x%02x", c);
+	}
+}
+
+/* One --script line for e: "TIME_NS CPU EVENT key=value ...". */
+static void out_event(FILE *f, const struct ev *e)
+{
+	fprintf(f, "%" PRIu64 " %d %s", e->time, e->cpu, ev_names[e->kind]);
+	switch (e->kind) {
+	case EV_SWITCH:
+		fputs(" prev_comm=", f);
+		out_name(f, e->comm);
+		fprintf(f, " prev_pid=%d prev_state=%" PRId64 " next_comm=", e->a, e->v);
+		out_name(f, e->comm2);
+		fprintf(f, " next_pid=%d", e->b);
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		fputs(" comm=", f);
+		out_name(f, e->comm);
+		fprintf(f, " pid=%d target_cpu=%d waker=%d irq=%d", e->a, e->c, e->tid,
+			!!(e->flags & 0x18));	/* TRACE_FLAG_HARDIRQ | SOFTIRQ */
+		break;
+	case EV_PFORK:
+		fputs(" parent_comm=", f);
+		out_name(f, e->comm);
+		fprintf(f, " parent_pid=%d child_comm=", e->a);
+		out_name(f, e->comm2);
+		fprintf(f, " child_pid=%d", e->b);
+		break;
+	case EV_PEXEC:
+		fputs(" filename=", f);
+		out_name(f, e->comm);
+		fprintf(f, " pid=%d old_pid=%d", e->a, e->b);
+		break;
+	case EV_PEXIT:
+	case EV_MIGRATE:
+		fputs(" comm=", f);
+		out_name(f, e->comm);
+		fprintf(f, " pid=%d", e->a);
+		if (e->kind == EV_MIGRATE)
+			fprintf(f, " orig_cpu=%d dest_cpu=%d", e->b, e->c);
+		break;
+	case EV_IDLE:
+	case EV_FREQ:
+		fprintf(f, " state=%" PRId64 " cpu_id=%d", e->v, e->c);
+		break;
+	case EV_COMM:
+		fprintf(f, " pid=%d tid=%d exec=%d comm=", e->a, e->b, (int)e->v);
+		out_name(f, e->comm);
+		break;
+	case EV_FORK:
+	case EV_EXIT:
+		fprintf(f, " pid=%d ppid=%d tid=%d ptid=%d", e->a, e->b, e->c, (int)e->v);
+		break;
+	case EV_LOST:
+		fprintf(f, " lost=%" PRId64, e->v);
+		break;
+	}
+	fputc('\n', f);
+}
+
+/* The one-line account of a recording or replay, to stderr. */
+static void out_stats(const char *verb, double secs, uint64_t bytes)
+{
+	uint64_t total = 0;
+
+	for (int k = 0; k < EV_NKIND; k++)
+		total += k == EV_LOST ? 0 : G.n_kind[k];
+	fprintf(stderr, "tc: %s %" PRIu64 " events (", verb, total);
+	for (int k = 0, first = 1; k < EV_NKIND; k++)
+		if (k != EV_LOST && G.n_kind[k]) {
+			fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n_kind[k]);
+			first = 0;
+		}
+	fprintf(stderr, "), lost %" PRIu64, G.lost > G.lost_read ? G.lost : G.lost_read);
+	if (G.out_of_order)
+		fprintf(stderr, ", out of order %" PRIu64, G.out_of_order);
+	if (G.corrupt)
+		fprintf(stderr, ", corrupt %" PRIu64, G.corrupt);
+	if (G.unknown_id)
+		fprintf(stderr, ", unknown %" PRIu64, G.unknown_id);
+	if (G.bad_cpu)
+		fprintf(stderr, ", bad cpu %" PRIu64, G.bad_cpu);
+	if (bytes)
+		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
+	fprintf(stderr, ", %.3f s\n", secs);
+}
+
+/* ---------------------------------------------------------------- main loop */
+
+/*
+ * Every record released by the merge, live or from a file, comes here in
+ * time order: it is appended to the recording (live), decoded, counted,
+ * and passed to the outputs.
+ */
+static void emit(const uint8_t *r, size_t n, uint64_t t)
+{
+	struct rinfo ri;
+	struct ev e;
+
+	if (G.rec_fd > 0) {
+		rec_append(r, n);
+		if (g32(r) == PERF_RECORD_SAMPLE && t) {
+			if (!G.rec_first)
+				G.rec_first = t;
+			G.rec_last = t;
+		}
+	}
+	if (rec_info(r, n, &ri) < 0 || ev_decode(r, &ri, &e) <= 0)
+		return;
+	if (!ri.has_time)
+		e.time = t;
+	G.n_kind[e.kind]++;
+	if (e.kind == EV_LOST)
+		G.lost += e.v;
+	if (out_script)
+		out_event(out_script, &e);
+}
+
+/* Signal handlers only set flags and wake the poll loop. */
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig == SIGCHLD)
+		G.sig_child = 1;
+	else
+		G.sig_stop = sig;
+	if (write(G.sig_pipe[1], "s", 1) < 0)
+		G.sig_child |= 0;	/* the pipe is full: a wakeup is pending anyway */
+	errno = saved;
+}
+
+/* Install the handlers and the self-pipe. */
+static void sig_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+
+	if (pipe2(G.sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		die("pipe: %s", strerror(errno));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * tc --record: capture until the command exits, a signal, or --duration;
+ * then disable the events, drain and release everything, close the file.
+ * Returns tc's exit status (the command's, 128+signal if it was killed).
+ */
+static int run_record(void)
+{
+	struct pollfd *pfd;
+	uint64_t t_start, t_end = 0;
+	int nonline = 0, status = 0;
+	struct stat st;
+
+	sig_setup();
+	pe_setup();
+	for (int c = 0; c < G.ncpu; c++)
+		nonline += G.cpu_online[c];
+	rec_open(nonline);
+	rec_synth_comms();
+	rec_round();
+	if (G.cmd)
+		cmd_start();
+	pe_enable(true);
+	t_start = now_ns();
+	if (G.duration > 0)
+		t_end = t_start + (uint64_t)(G.duration * 1e9);
+	if (G.cmd)
+		cmd_go();
+	pfd = xcalloc(G.nrb + 1, sizeof(*pfd));
+	for (int i = 0; i < G.nrb; i++) {
+		pfd[i].fd = G.rb[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	pfd[G.nrb].fd = G.sig_pipe[0];
+	pfd[G.nrb].events = POLLIN;
+	for (;;) {
+		int timeout = PASS_MS;
+		char drain[64];
+		uint64_t pos = G.rec_pos;
+
+		if (t_end) {
+			uint64_t now = now_ns();
+
+			if (now >= t_end)
+				break;
+			if ((t_end - now) / 1000000 < (uint64_t)timeout)
+				timeout = (t_end - now) / 1000000 + 1;
+		}
+		poll(pfd, G.nrb + 1, timeout);
+		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		pe_pass(false);
+		if (G.rec_pos != pos)
+			rec_round();
+		if (now_ns() - G.rec_ckpt_ns >= CKPT_NS)
+			rec_checkpoint();
+		if (G.sig_stop || (G.cmd && cmd_reap()))
+			break;
+	}
+	pe_enable(false);
+	while (!pe_pass(true))
+		;
+	rec_round();
+	pe_read_lost();
+	rec_close();
+	if (G.cmd) {
+		cmd_kill();
+		if (WIFEXITED(G.child_status))
+			status = WEXITSTATUS(G.child_status);
+		else if (WIFSIGNALED(G.child_status))
+			status = 128 + WTERMSIG(G.child_status);
+	}
+	stat(G.rec_path, &st);
+	out_stats("recorded", (now_ns() - t_start) / 1e9, st.st_size);
+	if (G.sig_stop && !G.cmd)
+		status = 0;
+	return status;
+}
+
+/* tc --replay: read the recording to the outputs. */
+static int run_replay(void)
+{
+	int ret;
+
+	rd_open(G.replay_path);
+	if (G.rd_cut)
+		note("%s was cut off: reading up to its last complete record", G.replay_path);
+	ret = rd_run();
+	if (out_script)
+		fflush(out_script);
+	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu)
+		out_stats("replayed", 0, 0);
+	return ret < 0 && !G.rd_cut ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- options and main */
+
+static void usage(FILE *f)
+{
+	fputs("usage: tc --record FILE [options] [-- command [args...]]\n"
+	      "       tc --replay FILE --script\n"
+	      "       tc --repair FILE\n"
+	      "       tc --help | --version\n"
+	      "options:\n"
+	      "  -d, --duration SECONDS   stop recording after this long\n"
+	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
+	      "  --script                 print every event, one line each, in time order\n", f);
+}
+
+/* Parse argv into G; exits on --help, --version and errors. */
+static void parse_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+#define NEEDV() do { if (!v) die("%s needs a value (see tc --help)", a); i++; } while (0)
+		if (!strcmp(a, "--")) {
+			if (i + 1 < argc)
+				G.cmd = argv + i + 1;
+			break;
+		} else if (!strcmp(a, "--record")) {
+			NEEDV();
+			G.rec_path = v;
+		} else if (!strcmp(a, "--replay")) {
+			NEEDV();
+			G.replay_path = v;
+		} else if (!strcmp(a, "--repair")) {
+			NEEDV();
+			G.repair_path = v;
+		} else if (!strcmp(a, "--script")) {
+			G.script = true;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
+			char *end;
+
+			NEEDV();
+			G.duration = strtod(v, &end);
+			if (*end || !(G.duration > 0) || G.duration > 1e9)
+				die("-d %s: not a number of seconds", v);
+		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
+			char *end;
+			unsigned long p;
+
+			NEEDV();
+			p = strtoul(v, &end, 10);
+			if (*end || !p || p > (1u << 20) || (p & (p - 1)))
+				die("-m %s: a power of two number of pages is needed", v);
+			G.mmap_pages = p;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--version")) {
+			printf("tc %s\n", TC_VERSION);
+			exit(0);
+		} else {
+			usage(stderr);
+			die("unknown option %s", a);
+		}
+#undef NEEDV
+	}
+	if (!!G.rec_path + !!G.replay_path + !!G.repair_path != 1) {
+		usage(stderr);
+		die("give one of --record, --replay or --repair");
+	}
+	if (G.cmd && !G.rec_path)
+		die("a command to trace goes with --record");
+	if (G.script && !G.replay_path)
+		die("--script goes with --replay");
+}
+
+#ifndef TC_TEST
+int main(int argc, char **argv)
+{
+	G.rec_fd = -1;
+	G.go_fd = -1;
+	parse_args(argc, argv);
+	if (G.script) {
+		out_script = stdout;
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	}
+	if (G.repair_path) {
+		rp_repair(G.repair_path);
+		return 0;
+	}
+	if (G.replay_path)
+		return run_replay();
+	return run_record();
+}
+#endif
