@@ -144,6 +144,65 @@ struct ev {
 	char comm[COMM_LEN], comm2[COMM_LEN];
 };
 
+/* Task states, in the order the summary and the view use. */
+enum st {
+	ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED, ST_IO,
+	ST_DEAD,		/* exited: no longer accounted */
+	ST_N
+};
+
+#ifndef TC_MAX_TASKS
+#define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
+#endif
+#ifndef TC_MAX_IVALS
+#define TC_MAX_IVALS 262144	/* state intervals kept for the view */
+#endif
+#define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
+#define NO_IVAL UINT32_MAX
+#define WAKER_IRQ (-2)		/* a wakeup from interrupt context */
+
+/* A task (thread) of the model.  Times in ns; totals per state. */
+struct task {
+	int tid, pid;		/* pid: thread group id, -1 when unknown */
+	char comm[COMM_LEN];
+	uint8_t state;		/* enum st */
+	bool exited;		/* exit seen, final switch-out pending */
+	int cpu;		/* last CPU it ran or was queued on, -1 unknown */
+	int waker;		/* tid of the last waker, WAKER_IRQ, or -1 */
+	uint64_t since;		/* start of the current state */
+	uint64_t wait_start;	/* became runnable (woken or preempted) */
+	uint64_t first_seen, last_seen;
+	uint64_t total[ST_N];
+	uint64_t max_delay;
+	uint32_t switches, wakeups;
+	uint32_t inferred;	/* switch-ins the kernel did not report */
+	uint32_t last_ival;	/* newest interval of this row, NO_IVAL */
+};
+
+/* A CPU of the model. */
+struct cpu {
+	int cur;		/* running tid (0 idle), -1 unknown */
+	uint64_t since;		/* start of cur */
+	uint64_t busy, idle;	/* ns with a task / the idle task running */
+	uint32_t switches;
+	int64_t cstate;		/* idle state, -1 none */
+	uint64_t cstate_since;
+	int64_t freq;		/* kHz, -1 unknown */
+	uint64_t freq_since;
+	bool seen;		/* a switch was seen on it */
+	uint32_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
+};
+
+/* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
+ * kept in a ring; a row's intervals are chained newest to oldest. */
+struct ival {
+	uint64_t start, end;
+	uint32_t prev;		/* older interval of the same row, NO_IVAL */
+	uint32_t seq;		/* which use of this slot: stale links are detected */
+	int32_t row;
+	int32_t state;		/* enum st, or for CPU rows the running tid */
+};
+
 /* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
 struct tfs_field {
 	char name[32];
@@ -203,7 +262,7 @@ struct rb {
 static struct {
 	/* options */
 	const char *rec_path, *replay_path, *repair_path;
-	bool script, live;
+	bool script, summary, live;
 	double duration;		/* seconds, 0 = until stopped */
 	unsigned mmap_pages;
 	char **cmd;
@@ -233,6 +292,19 @@ static struct {
 	int nq;
 	uint64_t released;		/* time of the last released record */
 	uint8_t *rec_tmp;		/* one record being copied from a ring */
+
+	/* model */
+	struct task *task;
+	int ntask;			/* slots in use */
+	int *task_hash;			/* open addressing tid -> slot, -1 empty */
+	size_t task_hash_cap;
+	struct cpu *cpu;		/* G.ncpu of them */
+	struct ival *ival;
+	uint32_t nival, ival_head;	/* ring size, next slot */
+	uint32_t ival_seq;
+	uint64_t m_first, m_last;	/* first and last event time */
+	uint64_t evicted_tasks, evicted_ivals, bad_pid, gaps;
+	uint64_t inferred;		/* switch-ins the kernel did not report */
 
 	/* counters (nothing lost silently) */
 	uint64_t n_kind[EV_NKIND], n_records, lost, lost_read, corrupt,
@@ -860,10 +932,12 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 			return G.nattr ? 0 : -1;
 		return idmap_find(g64(r + 8 + 8 * pos));
 	}
+	/* side-band records perf synthesizes carry no known id: their
+	 * sample_id layout is the first attr's, as perf reads them */
 	pos = G.is_pos;
-	if (pos < 0 || 8 + 8 * (size_t)pos > n)
+	if (pos < 0 || 8 + 8 * (size_t)pos > n || (pos = idmap_find(g64(r + n - 8 * pos))) < 0)
 		return G.nattr ? 0 : -1;
-	return idmap_find(g64(r + n - 8 * pos));
+	return pos;
 }
 
 /*
@@ -1093,6 +1167,397 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		return 1;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- model */
+
+/*
+ * The model turns events, in time order, into what every task and CPU was
+ * doing.  It never looks at where events come from (rings or a file).
+ *
+ * State rules (improving on perf timechart's):
+ *   sched_switch   prev leaves its CPU: prev_state masked to the state bits
+ *                  gives runnable (0: preempted), blocked (D), sleeping (S
+ *                  and everything else); next runs.  A task first seen as
+ *                  prev ran since the start of the trace.
+ *   wakeups        sched_waking, sched_wakeup, sched_wakeup_new: a sleeping,
+ *                  blocked or unknown task becomes runnable; the waker is
+ *                  the current task, or an interrupt (common_flags).
+ *   cpu_idle       the state applies to cpu_id; IDLE_EXIT closes it, a new
+ *                  entry closes the previous one.
+ *   gaps           lost events: every open state closes at the last event
+ *                  before the gap and is unknown until events tell again.
+ *   the end        open states close at the last event.
+ * Every pid and CPU number from the data is bounds-checked.
+ */
+
+/* Allocate the model's tables (start-up); nival 0 keeps no intervals. */
+static void model_init(int ncpu, int ntask, uint32_t nival)
+{
+	G.task = xcalloc(ntask, sizeof(*G.task));
+	G.task_hash_cap = 16;
+	while (G.task_hash_cap < (size_t)ntask * 2)
+		G.task_hash_cap <<= 1;
+	G.task_hash = xcalloc(G.task_hash_cap, sizeof(int));
+	for (size_t i = 0; i < G.task_hash_cap; i++)
+		G.task_hash[i] = -1;
+	G.cpu = xcalloc(ncpu, sizeof(*G.cpu));
+	for (int c = 0; c < ncpu; c++) {
+		G.cpu[c].cur = -1;
+		G.cpu[c].cstate = G.cpu[c].freq = -1;
+		G.cpu[c].last_ival = G.cpu[c].last_cival = G.cpu[c].last_fival = NO_IVAL;
+	}
+	G.ival = nival ? xcalloc(nival, sizeof(*G.ival)) : NULL;
+	G.nival = nival;
+}
+
+/* Keep interval [start, end) of row in state; the oldest is overwritten
+ * (and counted) when the ring is full. */
+static void ival_add(uint32_t *last, int32_t row, int32_t state, uint64_t start, uint64_t end)
+{
+	struct ival *v;
+
+	if (!G.nival || end <= start)
+		return;
+	v = &G.ival[G.ival_head];
+	if (v->end)
+		G.evicted_ivals++;
+	v->start = start;
+	v->end = end;
+	v->row = row;
+	v->state = state;
+	v->seq = ++G.ival_seq;
+	v->prev = *last;
+	*last = G.ival_head;
+	G.ival_head = (G.ival_head + 1) % G.nival;
+}
+
+static size_t task_hash_of(int tid)
+{
+	return ((uint32_t)tid * 2654435761u) & (G.task_hash_cap - 1);
+}
+
+/* The slot of tid in the hash, or where it would go. */
+static size_t task_hash_find(int tid)
+{
+	size_t h = task_hash_of(tid);
+
+	while (G.task_hash[h] >= 0 && G.task[G.task_hash[h]].tid != tid)
+		h = (h + 1) & (G.task_hash_cap - 1);
+	return h;
+}
+
+/* Remove tid from the hash (linear probing: shift the cluster back). */
+static void task_hash_del(int tid)
+{
+	size_t i = task_hash_find(tid), j = i;
+
+	if (G.task_hash[i] < 0)
+		return;
+	for (;;) {
+		size_t k;
+
+		G.task_hash[i] = -1;
+		for (;;) {
+			j = (j + 1) & (G.task_hash_cap - 1);
+			if (G.task_hash[j] < 0)
+				return;
+			k = task_hash_of(G.task[G.task_hash[j]].tid);
+			/* move j back to i unless k lies cyclically in (i, j] */
+			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+				continue;
+			break;
+		}
+		G.task_hash[i] = G.task_hash[j];
+		i = j;
+	}
+}
+
+/* The slot to reuse when the task table is full: the exited task seen
+ * longest ago, else the task seen longest ago. */
+static int task_victim(void)
+{
+	int best = -1;
+	bool best_dead = false;
+
+	for (int i = 0; i < G.ntask; i++) {
+		const struct task *t = &G.task[i];
+		bool dead = t->state == ST_DEAD;
+
+		if (t->state == ST_RUNNING)
+			continue;
+		if (best < 0 || (dead && !best_dead) ||
+		    (dead == best_dead && t->last_seen < G.task[best].last_seen)) {
+			best = i;
+			best_dead = dead;
+		}
+	}
+	return best < 0 ? 0 : best;
+}
+
+/* The task tid, created (unknown, seen at time) if new; NULL for a tid
+ * out of range or 0 (the idle tasks, which CPU rows account). */
+static struct task *task_get(int tid, uint64_t time, bool *created)
+{
+	size_t h;
+	int slot;
+	struct task *t;
+
+	if (created)
+		*created = false;
+	if (tid <= 0 || tid > PID_MAX) {
+		G.bad_pid += tid != 0;
+		return NULL;
+	}
+	h = task_hash_find(tid);
+	if (G.task_hash[h] >= 0) {
+		t = &G.task[G.task_hash[h]];
+		t->last_seen = time;
+		return t;
+	}
+	if (G.ntask < TC_MAX_TASKS) {
+		slot = G.ntask++;
+	} else {
+		slot = task_victim();
+		task_hash_del(G.task[slot].tid);
+		G.evicted_tasks++;
+		h = task_hash_find(tid);
+	}
+	t = &G.task[slot];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = -1;
+	t->cpu = -1;
+	t->waker = -1;
+	t->state = ST_UNKNOWN;
+	t->since = t->first_seen = t->last_seen = time;
+	t->last_ival = NO_IVAL;
+	G.task_hash[h] = slot;
+	if (created)
+		*created = true;
+	return t;
+}
+
+/* Name t from an event's comm field if it has no name yet. */
+static void task_name(struct task *t, const char *comm)
+{
+	if (!t->comm[0])
+		scopy(t->comm, sizeof(t->comm), comm);
+}
+
+/* Close t's current state at time and enter state st. */
+static void task_set(struct task *t, int st, uint64_t time)
+{
+	if (time > t->since) {
+		t->total[t->state] += time - t->since;
+		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
+			ival_add(&t->last_ival, t - G.task, t->state, t->since, time);
+		t->since = time;
+	}
+	if (st == ST_RUNNABLE && t->state != ST_RUNNABLE)
+		t->wait_start = time;
+	t->state = st;
+}
+
+/* Close CPU c's running task at time and make tid (0 idle, -1 unknown) current. */
+static void cpu_set(int c, int tid, uint64_t time)
+{
+	struct cpu *p = &G.cpu[c];
+
+	if (p->cur >= 0 && time > p->since) {
+		if (p->cur)
+			p->busy += time - p->since;
+		else
+			p->idle += time - p->since;
+		ival_add(&p->last_ival, -1 - c, p->cur, p->since, time);
+	}
+	p->cur = tid;
+	if (time > p->since || tid < 0)
+		p->since = time;
+}
+
+/* Close CPU c's idle state at time; state (-1: none) starts. */
+static void cpu_cstate(int c, int64_t state, uint64_t time)
+{
+	struct cpu *p = &G.cpu[c];
+
+	if (p->cstate >= 0)
+		ival_add(&p->last_cival, -1 - c, p->cstate, p->cstate_since, time);
+	p->cstate = state;
+	p->cstate_since = time;
+}
+
+/* Close CPU c's frequency at time; khz (-1: unknown) starts. */
+static void cpu_freq(int c, int64_t khz, uint64_t time)
+{
+	struct cpu *p = &G.cpu[c];
+
+	if (p->freq >= 0)
+		ival_add(&p->last_fival, -1 - c, p->freq, p->freq_since, time);
+	p->freq = khz;
+	p->freq_since = time;
+}
+
+/* The state a switched-out task is in, from prev_state. */
+static int model_prev_state(int64_t prev_state)
+{
+	int64_t s = prev_state & 0xff;	/* the state bits; higher: preempted */
+
+	if (s == 0)
+		return ST_RUNNABLE;
+	if (s & 2)
+		return ST_BLOCKED;
+	return ST_SLEEPING;
+}
+
+/* A gap in the events (lost, paused): every open state closes at the last
+ * event before it and is unknown from then on. */
+static void model_gap(void)
+{
+	uint64_t t = G.m_last;
+
+	G.gaps++;
+	for (int i = 0; i < G.ntask; i++)
+		if (G.task[i].state != ST_DEAD)
+			task_set(&G.task[i], ST_UNKNOWN, t);
+	for (int c = 0; c < G.ncpu; c++) {
+		cpu_set(c, -1, t);
+		cpu_cstate(c, -1, t);
+		cpu_freq(c, -1, t);
+	}
+}
+
+/* Is c a CPU number of the model?  Counts the ones that are not. */
+static bool model_cpu_ok(int c)
+{
+	if (c >= 0 && c < G.ncpu)
+		return true;
+	G.bad_cpu++;
+	return false;
+}
+
+/* Feed one event, in time order, to the model. */
+static void model_event(const struct ev *e)
+{
+	uint64_t t = e->time;
+	struct task *p, *n;
+	bool created;
+
+	if (e->kind == EV_COMM) {	/* names, also of synthesized tasks at time 0 */
+		if ((p = task_get(e->b, t ? t : G.m_last, NULL))) {
+			scopy(p->comm, sizeof(p->comm), e->comm);
+			p->pid = e->a;
+		}
+		return;
+	}
+	if (!t)
+		return;
+	if (!G.m_first) {	/* tasks named before the first event: unknown from it */
+		G.m_first = t;
+		for (int i = 0; i < G.ntask; i++)
+			G.task[i].since = G.task[i].first_seen = G.task[i].last_seen = t;
+	}
+	if (t < G.m_last)
+		t = G.m_last;	/* out of order: counted by the merge */
+	G.m_last = t;
+	switch (e->kind) {
+	case EV_SWITCH:
+		if (!model_cpu_ok(e->cpu))
+			return;
+		if ((p = task_get(e->a, t, &created))) {
+			if (created) {	/* it ran since the start of the trace */
+				p->since = G.m_first;
+				p->state = ST_RUNNING;
+			}
+			task_name(p, e->comm);
+			if (!created && p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED &&
+			    G.cpu[e->cpu].seen) {
+				/* Its switch-in is missing (some kernels drop switches
+				 * out of idle): it ran from when it could, its wakeup
+				 * or the CPU's last switch, whichever is later. */
+				uint64_t from = p->since > G.cpu[e->cpu].since ? p->since : G.cpu[e->cpu].since;
+
+				G.inferred++;
+				p->inferred++;
+				task_set(p, ST_RUNNING, from);
+				cpu_set(e->cpu, e->a, from);
+				p->switches++;
+			}
+			p->cpu = e->cpu;
+			task_set(p, p->exited ? ST_DEAD : model_prev_state(e->v), t);
+		}
+		if (!G.cpu[e->cpu].seen && (e->a == 0 || p)) {
+			/* the CPU's first switch: prev ran since the start */
+			G.cpu[e->cpu].cur = e->a;
+			G.cpu[e->cpu].since = G.m_first;
+		}
+		G.cpu[e->cpu].seen = true;
+		if ((n = task_get(e->b, t, NULL))) {
+			task_name(n, e->comm2);
+			if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
+				n->max_delay = t - n->wait_start;
+			task_set(n, ST_RUNNING, t);
+			n->cpu = e->cpu;
+			n->switches++;
+		}
+		cpu_set(e->cpu, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
+		G.cpu[e->cpu].switches++;
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		if (!(n = task_get(e->a, t, NULL)))
+			return;
+		task_name(n, e->comm);
+		if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
+			task_set(n, ST_RUNNABLE, t);
+			n->wakeups++;
+			n->waker = e->flags & 0x58 ? WAKER_IRQ : e->tid;	/* HARDIRQ|SOFTIRQ|NMI */
+		}
+		if (e->c >= 0 && e->c < G.ncpu)
+			n->cpu = e->c;
+		break;
+	case EV_PFORK:
+		if ((n = task_get(e->b, t, NULL)))
+			task_name(n, e->comm2);
+		break;
+	case EV_FORK:
+		if ((n = task_get(e->c, t, NULL)))
+			n->pid = e->a;
+		break;
+	case EV_PEXIT:
+	case EV_EXIT:
+		if ((p = task_get(e->kind == EV_EXIT ? e->c : e->a, t, NULL)))
+			p->exited = true;
+		break;
+	case EV_MIGRATE:
+		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.ncpu)
+			p->cpu = e->c;
+		break;
+	case EV_IDLE:
+		if (model_cpu_ok(e->c))
+			cpu_cstate(e->c, (uint64_t)e->v == IDLE_EXIT ? -1 : e->v, t);
+		break;
+	case EV_FREQ:
+		if (model_cpu_ok(e->c))
+			cpu_freq(e->c, e->v, t);
+		break;
+	case EV_LOST:
+		model_gap();
+		break;
+	}
+}
+
+/* Close every open state at the last event (end of a replay or summary). */
+static void model_end(void)
+{
+	for (int i = 0; i < G.ntask; i++)
+		task_set(&G.task[i], G.task[i].state, G.m_last);
+	for (int c = 0; c < G.ncpu; c++) {
+		cpu_set(c, G.cpu[c].cur, G.m_last);
+		cpu_cstate(c, G.cpu[c].cstate, G.m_last);
+		cpu_freq(c, G.cpu[c].freq, G.m_last);
+	}
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -2260,6 +2725,8 @@ static void rd_queues(void)
 	if (cap < 2 * MAX_REC + 16)
 		cap = 2 * MAX_REC + 16;
 	mrg_init(nq, cap);
+	if (G.summary)
+		model_init(G.ncpu, TC_MAX_TASKS, 0);
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -2633,6 +3100,66 @@ static void out_event(FILE *f, const struct ev *e)
 	fputc('\n', f);
 }
 
+/* ns as milliseconds with three decimals, exactly (truncated to µs). */
+static void out_ms(FILE *f, uint64_t ns)
+{
+	fprintf(f, "\t%" PRIu64 ".%03u", ns / 1000000, (unsigned)(ns / 1000 % 1000));
+}
+
+/* Summary order: run time, largest first, then tid. */
+static int out_cmp_run(const void *a, const void *b)
+{
+	const struct task *x = &G.task[*(const int *)a], *y = &G.task[*(const int *)b];
+
+	if (x->total[ST_RUNNING] != y->total[ST_RUNNING])
+		return x->total[ST_RUNNING] < y->total[ST_RUNNING] ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * --summary: per task, then per CPU, tab-separated, times in ms (product.md,
+ * "--summary output").  Tasks with nothing but a name are left out.
+ */
+static void out_summary(FILE *f)
+{
+	int *idx = xcalloc(G.ntask, sizeof(int)), n = 0;
+
+	for (int i = 0; i < G.ntask; i++) {
+		const struct task *t = &G.task[i];
+		uint64_t known = 0;
+
+		for (int s = ST_RUNNING; s < ST_DEAD; s++)
+			known += t->total[s];
+		if (known || t->switches || t->wakeups)
+			idx[n++] = i;
+	}
+	qsort(idx, n, sizeof(int), out_cmp_run);
+	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\n", f);
+	for (int i = 0; i < n; i++) {
+		const struct task *t = &G.task[idx[i]];
+
+		fprintf(f, "%d\t%d\t", t->tid, t->pid);
+		out_name(f, t->comm[0] ? t->comm : "?");
+		out_ms(f, t->total[ST_RUNNING]);
+		out_ms(f, t->total[ST_RUNNABLE]);
+		out_ms(f, t->total[ST_SLEEPING]);
+		out_ms(f, t->total[ST_BLOCKED]);
+		out_ms(f, t->total[ST_IO]);
+		fprintf(f, "\t%u\t%u", t->switches, t->wakeups);
+		out_ms(f, t->max_delay);
+		out_ms(f, t->total[ST_UNKNOWN]);
+		fprintf(f, "\t%u\n", t->inferred);
+	}
+	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\n", f);
+	for (int c = 0; c < G.ncpu; c++) {
+		fprintf(f, "%d", c);
+		out_ms(f, G.cpu[c].busy);
+		out_ms(f, G.cpu[c].idle);
+		fprintf(f, "\t%u\n", G.cpu[c].switches);
+	}
+	free(idx);
+}
+
 /* The one-line account of a recording or replay, to stderr. */
 static void out_stats(const char *verb, double secs, uint64_t bytes)
 {
@@ -2655,6 +3182,12 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		fprintf(stderr, ", unknown %" PRIu64, G.unknown_id);
 	if (G.bad_cpu)
 		fprintf(stderr, ", bad cpu %" PRIu64, G.bad_cpu);
+	if (G.bad_pid)
+		fprintf(stderr, ", bad pid %" PRIu64, G.bad_pid);
+	if (G.inferred)
+		fprintf(stderr, ", missing switch-ins inferred %" PRIu64, G.inferred);
+	if (G.evicted_tasks)
+		fprintf(stderr, ", tasks evicted %" PRIu64 " (table of %d)", G.evicted_tasks, TC_MAX_TASKS);
 	if (bytes)
 		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
 	fprintf(stderr, ", %.3f s\n", secs);
@@ -2687,6 +3220,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t)
 	G.n_kind[e.kind]++;
 	if (e.kind == EV_LOST)
 		G.lost += e.v;
+	if (G.task)
+		model_event(&e);
 	if (out_script)
 		out_event(out_script, &e);
 }
@@ -2809,7 +3344,13 @@ static int run_replay(void)
 	ret = rd_run();
 	if (out_script)
 		fflush(out_script);
-	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu)
+	if (G.summary && G.task) {
+		model_end();
+		out_summary(stdout);
+		fflush(stdout);
+	}
+	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu || G.bad_pid ||
+	    G.evicted_tasks || G.inferred)
 		out_stats("replayed", 0, 0);
 	return ret < 0 && !G.rd_cut ? 1 : 0;
 }
@@ -2819,12 +3360,13 @@ static int run_replay(void)
 static void usage(FILE *f)
 {
 	fputs("usage: tc --record FILE [options] [-- command [args...]]\n"
-	      "       tc --replay FILE --script\n"
+	      "       tc --replay FILE --summary | --script\n"
 	      "       tc --repair FILE\n"
 	      "       tc --help | --version\n"
 	      "options:\n"
 	      "  -d, --duration SECONDS   stop recording after this long\n"
 	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
+	      "  --summary                per-task and per-CPU totals, tab-separated\n"
 	      "  --script                 print every event, one line each, in time order\n", f);
 }
 
@@ -2851,6 +3393,8 @@ static void parse_args(int argc, char **argv)
 			G.repair_path = v;
 		} else if (!strcmp(a, "--script")) {
 			G.script = true;
+		} else if (!strcmp(a, "--summary")) {
+			G.summary = true;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
 			char *end;
 
@@ -2885,8 +3429,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (G.cmd && !G.rec_path)
 		die("a command to trace goes with --record");
-	if (G.script && !G.replay_path)
-		die("--script goes with --replay");
+	if ((G.script || G.summary) && !G.replay_path)
+		die("--script and --summary go with --replay");
 }
 
 #ifndef TC_TEST
