@@ -25,11 +25,14 @@ descendants() {
 	done
 }
 
-# Wait up to $2 seconds for pid $1 to have a child. Returns 0 if it has.
-has_child() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		pgrep -P "$1" >/dev/null && return 0
+# Wait up to $3 seconds for a descendant of pid $1 running program $2.
+# Returns 0 once there is one.
+has_descendant() {
+	local i p
+	for ((i = 0; i < $3 * 10; i++)); do
+		for p in $(descendants "$1"); do
+			[ "$(ps -o comm= -p "$p")" = "$2" ] && return 0
+		done
 		sleep 0.1
 	done
 	return 1
@@ -323,7 +326,8 @@ record_stop_signal() {
 	env --default-signal=INT "$TC" --record "$T/f" -- sleep 987 >"$T/out" 2>"$T/err" &
 	tc=$!
 	reap_later "$tc"
-	has_child "$tc" 10
+	# Signal a running recording: once the command runs, and 1 s later.
+	has_descendant "$tc" sleep 30 || note "no sleep under tc after 30 s"
 	sleep 1
 	kids=$(descendants "$tc")
 	# shellcheck disable=SC2086
@@ -370,7 +374,7 @@ record_crash_repair() {
 	"$TC" --record "$T/f" -- "$PINGPONG" 100000000 >"$T/out" 2>"$T/err" &
 	tc=$!
 	reap_later "$tc"
-	has_child "$tc" 10
+	has_descendant "$tc" pingpong 30 || note "no pingpong under tc after 30 s"
 	sleep 2.5
 	kids=$(descendants "$tc")
 	# shellcheck disable=SC2086
@@ -424,7 +428,7 @@ repair_killed_perf_record() {
 	perf record -q -e sched:sched_switch -a -o "$T/p" -- sleep 5 >/dev/null 2>&1 &
 	perf=$!
 	reap_later "$perf"
-	has_child "$perf" 10
+	has_descendant "$perf" sleep 30 || note "no sleep under perf after 30 s"
 	sleep 2
 	kids=$(descendants "$perf")
 	# shellcheck disable=SC2086
