@@ -29,7 +29,7 @@ MUSL_INC = .musl-include
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
 
-.PHONY: all static test clean
+.PHONY: all static test clean bench
 
 all: tc
 
@@ -63,6 +63,9 @@ test/pingpong: test/pingpong.c
 
 test: tc tc-san test/pingpong $(UNIT)
 	bash test/run.sh
+
+bench: tc
+	bash test/bench.sh
 
 clean:
 	rm -f tc tc-san tc-static test/unit test/unit-san test/pingpong

@@ -65,6 +65,7 @@
 #include <linux/perf_event.h>
 
 #define TC_VERSION "0.1"
+#define TC_WRITER "tc " TC_VERSION	/* HEADER_VERSION of tc's recordings */
 
 /* ---------------------------------------------------------------- limits and types */
 
@@ -101,7 +102,7 @@ enum {
 /* perf.data feature bits (tools/perf/util/header.h) */
 enum {
 	FEAT_RESERVED = 0, FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_CLOCK_DATA = 29,
 	FEAT_BITS = 256,
 };
@@ -323,8 +324,11 @@ static struct {
 	/* reader */
 	int rd_fd;
 	bool rd_pipe, rd_cut;
-	uint8_t *rd_buf;
+	bool rd_sorted;			/* written by tc: records in time order */
+	uint8_t *rd_buf;		/* read buffer, or the whole file mapped */
 	size_t rd_len, rd_pos;		/* rd_buf holds file bytes [rd_off, rd_off + rd_len) */
+	bool rd_mapped;
+	size_t rd_dropped;		/* mapped bytes below this were let go */
 	uint64_t rd_off, rd_end, rd_data_off, rd_fsize;
 	uint64_t rd_feat_bits;		/* valid features below bit 64 */
 	uint64_t rd_feat_off[64], rd_feat_size[64];
@@ -1582,23 +1586,24 @@ static void model_end(void)
  * passed on, never dropped.
  */
 
-static void emit(const uint8_t *r, size_t n, uint64_t t);
+static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
 
-/* Allocate nq queues of cap bytes each (start-up). */
+/* Set up nq queues of cap bytes each; a queue's buffer is allocated at its
+ * first record (recordings may name thousands of CPUs and use few). */
 static void mrg_init(int nq, size_t cap)
 {
 	G.q = xcalloc(nq, sizeof(*G.q));
 	G.nq = nq;
-	for (int i = 0; i < nq; i++) {
-		G.q[i].buf = xcalloc(1, cap);
+	for (int i = 0; i < nq; i++)
 		G.q[i].cap = cap;
-	}
 	G.released = 0;
 }
 
 /* Append record r (n bytes) with time t to q; -1 if q is full. */
 static int mq_push(struct mq *q, const uint8_t *r, size_t n, uint64_t t)
 {
+	if (!q->buf)
+		q->buf = xcalloc(1, q->cap);
 	if (q->tail + 8 + n > q->cap) {
 		if (q->head) {
 			memmove(q->buf, q->buf + q->head, q->tail - q->head);
@@ -1649,7 +1654,7 @@ static bool mrg_release_one(uint64_t bound)
 		G.out_of_order++;
 	else
 		G.released = bt;
-	emit(r, n, bt);
+	emit(r, n, bt, NULL);
 	return true;
 }
 
@@ -2082,8 +2087,8 @@ static void td_build(struct buf *b)
 
 /*
  * Build the feature blobs that do not change while recording, to sit at
- * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, ARCH, NRCPUS,
- * CLOCKID, CLOCK_DATA.  Fills G.rec_static* and G.rec_feat.
+ * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, VERSION (TC_WRITER:
+ * tc writes its records in time order), ARCH, NRCPUS, CLOCKID, CLOCK_DATA.  Fills G.rec_static* and G.rec_feat.
  */
 static void feat_build(uint64_t base, int nr_online)
 {
@@ -2108,6 +2113,9 @@ static void feat_build(uint64_t base, int nr_online)
 	FEAT_BEGIN(FEAT_OSRELEASE);
 	buf_str(&b, u.release);
 	FEAT_END(FEAT_OSRELEASE);
+	FEAT_BEGIN(FEAT_VERSION);	/* the writer; tc's readers trust it to mean "sorted" */
+	buf_str(&b, TC_WRITER);
+	FEAT_END(FEAT_VERSION);
 	FEAT_BEGIN(FEAT_ARCH);
 	buf_str(&b, u.machine);
 	FEAT_END(FEAT_ARCH);
@@ -2341,7 +2349,7 @@ static void rec_synth_comms(void)
 			memcpy(r + 40, &zero, 8);	/* TIME */
 			memcpy(r + 48, cpu, 8);		/* CPU */
 			memcpy(r + 56, &d->ids[0], 8);	/* IDENTIFIER */
-			emit(r, sizeof(r), 0);
+			emit(r, sizeof(r), 0, NULL);
 		}
 		closedir(td);
 	}
@@ -2361,8 +2369,17 @@ static void rec_synth_comms(void)
  * end of the data. */
 static bool rd_fill(size_t need)
 {
+	if (G.rd_mapped && G.rd_pos - G.rd_dropped >= RD_BUF) {
+		/* let go of what was read: memory stays small for any file size */
+		size_t to = G.rd_pos & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
+
+		madvise(G.rd_buf + G.rd_dropped, to - G.rd_dropped, MADV_DONTNEED);
+		G.rd_dropped = to;
+	}
 	if (G.rd_len - G.rd_pos >= need)
 		return true;
+	if (G.rd_mapped)
+		return false;
 	memmove(G.rd_buf, G.rd_buf + G.rd_pos, G.rd_len - G.rd_pos);
 	G.rd_off += G.rd_pos;
 	G.rd_len -= G.rd_pos;
@@ -2518,15 +2535,16 @@ bad:
 #undef TD_NEED
 }
 
-/* Bind every attr to its format; formats missing from the file come from
- * the local tracefs, with a note. */
-static void rd_bind(void)
+/* Bind every attr to its format.  With local, formats the recording lacks
+ * come from this machine's tracefs, with a note (pipe mode binds without
+ * until its first event, as its tracing data may come later). */
+static void rd_bind(bool local)
 {
 	int missing = 0;
 
 	for (int i = 0; i < G.nattr; i++)
 		missing += G.attr[i].pa.type == PERF_TYPE_TRACEPOINT && !fmt_by_id(G.attr[i].pa.config);
-	if (missing && fmt_from_local())
+	if (local && missing && fmt_from_local())
 		note("the recording lacks tracepoint formats: using this machine's, which fit only if it was made here");
 	for (int i = 0; i < G.nattr; i++)
 		attr_bind(&G.attr[i]);
@@ -2642,13 +2660,34 @@ static void rd_open(const char *path)
 			note("%s: tracing data unreadable", path);
 		free(td);
 	}
+	if (G.rd_feat_bits >> FEAT_VERSION & 1 && G.rd_feat_size[FEAT_VERSION] >= 4 + sizeof(TC_WRITER)) {
+		char v[4 + sizeof(TC_WRITER)];
+
+		G.rd_sorted = rd_pread(v, sizeof(v), G.rd_feat_off[FEAT_VERSION]) == 0 &&
+			      !memcmp(v + 4, TC_WRITER, sizeof(TC_WRITER));
+	}
 	if (G.rd_feat_bits >> FEAT_NRCPUS & 1 && G.rd_feat_size[FEAT_NRCPUS] >= 8) {
 		uint8_t nr[8];
 
 		if (rd_pread(nr, 8, G.rd_feat_off[FEAT_NRCPUS]) == 0)
 			G.rd_nrcpus = g32(nr);
 	}
-	rd_bind();
+	rd_bind(true);
+	/* map the file where the address space allows: no copy per read */
+	if (G.rd_fsize <= SIZE_MAX / 2) {
+		void *m = mmap(NULL, G.rd_fsize, PROT_READ, MAP_PRIVATE, G.rd_fd, 0);
+
+		if (m != MAP_FAILED) {
+			madvise(m, G.rd_fsize, MADV_SEQUENTIAL);
+			free(G.rd_buf);
+			G.rd_buf = m;
+			G.rd_mapped = true;
+			G.rd_off = 0;
+			G.rd_len = G.rd_end;
+			G.rd_pos = G.rd_data_off;
+			return;
+		}
+	}
 	if (lseek(G.rd_fd, G.rd_data_off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
 	G.rd_off = G.rd_data_off;
@@ -2673,7 +2712,7 @@ static void rd_attr_rec(const uint8_t *r, size_t n)
 		ids[i] = g64(r + 8 + asz + 8 * i);
 	if (rd_add_attr(r + 8, asz, ids, nids) < 0)
 		die("too many attrs in the recording");
-	rd_bind();
+	rd_bind(false);
 }
 
 /* Pipe mode HEADER_TRACING_DATA: {header, u32 size, pad}, then size bytes
@@ -2699,7 +2738,7 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 	if (got < sz || td_parse(td, sz) < 0)
 		note("tracing data unreadable");
 	free(td);
-	rd_bind();
+	rd_bind(false);
 }
 
 /* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS. */
@@ -2720,10 +2759,12 @@ static void rd_queues(void)
 		pe_cpus();
 		note("the recording does not say how many CPUs it had: assuming %d", G.ncpu);
 	}
+	if (G.rd_pipe)
+		rd_bind(true);
 	nq = G.ncpu + 1;
 	cap = RD_QUEUE_TOTAL / nq;
-	if (cap < 2 * MAX_REC + 16)
-		cap = 2 * MAX_REC + 16;
+	if (cap < MAX_REC + 16)
+		cap = MAX_REC + 16;
 	mrg_init(nq, cap);
 	if (G.summary)
 		model_init(G.ncpu, TC_MAX_TASKS, 0);
@@ -2803,9 +2844,20 @@ static int rd_run(void)
 			G.bad_cpu++;
 			continue;
 		}
+		if (G.rd_sorted) {	/* tc's own: already in time order */
+			if (t < G.released)
+				G.out_of_order++;
+			else
+				G.released = t;
+			emit(r, sz, t, &ri);
+			continue;
+		}
 		qi = ri.cpu < 0 ? G.nq - 1 : ri.cpu;
 		while (mq_push(&G.q[qi], r, sz, t) < 0)
-			mrg_release_one(UINT64_MAX);
+			if (!mrg_release_one(UINT64_MAX)) {
+				G.corrupt++;	/* cannot fit even an empty queue */
+				break;
+			}
 	}
 	if (G.q)
 		mrg_release(UINT64_MAX);
@@ -2831,12 +2883,16 @@ static void rp_repair(const char *path)
 	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
 				       FEAT_ARCH, FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
 
+	/* VERSION is not among them: a repaired perf file is not sorted */
+
 	rd_open(path);
 	if (G.rd_pipe)
 		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
 	if (G.swap)
 		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
 	G.rd_end = G.rd_fsize;
+	if (G.rd_mapped)
+		G.rd_len = G.rd_end;
 	G.rd_cut = true;
 	/* scan to the last complete record */
 	while (rd_fill(8)) {
@@ -2891,12 +2947,17 @@ static void rp_repair(const char *path)
 	unlink(tmp);
 	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
 		die("cannot create %s: %s", tmp, strerror(errno));
-	for (uint64_t o = 0; o < end;) {
-		size_t k = end - o < RD_BUF ? end - o : RD_BUF;
+	{
+		uint8_t *cp = xcalloc(1, RD_BUF);
 
-		if (rd_pread(G.rd_buf, k, o) < 0 || write_all(out, G.rd_buf, k) < 0)
-			die("copying %s: %s", path, strerror(errno));
-		o += k;
+		for (uint64_t o = 0; o < end;) {
+			size_t k = end - o < RD_BUF ? end - o : RD_BUF;
+
+			if (rd_pread(cp, k, o) < 0 || write_all(out, cp, k) < 0)
+				die("copying %s: %s", path, strerror(errno));
+			o += k;
+		}
+		free(cp);
 	}
 	tlen = rec_trailer(t, end, bits);
 	if (write_all(out, t, tlen) < 0 ||
@@ -3197,25 +3258,42 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 
 /*
  * Every record released by the merge, live or from a file, comes here in
- * time order: it is appended to the recording (live), decoded, counted,
- * and passed to the outputs.
+ * time order (ri: what rec_info found, or NULL to find it again): it is
+ * appended to the recording (live), counted, decoded for the model and the
+ * outputs when there are any.
  */
-static void emit(const uint8_t *r, size_t n, uint64_t t)
+static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 {
-	struct rinfo ri;
+	struct rinfo tmp;
 	struct ev e;
+	uint32_t type = g32(r);
 
-	if (G.rec_fd > 0) {
+	if (G.rec_fd >= 0) {
 		rec_append(r, n);
-		if (g32(r) == PERF_RECORD_SAMPLE && t) {
+		if (type == PERF_RECORD_SAMPLE && t) {
 			if (!G.rec_first)
 				G.rec_first = t;
 			G.rec_last = t;
 		}
 	}
-	if (rec_info(r, n, &ri) < 0 || ev_decode(r, &ri, &e) <= 0)
+	if (!ri) {
+		if (rec_info(r, n, &tmp) < 0)
+			return;
+		ri = &tmp;
+	}
+	if (!G.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {
+		/* recording only: count without decoding */
+		int k = type == PERF_RECORD_SAMPLE ? G.attr[ri->attr].kind :
+			type == PERF_RECORD_COMM ? EV_COMM : type == PERF_RECORD_FORK ? EV_FORK :
+			type == PERF_RECORD_EXIT ? EV_EXIT : EV_NONE;
+
+		if (k != EV_NONE)
+			G.n_kind[k]++;
 		return;
-	if (!ri.has_time)
+	}
+	if (ev_decode(r, ri, &e) <= 0)
+		return;
+	if (!ri->has_time)
 		e.time = t;
 	G.n_kind[e.kind]++;
 	if (e.kind == EV_LOST)
