@@ -1,0 +1,1888 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of tc: static functions of tc.c, on memory only.
+ *
+ * This file includes tc.c with TC_TEST defined, which leaves tc's main out
+ * (the Makefile builds test/unit, and test/unit-san with ASan and UBSan).
+ * Each test prints "PASS name" or "FAIL name: why" (the first failed check,
+ * with its line); the last line is "N passed, N failed"; the exit status is
+ * 1 on any failure.
+ *
+ * Every test starts from a clean G (g_reset) and everything a test
+ * allocates is freed by the next g_reset, also when a check fails half way,
+ * so the leak checker of unit-san stays quiet.
+ *
+ * What is tested:
+ *   formats    tracefs format files of several kernels (x86_64 today,
+ *              2.6.32, an int prev_state, a 32-bit long, __data_loc,
+ *              cpu_idle), fields decoded from raw bytes in each layout
+ *   rings      rb_drain over a fake mmap page: order, wrap, corruption
+ *              (size 0, not a multiple of 8, oversize), overrun, a full
+ *              queue that leaves the rest in the ring
+ *   merge      the live release rule over skewed CPUs, out-of-order
+ *              records counted and passed on
+ *   decoding   rec_info and ev_decode of perf's and tc's sample layouts,
+ *              side-band records with sample_id_all, every truncation
+ *   tracing    td_parse of a TRACING_DATA blob, every prefix of it
+ *   misc       CPU lists, escaping of hostile task names
+ */
+#pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
+#include "../tc.c"
+
+/* ---------------------------------------------------------------- harness */
+
+static int npass, nfail;
+static char why[512];
+
+/* Fail the current test with a message (first failure wins) and leave it. */
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		if (!why[0]) {						\
+			int l_ = snprintf(why, sizeof(why), "line %d: ", __LINE__); \
+			snprintf(why + l_, sizeof(why) - l_, __VA_ARGS__); \
+		}							\
+		return;							\
+	}								\
+} while (0)
+
+/* Allocations of the current test, freed by g_reset. */
+static void *scratch[256];
+static int nscratch;
+
+static void *tmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p || nscratch == (int)(sizeof(scratch) / sizeof(scratch[0]))) {
+		fprintf(stderr, "unit: out of scratch memory\n");
+		exit(2);
+	}
+	scratch[nscratch++] = p;
+	return p;
+}
+
+/* out_script as an in-memory stream. */
+static char *ms_buf;
+static size_t ms_len;
+
+static void ms_open(void)
+{
+	out_script = open_memstream(&ms_buf, &ms_len);
+	if (!out_script) {
+		perror("unit: open_memstream");
+		exit(2);
+	}
+}
+
+/* Free what tc and the last test allocated and zero the global state. */
+static void g_reset(void)
+{
+	if (out_script)
+		fclose(out_script);
+	out_script = NULL;
+	free(ms_buf);
+	ms_buf = NULL;
+	ms_len = 0;
+	for (int i = 0; i < MAX_FMTS; i++)
+		free(fmt_text[i].text);
+	memset(fmt_text, 0, sizeof(fmt_text));
+	for (int i = 0; G.q && i < G.nq; i++)
+		free(G.q[i].buf);
+	free(G.q);
+	free(G.idmap_id);
+	free(G.idmap_attr);
+	free(G.rec_tmp);
+	while (nscratch)
+		free(scratch[--nscratch]);
+	memset(&G, 0, sizeof(G));
+	G.rec_fd = -1;
+	G.go_fd = -1;
+}
+
+static void run(const char *name, void (*fn)(void))
+{
+	g_reset();
+	why[0] = 0;
+	fn();
+	g_reset();
+	if (why[0]) {
+		printf("FAIL %s: %s\n", name, why);
+		nfail++;
+	} else {
+		printf("PASS %s\n", name);
+		npass++;
+	}
+	fflush(stdout);
+}
+
+#define RUN(name) run(#name, t_##name)
+
+/* ---------------------------------------------------------------- format files */
+
+/* sched_switch of x86_64 Linux 6.18 (this machine's tracefs, print fmt cut). */
+static const char FMT_MODERN[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+	"REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | "
+	"0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? "
+	"__print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | "
+	"0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), "
+	"\"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, "
+	"{ 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, "
+	"{ 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & "
+	"(((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, "
+	"REC->next_prio\n";
+
+/* sched_switch of x86_64 Linux 2.6.32: common_lock_depth, TASK_COMM_LEN,
+ * no "signed:" yet, prev_state a long at 40 (LWN's TRACE_EVENT article). */
+static const char FMT_2632[] =
+	"name: sched_switch\n"
+	"ID: 33\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\n"
+	"\tfield:int common_lock_depth;\toffset:8;\tsize:4;\n"
+	"\n"
+	"\tfield:char prev_comm[TASK_COMM_LEN];\toffset:12;\tsize:16;\n"
+	"\tfield:pid_t prev_pid;\toffset:28;\tsize:4;\n"
+	"\tfield:int prev_prio;\toffset:32;\tsize:4;\n"
+	"\tfield:long prev_state;\toffset:40;\tsize:8;\n"
+	"\tfield:char next_comm[TASK_COMM_LEN];\toffset:48;\tsize:16;\n"
+	"\tfield:pid_t next_pid;\toffset:64;\tsize:4;\n"
+	"\tfield:int next_prio;\toffset:68;\tsize:4;\n"
+	"\n"
+	"print fmt: \"task %s:%d [%d] (%s) ==> %s:%d [%d]\", REC->prev_comm, REC->prev_pid, "
+	"REC->prev_prio, REC->prev_state ? __print_flags(REC->prev_state, \"|\", { 1, \"S\"} , "
+	"{ 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, "
+	"{ 128, \"W\" }) : \"R\", REC->next_comm, REC->next_pid, REC->next_prio\n";
+
+/* sched_switch with prev_state an int (size 4) right after prev_prio. */
+static const char FMT_INT[] =
+	"name: sched_switch\n"
+	"ID: 300\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_state;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:36;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:52;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> "
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+	"REC->prev_prio, REC->prev_state ? \"S\" : \"R\", REC->next_comm, "
+	"REC->next_pid, REC->next_prio\n";
+
+/* sched_switch of a 32-bit kernel (i386, arm): long prev_state is 4 bytes. */
+static const char FMT_I386[] =
+	"name: sched_switch\n"
+	"ID: 301\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:36;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:52;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+	"REC->prev_prio, REC->prev_state & 0xff ? \"S\" : \"R\", \"\", REC->next_comm, "
+	"REC->next_pid, REC->next_prio\n";
+
+/* sched_process_exec of Linux 6.18: the file name is a __data_loc string. */
+static const char FMT_EXEC[] =
+	"name: sched_process_exec\n"
+	"ID: 365\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, "
+	"REC->old_pid\n";
+
+/* power:cpu_idle of Linux 6.18. */
+static const char FMT_IDLE[] =
+	"name: cpu_idle\n"
+	"ID: 568\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
+	"(unsigned long)REC->cpu_id\n";
+
+/* Where a sched_switch layout keeps its fields (for building raw data). */
+struct sw_layout {
+	const char *what, *text;
+	unsigned id;
+	unsigned prev_comm, prev_pid, prev_prio, prev_state, state_size;
+	unsigned next_comm, next_pid, next_prio, size;
+	bool has_signed;	/* the format says "signed:" */
+};
+
+static const struct sw_layout layouts[] = {
+	{ "x86_64 6.18", FMT_MODERN, 372, 8, 24, 28, 32, 8, 40, 56, 60, 64, true },
+	{ "x86_64 2.6.32", FMT_2632, 33, 12, 28, 32, 40, 8, 48, 64, 68, 72, false },
+	{ "int prev_state", FMT_INT, 300, 8, 24, 28, 32, 4, 36, 52, 56, 60, true },
+	{ "32-bit long", FMT_I386, 301, 8, 24, 28, 32, 4, 36, 52, 56, 60, true },
+};
+#define NLAYOUT ((int)(sizeof(layouts) / sizeof(layouts[0])))
+
+/* ---------------------------------------------------------------- raw data and records */
+
+static bool put_be;	/* write the numbers below big-endian */
+
+static void put_n(uint8_t *p, uint64_t v, unsigned size)
+{
+	for (unsigned i = 0; i < size; i++)
+		p[put_be ? size - 1 - i : i] = v >> (8 * i);
+}
+
+/* A sched_switch event, whatever the layout. */
+struct sw {
+	const char *prev_comm, *next_comm;
+	int prev_pid, next_pid, prev_prio, next_prio, common_pid;
+	int64_t prev_state;
+	uint8_t flags;
+};
+
+/* Write s as raw tracepoint data of layout L into raw; returns its size. */
+static uint32_t mk_switch_raw(uint8_t *raw, const struct sw_layout *L, const struct sw *s)
+{
+	memset(raw, 0, L->size);
+	put_n(raw, L->id, 2);
+	raw[2] = s->flags;
+	put_n(raw + 4, s->common_pid, 4);
+	strncpy((char *)raw + L->prev_comm, s->prev_comm, 16);
+	put_n(raw + L->prev_pid, s->prev_pid, 4);
+	put_n(raw + L->prev_prio, s->prev_prio, 4);
+	put_n(raw + L->prev_state, s->prev_state, L->state_size);
+	strncpy((char *)raw + L->next_comm, s->next_comm, 16);
+	put_n(raw + L->next_pid, s->next_pid, 4);
+	put_n(raw + L->next_prio, s->next_prio, 4);
+	return L->size;
+}
+
+/* The generic part of a SAMPLE or the sample_id trailer of a record. */
+struct smp {
+	uint64_t id, ip, time, period;
+	int pid, tid, cpu;
+	const void *raw;
+	uint32_t rawsz;
+	bool nopad;	/* RAW as is: no padding of the raw data or the record */
+};
+
+/* tc's live tracepoint attrs, and perf record's for one tracepoint. */
+#define SMP_LIVE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		  PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+#define SMP_PERF (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+static void put_hdr(uint8_t *out, uint32_t type, uint16_t misc, size_t n)
+{
+	put_n(out, type, 4);
+	put_n(out + 4, misc, 2);
+	put_n(out + 6, n, 2);
+}
+
+/* Build a SAMPLE record of sample_type st into out; returns its size. */
+static size_t mk_sample(uint8_t *out, uint64_t st, const struct smp *s)
+{
+	uint8_t *p = out + 8;
+
+	if (st & PERF_SAMPLE_IDENTIFIER) { put_n(p, s->id, 8); p += 8; }
+	if (st & PERF_SAMPLE_IP) { put_n(p, s->ip, 8); p += 8; }
+	if (st & PERF_SAMPLE_TID) {
+		put_n(p, s->pid, 4);
+		put_n(p + 4, s->tid, 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) { put_n(p, s->time, 8); p += 8; }
+	if (st & PERF_SAMPLE_ID) { put_n(p, s->id, 8); p += 8; }
+	if (st & PERF_SAMPLE_CPU) {
+		put_n(p, s->cpu, 4);
+		put_n(p + 4, 0, 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) { put_n(p, s->period, 8); p += 8; }
+	if (st & PERF_SAMPLE_RAW) {
+		/* the kernel pads the raw data so that the record stays 8-aligned */
+		uint32_t padded = s->nopad ? s->rawsz : ((s->rawsz + 4 + 7) & ~7u) - 4;
+
+		put_n(p, padded, 4);
+		p += 4;
+		if (s->rawsz)
+			memcpy(p, s->raw, s->rawsz);
+		memset(p + s->rawsz, 0, padded - s->rawsz);
+		p += padded;
+	}
+	put_hdr(out, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, p - out);
+	return p - out;
+}
+
+/* Append the sample_id trailer of st at p; returns the end. */
+static uint8_t *put_trailer(uint8_t *p, uint64_t st, const struct smp *s)
+{
+	if (st & PERF_SAMPLE_TID) {
+		put_n(p, s->pid, 4);
+		put_n(p + 4, s->tid, 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) { put_n(p, s->time, 8); p += 8; }
+	if (st & PERF_SAMPLE_ID) { put_n(p, s->id, 8); p += 8; }
+	if (st & PERF_SAMPLE_STREAM_ID) { put_n(p, 0, 8); p += 8; }
+	if (st & PERF_SAMPLE_CPU) {
+		put_n(p, s->cpu, 4);
+		put_n(p + 4, 0, 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER) { put_n(p, s->id, 8); p += 8; }
+	return p;
+}
+
+/* A COMM record (pid, tid, comm) with the sample_id trailer of st. */
+static size_t mk_comm(uint8_t *out, uint64_t st, int pid, int tid, const char *comm,
+		      bool exec, const struct smp *s)
+{
+	size_t cl = (strlen(comm) + 1 + 7) & ~7ul;
+	uint8_t *p = out + 8;
+
+	put_n(p, pid, 4);
+	put_n(p + 4, tid, 4);
+	memset(p + 8, 0, cl);
+	memcpy(p + 8, comm, strlen(comm));
+	p = put_trailer(p + 8 + cl, st, s);
+	put_hdr(out, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0, p - out);
+	return p - out;
+}
+
+/* Make G.attr[i] an attr of sample_type st with sample_id_all, bound to
+ * the tracepoint format with id (0: none). */
+static void set_attr(int i, uint64_t st, unsigned id)
+{
+	struct attr *a = &G.attr[i];
+
+	memset(a, 0, sizeof(*a));
+	a->pa.type = id ? PERF_TYPE_TRACEPOINT : PERF_TYPE_SOFTWARE;
+	a->pa.config = id ? id : PERF_COUNT_SW_DUMMY;
+	a->pa.size = sizeof(a->pa);
+	a->pa.sample_type = st;
+	a->pa.sample_id_all = 1;
+	attr_bind(a);
+	if (G.nattr <= i)
+		G.nattr = i + 1;
+}
+
+/* ---------------------------------------------------------------- formats */
+
+/* Check the sched_switch fields of layout L in parsed format f; "" or why not. */
+static const char *check_switch_fmt(const struct tfs_fmt *f, const struct sw_layout *L)
+{
+	static char msg[160];
+	static const char *const name[] = {
+		"common_type", "common_flags", "common_pid", "prev_comm", "prev_pid",
+		"prev_prio", "prev_state", "next_comm", "next_pid", "next_prio",
+	};
+	static const bool is_signed[] = { 0, 0, 1, 0, 1, 1, 1, 0, 1, 1 };
+	const unsigned off[] = { 0, 2, 4, L->prev_comm, L->prev_pid, L->prev_prio,
+				 L->prev_state, L->next_comm, L->next_pid, L->next_prio };
+	const unsigned size[] = { 2, 1, 4, 16, 4, 4, L->state_size, 16, 4, 4 };
+
+	if (strcmp(f->name, "sched_switch") || f->id != L->id) {
+		snprintf(msg, sizeof(msg), "name '%s' id %u", f->name, f->id);
+		return msg;
+	}
+	for (size_t i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+		const struct tfs_field *fd = tfs_field(f, name[i]);
+		/* char arrays: signed:1 on some kernels, irrelevant to tc */
+		bool sg = is_signed[i] && L->has_signed;
+
+		if (!fd) {
+			snprintf(msg, sizeof(msg), "no field %s", name[i]);
+			return msg;
+		}
+		if (fd->off != off[i] || fd->size != size[i] || fd->dyn ||
+		    (size[i] != 16 && fd->is_signed != sg)) {
+			snprintf(msg, sizeof(msg), "%s: off %u size %u signed %d dyn %d, want %u %u %d 0",
+				 name[i], fd->off, fd->size, fd->is_signed, fd->dyn,
+				 off[i], size[i], sg);
+			return msg;
+		}
+	}
+	return "";
+}
+
+static void t_fmt_sched_switch_layouts(void)
+{
+	for (int i = 0; i < NLAYOUT; i++) {
+		const struct sw_layout *L = &layouts[i];
+		struct tfs_fmt f;
+		const char *m;
+
+		CHECK(tfs_parse(L->text, strlen(L->text), &f) == 0, "%s: tfs_parse failed", L->what);
+		m = check_switch_fmt(&f, L);
+		CHECK(!*m, "%s: %s", L->what, m);
+		CHECK(!tfs_field(&f, "prev") && !tfs_field(&f, "prev_comm[16]") &&
+		      !tfs_field(&f, "TASK_COMM_LEN]") && !tfs_field(&f, ""),
+		      "%s: a field with a made-up name", L->what);
+	}
+}
+
+static void t_fmt_counts(void)
+{
+	struct tfs_fmt f;
+
+	CHECK(tfs_parse(FMT_MODERN, strlen(FMT_MODERN), &f) == 0, "modern");
+	CHECK(f.nfield == 11, "modern: %d fields, want 11", f.nfield);
+	CHECK(tfs_parse(FMT_2632, strlen(FMT_2632), &f) == 0, "2.6.32");
+	CHECK(f.nfield == 12, "2.6.32: %d fields, want 12", f.nfield);
+	CHECK(tfs_field(&f, "common_lock_depth") && tfs_field(&f, "common_lock_depth")->off == 8,
+	      "2.6.32: common_lock_depth");
+	CHECK(!f.field[0].is_signed && !tfs_field(&f, "prev_pid")->is_signed,
+	      "2.6.32: a field without signed: reads as signed");
+}
+
+static void t_fmt_data_loc(void)
+{
+	struct tfs_fmt f;
+	const struct tfs_field *fn, *pid, *old;
+
+	CHECK(tfs_parse(FMT_EXEC, strlen(FMT_EXEC), &f) == 0, "tfs_parse failed");
+	CHECK(!strcmp(f.name, "sched_process_exec") && f.id == 365, "name '%s' id %u", f.name, f.id);
+	CHECK(f.nfield == 7, "%d fields, want 7", f.nfield);
+	fn = tfs_field(&f, "filename");
+	CHECK(fn, "no field filename (fields: %s %s %s)", f.field[4].name,
+	      f.field[5].name, f.field[6].name);
+	CHECK(fn->dyn && fn->off == 8 && fn->size == 4 && !fn->is_signed,
+	      "filename: dyn %d off %u size %u signed %d", fn->dyn, fn->off, fn->size, fn->is_signed);
+	pid = tfs_field(&f, "pid");
+	old = tfs_field(&f, "old_pid");
+	CHECK(pid && !pid->dyn && pid->off == 12 && pid->size == 4 && pid->is_signed, "pid");
+	CHECK(old && !old->dyn && old->off == 16 && old->size == 4 && old->is_signed, "old_pid");
+	CHECK(!tfs_field(&f, "char"), "the type became a field name");
+}
+
+static void t_fmt_cpu_idle(void)
+{
+	struct tfs_fmt f;
+	const struct tfs_field *st, *cpu;
+
+	CHECK(tfs_parse(FMT_IDLE, strlen(FMT_IDLE), &f) == 0, "tfs_parse failed");
+	CHECK(!strcmp(f.name, "cpu_idle") && f.id == 568, "name '%s' id %u", f.name, f.id);
+	st = tfs_field(&f, "state");
+	cpu = tfs_field(&f, "cpu_id");
+	CHECK(st && st->off == 8 && st->size == 4 && !st->is_signed && !st->dyn, "state");
+	CHECK(cpu && cpu->off == 12 && cpu->size == 4 && !cpu->is_signed && !cpu->dyn, "cpu_id");
+}
+
+static void t_fmt_errors(void)
+{
+	static const char noid[] = "name: x\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n";
+	static const char noname[] = "ID: 7\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n";
+	static const char junk[] =
+		"name: j\nID: 9\nformat:\n"
+		"\tfield:int nosemi\toffset:8\n"			/* no ';': skipped */
+		"\tfield:int nooff;\tsize:4;\n"			/* no offset: skipped */
+		"\tfield:int zero;\toffset:8;\tsize:0;\tsigned:1;\n"	/* size 0: skipped */
+		"\tfield:int huge;\toffset:99999999;\tsize:4;\tsigned:1;\n"
+		"\tfield:;\toffset:8;\tsize:4;\n"			/* no name */
+		"\tfield:int ok;\toffset:8;\tsize:4;\tsigned:1;\n";
+	struct tfs_fmt f;
+	char many[8192];
+	int len;
+
+	CHECK(tfs_parse(noid, strlen(noid), &f) < 0, "a format without ID parsed");
+	CHECK(tfs_parse(noname, strlen(noname), &f) < 0, "a format without name parsed");
+	CHECK(tfs_parse("", 0, &f) < 0, "an empty format parsed");
+	CHECK(tfs_parse(junk, strlen(junk), &f) == 0, "junk: tfs_parse failed");
+	CHECK(f.nfield == 1 && !strcmp(f.field[0].name, "ok") && f.field[0].off == 8,
+	      "junk: %d fields, first '%s'", f.nfield, f.field[0].name);
+	/* more fields than TFS_MAX_FIELDS: the rest are dropped, nothing overflows */
+	len = snprintf(many, sizeof(many), "name: many\nID: 1\nformat:\n");
+	for (int i = 0; i < TFS_MAX_FIELDS + 20; i++)
+		len += snprintf(many + len, sizeof(many) - len,
+				"\tfield:int f%d;\toffset:%d;\tsize:4;\tsigned:1;\n", i, 8 + 4 * i);
+	CHECK(len < (int)sizeof(many), "test buffer too small");
+	CHECK(tfs_parse(many, len, &f) == 0 && f.nfield == TFS_MAX_FIELDS,
+	      "many: %d fields, want %d", f.nfield, TFS_MAX_FIELDS);
+}
+
+/* Every prefix of a format (not NUL terminated, exactly allocated) parses
+ * without reading past it. */
+static void t_fmt_prefixes(void)
+{
+	const char *texts[] = { FMT_MODERN, FMT_2632, FMT_EXEC, FMT_IDLE };
+
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		size_t full = strlen(texts[k]);
+
+		for (size_t n = 0; n <= full; n++) {
+			char *p = malloc(n ? n : 1);
+			struct tfs_fmt f;
+			int r;
+
+			memcpy(p, texts[k], n);
+			r = tfs_parse(p, n, &f);
+			free(p);
+			CHECK(r == 0 || r == -1, "text %zu prefix %zu: returned %d", k, n, r);
+			CHECK(f.nfield >= 0 && f.nfield <= TFS_MAX_FIELDS, "nfield %d", f.nfield);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static void t_fld_int_layouts(void)
+{
+	const struct sw s = {
+		.prev_comm = "prev-task", .next_comm = "next-task", .prev_pid = 4242,
+		.next_pid = 4343, .prev_prio = -5, .next_prio = 120,
+		.common_pid = 4242, .prev_state = -2, .flags = 0x09,
+	};
+
+	for (int i = 0; i < NLAYOUT; i++) {
+		const struct sw_layout *L = &layouts[i];
+		uint8_t raw[128];
+		uint32_t n = mk_switch_raw(raw, L, &s);
+		struct tfs_fmt f;
+		const struct tfs_field *fp;
+		char comm[COMM_LEN];
+		int64_t v;
+
+		CHECK(tfs_parse(L->text, strlen(L->text), &f) == 0, "%s: parse", L->what);
+		v = fld_int(tfs_field(&f, "common_type"), raw, n, -1);
+		CHECK(v == L->id, "%s: common_type %" PRId64, L->what, v);
+		v = fld_int(tfs_field(&f, "common_flags"), raw, n, -1);
+		CHECK(v == 9, "%s: common_flags %" PRId64, L->what, v);
+		v = fld_int(tfs_field(&f, "prev_pid"), raw, n, -1);
+		CHECK(v == 4242, "%s: prev_pid %" PRId64, L->what, v);
+		v = fld_int(tfs_field(&f, "next_pid"), raw, n, -1);
+		CHECK(v == 4343, "%s: next_pid %" PRId64, L->what, v);
+		v = fld_int(tfs_field(&f, "next_prio"), raw, n, -1);
+		CHECK(v == 120, "%s: next_prio %" PRId64, L->what, v);
+		/* a negative int: sign-extended when the format says signed */
+		v = fld_int(tfs_field(&f, "prev_prio"), raw, n, 0);
+		CHECK(v == (L->has_signed ? -5 : 4294967291ll), "%s: prev_prio %" PRId64, L->what, v);
+		/* prev_state -2 in 8 bytes, or in 4 signed bytes */
+		v = fld_int(tfs_field(&f, "prev_state"), raw, n, 0);
+		CHECK(v == -2, "%s: prev_state %" PRId64 ", want -2", L->what, v);
+		fld_str(tfs_field(&f, "prev_comm"), raw, n, comm, false);
+		CHECK(!strcmp(comm, "prev-task"), "%s: prev_comm '%s'", L->what, comm);
+		fld_str(tfs_field(&f, "next_comm"), raw, n, comm, false);
+		CHECK(!strcmp(comm, "next-task"), "%s: next_comm '%s'", L->what, comm);
+
+		/* fields beyond rawsz give the default */
+		fp = tfs_field(&f, "next_prio");
+		CHECK(fld_int(fp, raw, n - 1, 77) == 77, "%s: next_prio beyond rawsz", L->what);
+		CHECK(fld_int(fp, raw, 0, 77) == 77, "%s: rawsz 0", L->what);
+		fp = tfs_field(&f, "prev_pid");
+		CHECK(fld_int(fp, raw, L->prev_pid + 3, 77) == 77, "%s: prev_pid cut", L->what);
+		CHECK(fld_int(fp, raw, L->prev_pid + 4, 77) == 4242, "%s: prev_pid just fits", L->what);
+		fp = tfs_field(&f, "next_comm");
+		strcpy(comm, "junk");
+		fld_str(fp, raw, L->next_comm + 15, comm, false);
+		CHECK(!comm[0], "%s: next_comm beyond rawsz gave '%s'", L->what, comm);
+		CHECK(fld_int(NULL, raw, n, 55) == 55, "NULL field");
+	}
+}
+
+static void t_fld_int_sizes(void)
+{
+	/* u32 4294967295 (cpu_idle's exit) stays unsigned; other sizes */
+	struct tfs_fmt f;
+	uint8_t raw[16];
+	int64_t v;
+	struct tfs_field odd = { "odd", 8, 3, true, false };
+	struct tfs_field s8 = { "s8", 8, 1, true, false }, u8 = { "u8", 8, 1, false, false };
+	struct tfs_field s16 = { "s16", 8, 2, true, false }, u16 = { "u16", 8, 2, false, false };
+	struct tfs_field u64 = { "u64", 8, 8, false, false };
+
+	CHECK(tfs_parse(FMT_IDLE, strlen(FMT_IDLE), &f) == 0, "parse");
+	memset(raw, 0, sizeof(raw));
+	put_n(raw, 568, 2);
+	put_n(raw + 8, 4294967295u, 4);
+	put_n(raw + 12, 3, 4);
+	v = fld_int(tfs_field(&f, "state"), raw, 16, 0);
+	CHECK(v == 4294967295ll, "state %" PRId64 ", want 4294967295", v);
+	v = fld_int(tfs_field(&f, "cpu_id"), raw, 16, -1);
+	CHECK(v == 3, "cpu_id %" PRId64, v);
+	CHECK(fld_int(tfs_field(&f, "cpu_id"), raw, 15, -1) == -1, "cpu_id beyond rawsz");
+
+	memset(raw + 8, 0xff, 8);
+	CHECK(fld_int(&s8, raw, 16, 0) == -1, "s8");
+	CHECK(fld_int(&u8, raw, 16, 0) == 255, "u8");
+	CHECK(fld_int(&s16, raw, 16, 0) == -1, "s16");
+	CHECK(fld_int(&u16, raw, 16, 0) == 65535, "u16");
+	CHECK(fld_int(&u64, raw, 16, 0) == -1, "u64 all ones");
+	CHECK(fld_int(&odd, raw, 16, 42) == 42, "a 3-byte field gave a value");
+}
+
+/* Big-endian data (a 32-bit big-endian recording): G.swap reads it. */
+static void t_fld_swapped(void)
+{
+	const struct sw_layout *L = &layouts[3];	/* 32-bit */
+	const struct sw s = {
+		.prev_comm = "be", .next_comm = "be2", .prev_pid = 0x01020304,
+		.next_pid = 77, .prev_prio = -3, .next_prio = 100, .prev_state = -1,
+	};
+	struct tfs_fmt f;
+	uint8_t raw[64];
+	uint32_t n;
+
+	CHECK(tfs_parse(L->text, strlen(L->text), &f) == 0, "parse");
+	put_be = true;
+	n = mk_switch_raw(raw, L, &s);
+	put_be = false;
+	G.swap = true;
+	CHECK(fld_int(tfs_field(&f, "common_type"), raw, n, 0) == L->id, "common_type");
+	CHECK(fld_int(tfs_field(&f, "prev_pid"), raw, n, 0) == 0x01020304, "prev_pid");
+	CHECK(fld_int(tfs_field(&f, "prev_prio"), raw, n, 0) == -3, "prev_prio");
+	CHECK(fld_int(tfs_field(&f, "prev_state"), raw, n, 0) == -1, "prev_state");
+	CHECK(fld_int(tfs_field(&f, "next_pid"), raw, n, 0) == 77, "next_pid");
+}
+
+/* Raw sched_process_exec data with the file name at off (loc as given). */
+static uint32_t mk_exec_raw(uint8_t *raw, const char *name, uint32_t loc_override)
+{
+	size_t l = strlen(name) + 1;
+
+	memset(raw, 0, 20);
+	put_n(raw, 365, 2);
+	put_n(raw + 8, loc_override ? loc_override : (uint32_t)(l << 16 | 20), 4);
+	put_n(raw + 12, 4444, 4);
+	put_n(raw + 16, 4443, 4);
+	memcpy(raw + 20, name, l);
+	return 20 + l;
+}
+
+static void t_fld_str_data_loc(void)
+{
+	struct tfs_fmt f;
+	const struct tfs_field *fn;
+	char out[COMM_LEN];
+	uint8_t *raw;
+	uint32_t n;
+
+	CHECK(tfs_parse(FMT_EXEC, strlen(FMT_EXEC), &f) == 0, "parse");
+	fn = tfs_field(&f, "filename");
+	CHECK(fn, "no filename");
+
+	raw = tmalloc(64);
+	n = mk_exec_raw(raw, "/bin/true", 0);
+	fld_str(fn, raw, n, out, true);
+	CHECK(!strcmp(out, "/bin/true"), "short name: '%s'", out);
+	CHECK(fld_int(fn, raw, n, -9) == -9, "fld_int of a __data_loc field");
+	CHECK(fld_int(tfs_field(&f, "pid"), raw, n, 0) == 4444, "pid");
+	CHECK(fld_int(tfs_field(&f, "old_pid"), raw, n, 0) == 4443, "old_pid");
+
+	/* a long name keeps its last 15 bytes with tail, its first without */
+	raw = tmalloc(128);
+	n = mk_exec_raw(raw, "/usr/lib/some/long/path/program-name", 0);
+	fld_str(fn, raw, n, out, true);
+	CHECK(!strcmp(out, "th/program-name"), "tail: '%s'", out);
+	fld_str(fn, raw, n, out, false);
+	CHECK(!strcmp(out, "/usr/lib/some/l"), "head: '%s'", out);
+
+	/* bad locs: beyond the data, length past the end, offset past the end */
+	raw = tmalloc(64);
+	n = mk_exec_raw(raw, "/bin/true", 10u << 16 | 200);
+	strcpy(out, "x");
+	fld_str(fn, raw, n, out, true);
+	CHECK(!out[0], "offset 200 of %u bytes: '%s'", n, out);
+	raw = tmalloc(64);
+	n = mk_exec_raw(raw, "/bin/true", 0xffffu << 16 | 20);
+	strcpy(out, "x");
+	fld_str(fn, raw, n, out, true);
+	CHECK(!out[0], "length 65535: '%s'", out);
+	raw = tmalloc(64);
+	n = mk_exec_raw(raw, "/bin/true", 11u << 16 | 20);
+	strcpy(out, "x");
+	fld_str(fn, raw, n, out, true);
+	CHECK(!out[0], "length one past the end: '%s'", out);
+	/* the loc itself beyond rawsz */
+	raw = tmalloc(64);
+	n = mk_exec_raw(raw, "/bin/true", 0);
+	strcpy(out, "x");
+	fld_str(fn, raw, 11, out, true);
+	CHECK(!out[0], "loc beyond rawsz: '%s'", out);
+	/* a string without its NUL, exactly at the end of the data */
+	{
+		uint8_t full[64];
+
+		mk_exec_raw(full, "/bin/true", 9u << 16 | 20);
+		raw = tmalloc(29);
+		memcpy(raw, full, 29);
+	}
+	fld_str(fn, raw, 29, out, true);
+	CHECK(!strcmp(out, "/bin/true"), "no NUL: '%s'", out);
+	/* a char[16] without NUL is cut to 15 */
+	{
+		struct tfs_fmt sf;
+		uint8_t r2[64];
+
+		CHECK(tfs_parse(FMT_MODERN, strlen(FMT_MODERN), &sf) == 0, "parse");
+		memset(r2, 0, sizeof(r2));
+		memcpy(r2 + 8, "0123456789abcdefXYZ", 19);
+		fld_str(tfs_field(&sf, "prev_comm"), r2, 64, out, false);
+		CHECK(!strcmp(out, "0123456789abcde"), "comm without NUL: '%s'", out);
+	}
+}
+
+/* The same switch in every layout decodes to the same event through
+ * fmt_add, attr_bind and ev_decode (fields are looked up by name). */
+static void t_decode_switch_layouts(void)
+{
+	static uint64_t ids[NLAYOUT];
+	struct ev e[NLAYOUT];
+
+	for (int i = 0; i < NLAYOUT; i++) {
+		CHECK(fmt_add("sched", layouts[i].text, strlen(layouts[i].text)), "fmt_add %d", i);
+		set_attr(i, SMP_LIVE, layouts[i].id);
+		ids[i] = 1000 + i;
+		G.attr[i].ids = &ids[i];
+		G.attr[i].nids = 1;
+		CHECK(G.attr[i].kind == EV_SWITCH, "%s: kind %d", layouts[i].what, G.attr[i].kind);
+	}
+	idmap_build();
+	for (int i = 0; i < NLAYOUT; i++) {
+		const struct sw s = {
+			.prev_comm = "prev-task", .next_comm = "next-task", .prev_pid = 4242,
+			.next_pid = 4343, .prev_prio = 120, .next_prio = 120,
+			.common_pid = 4242, .prev_state = 0x402, .flags = 1,
+		};
+		uint8_t raw[128], rec[256];
+		struct smp sm = { .id = ids[i], .time = 5000, .pid = 4242, .tid = 4242,
+				  .cpu = 3, .raw = raw };
+		struct rinfo ri;
+		size_t n;
+
+		sm.rawsz = mk_switch_raw(raw, &layouts[i], &s);
+		n = mk_sample(rec, SMP_LIVE, &sm);
+		CHECK(rec_info(rec, n, &ri) == 0, "%s: rec_info", layouts[i].what);
+		CHECK(ri.attr == i, "%s: attr %d, want %d", layouts[i].what, ri.attr, i);
+		CHECK(ev_decode(rec, &ri, &e[i]) == 1, "%s: ev_decode", layouts[i].what);
+		CHECK(e[i].kind == EV_SWITCH && e[i].time == 5000 && e[i].cpu == 3 &&
+		      e[i].a == 4242 && e[i].b == 4343 && e[i].v == 0x402 && e[i].flags == 1 &&
+		      !strcmp(e[i].comm, "prev-task") && !strcmp(e[i].comm2, "next-task"),
+		      "%s: kind %d time %" PRIu64 " cpu %d a %d b %d v %" PRId64 " flags %u '%s' '%s'",
+		      layouts[i].what, e[i].kind, e[i].time, e[i].cpu, e[i].a, e[i].b, e[i].v,
+		      e[i].flags, e[i].comm, e[i].comm2);
+	}
+}
+
+static void t_decode_exec_idle(void)
+{
+	const struct tfs_fmt *fx, *fi;
+	uint8_t raw[128], rec[256];
+	struct smp sm = { .time = 7, .pid = 1, .tid = 1, .cpu = 0, .raw = raw };
+	struct rinfo ri;
+	struct ev e;
+	size_t n;
+	static uint64_t id0 = 1, id1 = 2;
+
+	CHECK((fx = fmt_add("sched", FMT_EXEC, strlen(FMT_EXEC))), "fmt_add exec");
+	CHECK((fi = fmt_add("power", FMT_IDLE, strlen(FMT_IDLE))), "fmt_add idle");
+	CHECK(!strcmp(fx->sys, "sched") && !strcmp(fi->sys, "power"), "sys names");
+	CHECK(fmt_by_id(365) == fx && fmt_by_id(568) == fi && !fmt_by_id(372), "fmt_by_id");
+	set_attr(0, SMP_LIVE, 365);
+	set_attr(1, SMP_LIVE, 568);
+	G.attr[0].ids = &id0;
+	G.attr[0].nids = 1;
+	G.attr[1].ids = &id1;
+	G.attr[1].nids = 1;
+	idmap_build();
+	CHECK(G.attr[0].kind == EV_PEXEC && G.attr[1].kind == EV_IDLE, "kinds %d %d",
+	      G.attr[0].kind, G.attr[1].kind);
+
+	sm.id = 1;
+	sm.rawsz = mk_exec_raw(raw, "/usr/local/bin/a-long-program", 0);
+	n = mk_sample(rec, SMP_LIVE, &sm);
+	CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 0, "exec rec_info");
+	CHECK(ev_decode(rec, &ri, &e) == 1 && e.kind == EV_PEXEC, "exec ev_decode");
+	CHECK(e.a == 4444 && e.b == 4443 && !strcmp(e.comm, "/a-long-program"),
+	      "exec: a %d b %d comm '%s'", e.a, e.b, e.comm);
+
+	sm.id = 2;
+	memset(raw, 0, 16);
+	put_n(raw, 568, 2);
+	put_n(raw + 8, 4294967295u, 4);
+	put_n(raw + 12, 5, 4);
+	sm.rawsz = 16;
+	n = mk_sample(rec, SMP_LIVE, &sm);
+	CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 1, "idle rec_info");
+	CHECK(ev_decode(rec, &ri, &e) == 1 && e.kind == EV_IDLE, "idle ev_decode");
+	CHECK(e.v == (int64_t)IDLE_EXIT && e.c == 5, "idle: v %" PRId64 " c %d", e.v, e.c);
+	put_n(raw + 8, 2, 4);
+	n = mk_sample(rec, SMP_LIVE, &sm);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "idle 2");
+	CHECK(e.v == 2 && e.c == 5, "idle: v %" PRId64 " c %d", e.v, e.c);
+}
+
+/* ---------------------------------------------------------------- ring reader */
+
+enum { RING = 4096 };
+static struct perf_event_mmap_page ring_pc;
+static uint8_t ring_data[RING];
+
+/* A fake ring whose head and tail start at start (free-running counters). */
+static void ring_init(struct rb *r, uint64_t start)
+{
+	memset(&ring_pc, 0, sizeof(ring_pc));
+	memset(ring_data, 0xa5, sizeof(ring_data));
+	r->pc = &ring_pc;
+	r->data = ring_data;
+	r->size = RING;
+	r->cpu = 0;
+	r->fd = -1;
+	ring_pc.data_head = ring_pc.data_tail = start;
+}
+
+/* The kernel's side: write n bytes at the head and publish them. */
+static void ring_put(struct rb *r, const void *rec, size_t n)
+{
+	uint64_t h = r->pc->data_head;
+
+	for (size_t i = 0; i < n; i++)
+		r->data[(h + i) & (r->size - 1)] = ((const uint8_t *)rec)[i];
+	r->pc->data_head = h + n;
+}
+
+/* tc's live set-up for the ring tests: one attr, a queue of cap bytes. */
+static void ring_setup(size_t cap)
+{
+	set_attr(0, SMP_LIVE, 0);
+	idmap_build();
+	G.rec_tmp = malloc(MAX_REC);
+	mrg_init(1, cap);
+}
+
+/* A live SAMPLE of rawsz bytes of raw data (0x11 * k) at time t. */
+static size_t mk_live(uint8_t *rec, uint64_t t, uint32_t rawsz, int k)
+{
+	uint8_t raw[512];
+	struct smp s = { .id = 1, .time = t, .pid = 100 + k, .tid = 100 + k, .cpu = 0,
+			 .raw = raw, .rawsz = rawsz };
+
+	memset(raw, 0x11 * k, rawsz);
+	return mk_sample(rec, SMP_LIVE, &s);
+}
+
+/* The i-th record of q: its time, bytes and size; false if there is none. */
+static bool q_rec(const struct mq *q, int i, uint64_t *t, const uint8_t **r, size_t *n)
+{
+	size_t o = q->head;
+
+	for (;;) {
+		if (o + 16 > q->tail)
+			return false;
+		memcpy(t, q->buf + o, 8);
+		*r = q->buf + o + 8;
+		*n = (*r)[6] | (*r)[7] << 8;
+		if (!i--)
+			return o + 8 + *n <= q->tail;
+		o += 8 + *n;
+	}
+}
+
+static int q_count(const struct mq *q)
+{
+	uint64_t t;
+	const uint8_t *r;
+	size_t n;
+	int k = 0;
+
+	while (q_rec(q, k, &t, &r, &n))
+		k++;
+	return k;
+}
+
+static void t_rb_plain(void)
+{
+	struct rb r;
+	uint8_t rec[5][256];
+	size_t n[5];
+	uint64_t last = 0;
+
+	ring_setup(1 << 16);
+	ring_init(&r, 0);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 0, "empty ring");
+	CHECK(ring_pc.data_tail == 0 && q_count(&G.q[0]) == 0, "empty ring moved");
+	for (int k = 0; k < 5; k++) {
+		n[k] = mk_live(rec[k], 1000 * (k + 1), 12 + 8 * k, k + 1);
+		ring_put(&r, rec[k], n[k]);
+	}
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "not drained");
+	CHECK(last == 5000, "last %" PRIu64, last);
+	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail %llu head %llu",
+	      (unsigned long long)ring_pc.data_tail, (unsigned long long)ring_pc.data_head);
+	CHECK(q_count(&G.q[0]) == 5, "%d records queued", q_count(&G.q[0]));
+	for (int k = 0; k < 5; k++) {
+		uint64_t t;
+		const uint8_t *p;
+		size_t m;
+
+		CHECK(q_rec(&G.q[0], k, &t, &p, &m), "record %d", k);
+		CHECK(t == 1000u * (k + 1), "record %d: time %" PRIu64, k, t);
+		CHECK(m == n[k] && !memcmp(p, rec[k], m), "record %d: bytes differ", k);
+	}
+	CHECK(G.corrupt == 0 && G.unknown_id == 0, "corrupt %" PRIu64 " unknown %" PRIu64,
+	      G.corrupt, G.unknown_id);
+	/* a COMM record: its time comes from the sample_id trailer */
+	{
+		struct smp s = { .id = 1, .time = 6000, .pid = 9, .tid = 9, .cpu = 0 };
+		uint8_t c[128];
+		size_t cn = mk_comm(c, SMP_LIVE, 9, 9, "worker", false, &s);
+
+		ring_put(&r, c, cn);
+		CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 6000, "comm: last %" PRIu64, last);
+		CHECK(q_count(&G.q[0]) == 6, "comm not queued");
+	}
+}
+
+/* A record wrapping past the end of data[] is copied whole. */
+static void t_rb_wrap(void)
+{
+	struct rb r;
+	uint8_t a[256], b[256], c[256];
+	size_t na, nb, nc;
+	uint64_t last = 0, t;
+	const uint8_t *p;
+	size_t m;
+
+	ring_setup(1 << 16);
+	/* third lap, 72 bytes before the end: a ends exactly at the end */
+	ring_init(&r, 3 * RING - 72);
+	na = mk_live(a, 10, 28, 1);
+	CHECK(na == 72, "record a is %zu bytes", na);
+	ring_put(&r, a, na);
+	nb = mk_live(b, 20, 28, 2);
+	ring_put(&r, b, nb);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 20, "first drain: last %" PRIu64, last);
+	/* now c starts 24 bytes before the end: its time field wraps */
+	ring_init(&r, 5 * RING - 24);
+	nc = mk_live(c, 30, 100, 3);
+	ring_put(&r, c, nc);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 30, "second drain: last %" PRIu64, last);
+	CHECK(ring_pc.data_tail == 5 * RING - 24 + nc, "tail not at head");
+	CHECK(q_count(&G.q[0]) == 3, "%d records", q_count(&G.q[0]));
+	CHECK(q_rec(&G.q[0], 0, &t, &p, &m) && t == 10 && m == na && !memcmp(p, a, na), "a");
+	CHECK(q_rec(&G.q[0], 1, &t, &p, &m) && t == 20 && m == nb && !memcmp(p, b, nb), "b");
+	CHECK(q_rec(&G.q[0], 2, &t, &p, &m) && t == 30 && m == nc && !memcmp(p, c, nc),
+	      "wrapped record c differs (time %" PRIu64 ", %zu bytes)", t, m);
+}
+
+/* Corruption: everything to the head is skipped and counted. */
+static void corrupt_case(uint16_t bad_size, size_t bad_len, const char *what)
+{
+	struct rb r;
+	uint8_t a[256], bad[256], c[256];
+	size_t na, nc;
+	uint64_t last = 0;
+
+	ring_setup(1 << 16);
+	ring_init(&r, 16);
+	na = mk_live(a, 100, 12, 1);
+	ring_put(&r, a, na);
+	memset(bad, 0x5a, sizeof(bad));
+	put_hdr(bad, PERF_RECORD_SAMPLE, 0, bad_size);
+	ring_put(&r, bad, bad_len);
+	nc = mk_live(c, 300, 12, 3);
+	if (bad_size <= bad_len) {	/* else c is part of the bad record */
+		ring_put(&r, c, nc);
+	} else {
+		/* beyond the head: stale but valid-looking records, not to be read */
+		uint64_t h = ring_pc.data_head;
+
+		for (int i = 0; i < 8; i++)
+			ring_put(&r, c, nc);
+		ring_pc.data_head = h;
+	}
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "%s: not drained", what);
+	CHECK(G.corrupt == 1 && G.unknown_id == 0, "%s: corrupt %" PRIu64 " unknown %" PRIu64,
+	      what, G.corrupt, G.unknown_id);
+	CHECK(ring_pc.data_tail == ring_pc.data_head, "%s: tail %llu head %llu", what,
+	      (unsigned long long)ring_pc.data_tail, (unsigned long long)ring_pc.data_head);
+	CHECK(q_count(&G.q[0]) == 1 && last == 100, "%s: %d queued, last %" PRIu64, what,
+	      q_count(&G.q[0]), last);
+	/* the ring goes on after it */
+	ring_put(&r, c, nc);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 300 && q_count(&G.q[0]) == 2,
+	      "%s: no recovery", what);
+}
+
+static void t_rb_zero_size(void)
+{
+	corrupt_case(0, 8, "size 0");
+}
+
+static void t_rb_misaligned_size(void)
+{
+	corrupt_case(44, 48, "size 44");
+}
+
+static void t_rb_oversize(void)
+{
+	/* size 128 with only 64 bytes published after it */
+	corrupt_case(128, 64, "oversize");
+}
+
+/* head - tail > size: the writer lapped the reader; counted, skipped. */
+static void t_rb_overrun(void)
+{
+	struct rb r;
+	uint8_t a[256];
+	size_t na = mk_live(a, 1, 20, 1);	/* 64 bytes: valid records all round */
+	uint64_t last = 0;
+
+	ring_setup(1 << 16);
+	ring_init(&r, 0);
+	CHECK(na == 64, "record of %zu bytes", na);
+	while (ring_pc.data_head <= RING)
+		ring_put(&r, a, na);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "not drained");
+	CHECK(G.corrupt == 1 && G.unknown_id == 0, "overrun counted %" PRIu64 " times", G.corrupt);
+	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail not at head");
+	CHECK(q_count(&G.q[0]) == 0 && last == 0, "lapped data was queued");
+}
+
+/* Records that do not fit their attr are counted and skipped, not queued. */
+static void t_rb_short_record(void)
+{
+	struct rb r;
+	uint8_t a[256], shortr[16], c[256];
+	size_t na, nc;
+	uint64_t last = 0;
+
+	ring_setup(1 << 16);
+	ring_init(&r, 0);
+	na = mk_live(a, 10, 12, 1);
+	ring_put(&r, a, na);
+	memset(shortr, 0, sizeof(shortr));
+	put_hdr(shortr, PERF_RECORD_SAMPLE, 0, 16);
+	ring_put(&r, shortr, 16);
+	nc = mk_live(c, 30, 12, 3);
+	ring_put(&r, c, nc);
+	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 30, "last %" PRIu64, last);
+	CHECK(G.unknown_id == 1 && G.corrupt == 0, "unknown %" PRIu64 " corrupt %" PRIu64,
+	      G.unknown_id, G.corrupt);
+	CHECK(q_count(&G.q[0]) == 2 && ring_pc.data_tail == ring_pc.data_head, "queued %d",
+	      q_count(&G.q[0]));
+}
+
+/* A full queue stops the drain; the rest stays in the ring for later. */
+static void t_rb_queue_full(void)
+{
+	struct rb r;
+	uint8_t rec[5][256];
+	size_t n = 0;
+	uint64_t last = 0, t, t0;
+	const uint8_t *p;
+	size_t m;
+
+	ring_setup(2 * (8 + 72));	/* room for two 72-byte records */
+	ring_init(&r, RING - 104);	/* pass the end of data[] on the way */
+	t0 = ring_pc.data_tail;
+	for (int k = 0; k < 5; k++) {
+		n = mk_live(rec[k], 100 * (k + 1), 28, k + 1);
+		ring_put(&r, rec[k], n);
+	}
+	CHECK(n == 72, "records of %zu bytes", n);
+	for (int pass = 0; pass < 3; pass++) {
+		int want = pass < 2 ? 2 : 1;
+		int got = rb_drain(&r, &G.q[0], &last);
+
+		CHECK(got == (pass == 2), "pass %d: rb_drain returned %d", pass, got);
+		CHECK(q_count(&G.q[0]) == want, "pass %d: %d queued", pass, q_count(&G.q[0]));
+		CHECK(last == 100u * (2 * pass + want), "pass %d: last %" PRIu64, pass, last);
+		CHECK(ring_pc.data_tail == t0 + 72 * (2 * pass + want),
+		      "pass %d: tail at +%llu, want +%d", pass,
+		      (unsigned long long)(ring_pc.data_tail - t0), 72 * (2 * pass + want));
+		for (int k = 0; k < want; k++) {
+			int idx = 2 * pass + k;
+
+			CHECK(q_rec(&G.q[0], k, &t, &p, &m) && t == 100u * (idx + 1) &&
+			      m == 72 && !memcmp(p, rec[idx], 72), "pass %d: record %d", pass, idx);
+		}
+		G.q[0].head = G.q[0].tail = 0;	/* released */
+	}
+	CHECK(ring_pc.data_tail == ring_pc.data_head && G.corrupt == 0, "end");
+}
+
+/* ---------------------------------------------------------------- merge */
+
+/* Set up one sched_switch attr of the modern format, output to memory. */
+static bool merge_setup(int nq)
+{
+	if (!fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN)))
+		return false;
+	set_attr(0, SMP_LIVE, 372);
+	idmap_build();
+	mrg_init(nq, 1 << 16);
+	ms_open();
+	return G.attr[0].kind == EV_SWITCH;
+}
+
+/* Queue a switch on cpu at time t whose prev_pid is id. */
+static bool push_switch(int cpu, uint64_t t, int id)
+{
+	const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = id,
+			      .next_pid = 0, .prev_prio = 120, .next_prio = 120 };
+	uint8_t raw[128], rec[256];
+	struct smp sm = { .id = 1, .time = t, .pid = id, .tid = id, .cpu = cpu, .raw = raw };
+	size_t n;
+
+	sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+	n = mk_sample(rec, SMP_LIVE, &sm);
+	return mq_push(&G.q[cpu], rec, n, t) == 0;
+}
+
+/* Parse the lines of out_script after *pos: times, CPUs and prev_pids;
+ * returns how many, or -1 for a line that does not parse. */
+static int out_lines(size_t *pos, uint64_t *t, int *cpu, int *id, int max)
+{
+	int k = 0;
+
+	fflush(out_script);
+	while (*pos < ms_len) {
+		char *line = ms_buf + *pos, *nl = memchr(line, '\n', ms_len - *pos);
+
+		if (!nl || k == max)
+			return -1;
+		char *pp;
+
+		*nl = 0;
+		pp = strstr(line, " prev_pid=");
+		if (sscanf(line, "%" SCNu64 " %d sched_switch prev_comm=", &t[k], &cpu[k]) != 2 ||
+		    !pp || sscanf(pp, " prev_pid=%d", &id[k]) != 1)
+			return -1;
+		*nl = '\n';
+		*pos = nl + 1 - ms_buf;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Three CPUs; CPU 2's queue is "full" every pass (it delivers at most two
+ * records per pass), so it lags behind; the bound is the live rule's.
+ */
+static void t_merge_live_rule(void)
+{
+	enum { NC = 3, NEV = 40 };
+	uint64_t tev[NC][NEV], prev = 0;
+	int pushed[NC] = { 0 }, total = 0;
+	bool held = false;
+	bool seen[NC][NEV] = { { false } };
+	size_t pos = 0;
+	uint64_t ot[NC * NEV];
+	int oc[NC * NEV], oid[NC * NEV];
+
+	CHECK(merge_setup(NC + 1), "setup");
+	for (int c = 0; c < NC; c++)
+		for (int k = 0; k < NEV; k++)
+			tev[c][k] = 1000 + 250 * k + 37 * c;
+	CHECK(!mrg_release_one(UINT64_MAX), "released from empty queues");
+	for (uint64_t pass = 1; pushed[0] + pushed[1] + pushed[2] < NC * NEV; pass++) {
+		uint64_t T = 1000 * pass, bound = UINT64_MAX, qt = 0;
+		int k;
+
+		CHECK(pass < 1000, "no progress");
+		for (int c = 0; c < NC; c++) {
+			int lim = c == 2 ? 2 : NEV, m = 0;
+			bool drained;
+			uint64_t caught;
+
+			while (pushed[c] < NEV && tev[c][pushed[c]] <= T && m < lim) {
+				CHECK(push_switch(c, tev[c][pushed[c]], 1000 * (c + 1) + pushed[c]),
+				      "push cpu %d", c);
+				pushed[c]++;
+				m++;
+			}
+			drained = pushed[c] == NEV || tev[c][pushed[c]] > T;
+			caught = drained ? T : tev[c][pushed[c] - 1];
+			if (caught < bound)
+				bound = caught;
+		}
+		mrg_release(bound);
+		k = out_lines(&pos, ot, oc, oid, NC * NEV);
+		CHECK(k >= 0, "pass %" PRIu64 ": bad output line", pass);
+		for (int i = 0; i < k; i++) {
+			int c = oid[i] / 1000 - 1, e = oid[i] % 1000;
+
+			CHECK(ot[i] <= bound, "pass %" PRIu64 ": released %" PRIu64 " beyond bound %"
+			      PRIu64, pass, ot[i], bound);
+			CHECK(ot[i] >= prev, "time went back: %" PRIu64 " after %" PRIu64, ot[i], prev);
+			CHECK(c >= 0 && c < NC && e < NEV && oc[i] == c && tev[c][e] == ot[i] &&
+			      !seen[c][e], "bad or repeated event %d at %" PRIu64, oid[i], ot[i]);
+			seen[c][e] = true;
+			prev = ot[i];
+		}
+		total += k;
+		for (int c = 0; c < NC; c++) {
+			CHECK(!mq_peek(&G.q[c], &qt) || qt > bound,
+			      "cpu %d keeps %" PRIu64 " <= bound %" PRIu64, c, qt, bound);
+			held |= c < 2 && mq_peek(&G.q[c], &qt);
+		}
+	}
+	CHECK(total > 0, "nothing released before the end");
+	CHECK(held, "CPU 2 never held the others back: no lag tested");
+	mrg_release(UINT64_MAX);
+	{
+		int k = out_lines(&pos, ot, oc, oid, NC * NEV);
+
+		CHECK(k >= 0, "bad output line");
+		for (int i = 0; i < k; i++) {
+			int c = oid[i] / 1000 - 1, e = oid[i] % 1000;
+
+			CHECK(ot[i] >= prev, "time went back at the end");
+			CHECK(c >= 0 && c < NC && e < NEV && !seen[c][e], "bad or repeated event");
+			seen[c][e] = true;
+			prev = ot[i];
+		}
+		total += k;
+	}
+	CHECK(total == NC * NEV, "%d of %d released", total, NC * NEV);
+	CHECK(G.out_of_order == 0, "out_of_order %" PRIu64 " for valid input", G.out_of_order);
+	CHECK(G.n_kind[EV_SWITCH] == NC * NEV, "n_kind[SWITCH] %" PRIu64, G.n_kind[EV_SWITCH]);
+	CHECK(G.released == tev[NC - 1][NEV - 1], "released %" PRIu64, G.released);
+}
+
+/* An older record than one released is counted and passed on. */
+static void t_merge_out_of_order(void)
+{
+	size_t pos = 0;
+	uint64_t ot[8];
+	int oc[8], oid[8], k;
+
+	CHECK(merge_setup(3), "setup");
+	CHECK(push_switch(0, 1000, 1) && push_switch(1, 2000, 2) && push_switch(0, 3000, 3),
+	      "push");
+	CHECK(!mrg_release_one(999), "released beyond the bound");
+	mrg_release(2500);
+	k = out_lines(&pos, ot, oc, oid, 8);
+	CHECK(k == 2 && ot[0] == 1000 && ot[1] == 2000, "%d lines released to 2500", k);
+	CHECK(G.released == 2000, "released %" PRIu64, G.released);
+	/* CPU 1 delivers 1500 after 2000 went out */
+	CHECK(push_switch(1, 1500, 4), "push");
+	mrg_release(2500);
+	k = out_lines(&pos, ot, oc, oid, 8);
+	CHECK(k == 1 && ot[0] == 1500 && oid[0] == 4, "late record: %d lines", k);
+	CHECK(G.out_of_order == 1, "out_of_order %" PRIu64, G.out_of_order);
+	CHECK(G.released == 2000, "released went back to %" PRIu64, G.released);
+	/* equal to the last released is in order */
+	CHECK(push_switch(1, 2000, 5), "push");
+	mrg_release(UINT64_MAX);
+	k = out_lines(&pos, ot, oc, oid, 8);
+	CHECK(k == 2 && ot[0] == 2000 && ot[1] == 3000, "%d lines at the end", k);
+	CHECK(G.out_of_order == 1, "equal time counted as out of order");
+	CHECK(G.n_kind[EV_SWITCH] == 5, "n_kind %" PRIu64, G.n_kind[EV_SWITCH]);
+}
+
+/* mq_push: a full queue refuses, room made by releases is reused. */
+static void t_mq_push_full(void)
+{
+	uint8_t rec[256];
+	struct smp s = { .id = 1, .pid = 1, .tid = 1, .cpu = 0 };
+	size_t n;
+	uint64_t t = 0;
+	size_t pos = 0;
+	uint64_t ot[8];
+	int oc[8], oid[8], k;
+
+	CHECK(merge_setup(1), "setup");
+	free(G.q[0].buf);
+	n = mk_sample(rec, SMP_LIVE, &s);
+	G.q[0].buf = malloc(3 * (8 + n));
+	G.q[0].cap = 3 * (8 + n);
+	for (int i = 0; i < 3; i++) {
+		s.time = 10 * (i + 1);
+		mk_sample(rec, SMP_LIVE, &s);
+		CHECK(mq_push(&G.q[0], rec, n, s.time) == 0, "push %d", i);
+	}
+	s.time = 40;
+	mk_sample(rec, SMP_LIVE, &s);
+	CHECK(mq_push(&G.q[0], rec, n, 40) < 0, "a full queue took a record");
+	CHECK(mrg_release_one(10) && !mrg_release_one(15), "release of one");
+	CHECK(mq_push(&G.q[0], rec, n, 40) == 0, "freed room not reused");
+	CHECK(mq_peek(&G.q[0], &t) && t == 20, "oldest %" PRIu64, t);
+	mrg_release(UINT64_MAX);
+	CHECK(G.q[0].head == G.q[0].tail, "queue not empty");
+	CHECK(G.released == 40 && G.out_of_order == 0, "released %" PRIu64, G.released);
+	/* raw data of 4 zero bytes: a switch of default fields, in time order */
+	k = out_lines(&pos, ot, oc, oid, 8);
+	CHECK(k == 4 && ot[0] == 10 && ot[1] == 20 && ot[2] == 30 && ot[3] == 40 && oid[0] == -1,
+	      "%d lines, first at %" PRIu64, k, ot[0]);
+}
+
+/* ---------------------------------------------------------------- decoding */
+
+/* perf record's tracepoint sample: IP|TID|TIME|CPU|PERIOD|RAW. */
+static void t_rec_info_perf_sample(void)
+{
+	const struct sw s = { .prev_comm = "bash", .next_comm = "swapper/3", .prev_pid = 321,
+			      .next_pid = 0, .prev_prio = 120, .next_prio = 120,
+			      .prev_state = 1, .common_pid = 321 };
+	uint8_t raw[128], rec[256];
+	struct smp sm = { .ip = 0xffffffff81000000ull, .time = 123456789, .pid = 321,
+			  .tid = 322, .cpu = 3, .period = 1, .raw = raw };
+	struct rinfo ri;
+	struct ev e;
+	size_t n;
+
+	CHECK(fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN)), "fmt_add");
+	set_attr(0, SMP_PERF, 372);
+	idmap_build();
+	sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+	n = mk_sample(rec, SMP_PERF, &sm);
+	CHECK(n == 8 + 40 + 4 + 68, "record of %zu bytes", n);
+	CHECK(rec_info(rec, n, &ri) == 0, "rec_info");
+	CHECK(ri.attr == 0 && ri.has_time && ri.time == 123456789 && ri.cpu == 3 &&
+	      ri.pid == 321 && ri.tid == 322, "attr %d time %" PRIu64 " cpu %d pid %d tid %d",
+	      ri.attr, ri.time, ri.cpu, ri.pid, ri.tid);
+	CHECK(ri.raw == rec + 52 && ri.rawsz == 68, "raw at %td, %u bytes", ri.raw - rec, ri.rawsz);
+	CHECK(ev_decode(rec, &ri, &e) == 1, "ev_decode");
+	CHECK(e.kind == EV_SWITCH && e.a == 321 && e.b == 0 && e.v == 1 &&
+	      !strcmp(e.comm, "bash") && !strcmp(e.comm2, "swapper/3") && e.cpu == 3 &&
+	      e.time == 123456789 && e.tid == 322,
+	      "kind %d a %d b %d v %" PRId64 " '%s' '%s'", e.kind, e.a, e.b, e.v, e.comm, e.comm2);
+
+	/* every truncation, exactly allocated: -1, never a read past it */
+	for (size_t m = 8; m < n; m++) {
+		uint8_t *p = tmalloc(m);
+		int r;
+
+		memcpy(p, rec, m);
+		put_n(p + 6, m, 2);
+		r = rec_info(p, m, &ri);
+		CHECK(r == -1, "cut to %zu of %zu bytes: rec_info returned %d", m, n, r);
+	}
+	/* a raw size beyond the record */
+	put_n(rec + 48, 0xffffffffu, 4);
+	CHECK(rec_info(rec, n, &ri) == -1, "raw size 4294967295 accepted");
+	put_n(rec + 48, 69, 4);
+	CHECK(rec_info(rec, n, &ri) == -1, "raw size one past the record accepted");
+}
+
+/* Raw data shorter than the format: absent fields get their defaults. */
+static void t_ev_decode_short_raw(void)
+{
+	const struct sw s = { .prev_comm = "prev", .next_comm = "next", .prev_pid = 11,
+			      .next_pid = 22, .prev_prio = 1, .next_prio = 2,
+			      .prev_state = 2, .flags = 8 };
+	uint8_t raw[128], rec[256];
+
+	CHECK(fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN)), "fmt_add");
+	set_attr(0, SMP_LIVE, 372);
+	idmap_build();
+	mk_switch_raw(raw, &layouts[0], &s);
+	for (uint32_t rs = 0; rs <= 64; rs++) {
+		struct smp sm = { .id = 1, .time = 5, .pid = 1, .tid = 1, .cpu = 0,
+				  .raw = raw, .rawsz = rs, .nopad = true };
+		size_t n = mk_sample(rec, SMP_LIVE, &sm);
+		uint8_t *p = tmalloc(n);
+		struct rinfo ri;
+		struct ev e;
+
+		memcpy(p, rec, n);
+		CHECK(rec_info(p, n, &ri) == 0 && ri.rawsz == rs, "rawsz %u: rec_info", rs);
+		CHECK(ev_decode(p, &ri, &e) == 1 && e.kind == EV_SWITCH, "rawsz %u: ev_decode", rs);
+		CHECK(e.a == (rs >= 28 ? 11 : -1) && e.b == (rs >= 60 ? 22 : -1) &&
+		      e.v == (rs >= 40 ? 2 : 0) && e.flags == (rs >= 3 ? 8u : 0u) &&
+		      !strcmp(e.comm, rs >= 24 ? "prev" : "") &&
+		      !strcmp(e.comm2, rs >= 56 ? "next" : ""),
+		      "rawsz %u: a %d b %d v %" PRId64 " flags %u '%s' '%s'", rs, e.a, e.b, e.v,
+		      e.flags, e.comm, e.comm2);
+	}
+}
+
+/* A COMM record with the sample_id_all trailer, and every truncation. */
+static void t_rec_info_comm(void)
+{
+	struct smp s = { .time = 99999, .pid = 500, .tid = 501, .cpu = 2 };
+	uint8_t rec[128];
+	struct rinfo ri;
+	struct ev e;
+	size_t n;
+
+	set_attr(0, SMP_PERF, 0);
+	idmap_build();
+	n = mk_comm(rec, SMP_PERF, 500, 501, "bash", true, &s);
+	CHECK(n == 48, "COMM of %zu bytes", n);
+	CHECK(rec_info(rec, n, &ri) == 0, "rec_info");
+	CHECK(ri.has_time && ri.time == 99999 && ri.cpu == 2 && ri.pid == 500 && ri.tid == 501 &&
+	      ri.body_end == 24, "time %" PRIu64 " cpu %d pid %d tid %d body_end %zu",
+	      ri.time, ri.cpu, ri.pid, ri.tid, ri.body_end);
+	CHECK(ev_decode(rec, &ri, &e) == 1, "ev_decode");
+	CHECK(e.kind == EV_COMM && e.a == 500 && e.b == 501 && e.v == 1 &&
+	      !strcmp(e.comm, "bash") && e.time == 99999,
+	      "kind %d a %d b %d v %" PRId64 " comm '%s'", e.kind, e.a, e.b, e.v, e.comm);
+
+	/* a long name is cut to 15 bytes */
+	n = mk_comm(rec, SMP_PERF, 500, 501, "a-name-much-longer-than-16", false, &s);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "long comm");
+	CHECK(!strcmp(e.comm, "a-name-much-lon") && e.v == 0, "long comm '%s'", e.comm);
+
+	/* every truncation: the trailer is taken from the end, never beyond */
+	n = mk_comm(rec, SMP_PERF, 500, 501, "bash", true, &s);
+	for (size_t m = 8; m <= n; m++) {
+		uint8_t *p = tmalloc(m);
+		int r, d;
+
+		memcpy(p, rec, m);
+		put_n(p + 6, m, 2);
+		r = rec_info(p, m, &ri);
+		CHECK(r == (m < 32 ? -1 : 0), "cut to %zu: rec_info %d", m, r);
+		if (r < 0)
+			continue;
+		CHECK(ri.body_end == m - 24, "cut to %zu: body_end %zu", m, ri.body_end);
+		d = ev_decode(p, &ri, &e);
+		CHECK(d == (m - 24 >= 16), "cut to %zu: ev_decode %d", m, d);
+		CHECK(!d || strlen(e.comm) <= m - 24 - 16, "cut to %zu: comm '%s' read past the body",
+		      m, e.comm);
+	}
+}
+
+/* FORK, EXIT, LOST and LOST_SAMPLES records. */
+static void t_ev_decode_side_band(void)
+{
+	struct smp s = { .time = 777, .pid = 10, .tid = 11, .cpu = 1 };
+	uint8_t rec[128], *p;
+	struct rinfo ri;
+	struct ev e;
+	size_t n;
+
+	set_attr(0, SMP_LIVE, 0);
+	idmap_build();
+	/* FORK: pid ppid tid ptid time */
+	p = rec + 8;
+	put_n(p, 20, 4);
+	put_n(p + 4, 10, 4);
+	put_n(p + 8, 21, 4);
+	put_n(p + 12, 11, 4);
+	put_n(p + 16, 776, 8);
+	p = put_trailer(p + 24, SMP_LIVE, &s);
+	n = p - rec;
+	put_hdr(rec, PERF_RECORD_FORK, 0, n);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "fork");
+	CHECK(e.kind == EV_FORK && e.a == 20 && e.b == 10 && e.c == 21 && e.v == 11 &&
+	      e.time == 777 && e.cpu == 1, "fork: %d %d %d %" PRId64 " time %" PRIu64,
+	      e.a, e.b, e.c, e.v, e.time);
+	put_hdr(rec, PERF_RECORD_EXIT, 0, n);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1 && e.kind == EV_EXIT,
+	      "exit");
+	/* LOST: id, lost */
+	p = rec + 8;
+	put_n(p, 1, 8);
+	put_n(p + 8, 12345, 8);
+	p = put_trailer(p + 16, SMP_LIVE, &s);
+	n = p - rec;
+	put_hdr(rec, PERF_RECORD_LOST, 0, n);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "lost");
+	CHECK(e.kind == EV_LOST && e.v == 12345 && e.time == 777, "lost: v %" PRId64, e.v);
+	/* LOST_SAMPLES: lost */
+	p = rec + 8;
+	put_n(p, 54321, 8);
+	p = put_trailer(p + 8, SMP_LIVE, &s);
+	n = p - rec;
+	put_hdr(rec, PERF_RECORD_LOST_SAMPLES, 0, n);
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "lost samples");
+	CHECK(e.kind == EV_LOST && e.v == 54321, "lost samples: v %" PRId64, e.v);
+	/* cut bodies decode to nothing */
+	put_hdr(rec, PERF_RECORD_FORK, 0, 8 + 32);
+	n = put_trailer(rec + 8, SMP_LIVE, &s) - rec;
+	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 0,
+	      "a FORK without body decoded");
+}
+
+/* Several attrs: the id finds the attr, with and without IDENTIFIER. */
+static void t_rec_attr_ids(void)
+{
+	static uint64_t ids0[] = { 101, 102 }, ids1[] = { 201, 202 };
+	const uint64_t sts[] = {
+		PERF_SAMPLE_IDENTIFIER | SMP_PERF | PERF_SAMPLE_ID,
+		SMP_PERF | PERF_SAMPLE_ID,
+	};
+	uint8_t raw[8] = { 0 }, rec[256];
+	struct rinfo ri;
+	size_t n;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct smp s = { .time = 5, .pid = 1, .tid = 1, .cpu = 1, .raw = raw, .rawsz = 8 };
+
+		G.nattr = 0;
+		set_attr(0, sts[k], 0);
+		set_attr(1, sts[k], 0);
+		G.attr[0].ids = ids0;
+		G.attr[0].nids = 2;
+		G.attr[1].ids = ids1;
+		G.attr[1].nids = 2;
+		idmap_build();
+		CHECK(idmap_find(102) == 0 && idmap_find(201) == 1 && idmap_find(7) == -1,
+		      "idmap_find");
+		s.id = 202;
+		n = mk_sample(rec, sts[k], &s);
+		CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 1 && ri.time == 5 && ri.cpu == 1,
+		      "st %zu: sample of id 202: attr %d", k, ri.attr);
+		s.id = 101;
+		n = mk_comm(rec, sts[k], 1, 1, "x", false, &s);
+		CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 0 && ri.time == 5 && ri.cpu == 1,
+		      "st %zu: comm of id 101: attr %d time %" PRIu64, k, ri.attr, ri.time);
+		s.id = 999;
+		n = mk_sample(rec, sts[k], &s);
+		CHECK(rec_info(rec, n, &ri) == -1, "st %zu: unknown id accepted", k);
+		/* side-band records perf synthesizes carry no known id: the
+		 * first attr's layout reads them */
+		n = mk_comm(rec, sts[k], 1, 1, "x", false, &s);
+		CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 0 && ri.time == 5,
+		      "st %zu: unknown id in trailer: attr %d", k, ri.attr);
+	}
+}
+
+/* ---------------------------------------------------------------- tracing data */
+
+struct blob {
+	uint8_t p[8192];
+	size_t len;
+};
+
+static void b_add(struct blob *b, const void *d, size_t n)
+{
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void b_num(struct blob *b, uint64_t v, unsigned size)
+{
+	put_n(b->p + b->len, v, size);
+	b->len += size;
+}
+
+/* A TRACING_DATA blob (version 0.6) with sched_switch and
+ * sched_process_exec in "sched", cpu_idle in "power"; ends[] gets the
+ * offset just after each format text.  Numbers big-endian if be. */
+static void mk_td(struct blob *b, bool be, size_t ends[3])
+{
+	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
+	static const char he[] = "# compressed entry header\n\ttype_len    :    5 bits\n";
+	const char *f[3] = { FMT_MODERN, FMT_EXEC, FMT_IDLE };
+
+	put_be = be;
+	b->len = 0;
+	b_add(b, "\x17\x08\x44tracing0.6", 14);
+	b_num(b, be, 1);
+	b_num(b, 8, 1);
+	b_num(b, 4096, 4);
+	b_add(b, "header_page", 12);
+	b_num(b, strlen(hp), 8);
+	b_add(b, hp, strlen(hp));
+	b_add(b, "header_event", 13);
+	b_num(b, strlen(he), 8);
+	b_add(b, he, strlen(he));
+	b_num(b, 0, 4);		/* ftrace formats */
+	b_num(b, 2, 4);		/* systems */
+	b_add(b, "sched", 6);
+	b_num(b, 2, 4);
+	for (int i = 0; i < 3; i++) {
+		if (i == 2) {
+			b_add(b, "power", 6);
+			b_num(b, 1, 4);
+		}
+		b_num(b, strlen(f[i]), 8);
+		b_add(b, f[i], strlen(f[i]));
+		ends[i] = b->len;
+	}
+	b_num(b, 0, 4);		/* kallsyms */
+	b_num(b, 0, 4);		/* printk formats */
+	b_num(b, 0, 8);		/* saved cmdlines */
+	put_be = false;
+}
+
+static void t_td_parse(void)
+{
+	static struct blob b;
+	size_t ends[3];
+	int r;
+
+	mk_td(&b, false, ends);
+	r = td_parse(b.p, b.len);
+	CHECK(r == 3, "td_parse returned %d, want 3", r);
+	CHECK(G.nfmt == 3, "nfmt %d", G.nfmt);
+	CHECK(!strcmp(G.fmt[0].sys, "sched") && !strcmp(G.fmt[0].name, "sched_switch") &&
+	      G.fmt[0].id == 372, "format 0: %s:%s %u", G.fmt[0].sys, G.fmt[0].name, G.fmt[0].id);
+	CHECK(!strcmp(G.fmt[1].sys, "sched") && !strcmp(G.fmt[1].name, "sched_process_exec") &&
+	      G.fmt[1].id == 365, "format 1: %s:%s %u", G.fmt[1].sys, G.fmt[1].name, G.fmt[1].id);
+	CHECK(!strcmp(G.fmt[2].sys, "power") && !strcmp(G.fmt[2].name, "cpu_idle") &&
+	      G.fmt[2].id == 568, "format 2: %s:%s %u", G.fmt[2].sys, G.fmt[2].name, G.fmt[2].id);
+	CHECK(!*check_switch_fmt(&G.fmt[0], &layouts[0]), "%s", check_switch_fmt(&G.fmt[0], &layouts[0]));
+	CHECK(fmt_text[0].len == strlen(FMT_MODERN) &&
+	      !memcmp(fmt_text[0].text, FMT_MODERN, fmt_text[0].len), "format text not kept");
+	CHECK(!G.swap, "G.swap left set");
+}
+
+/* Every prefix of the blob: -1 or the formats wholly inside it. */
+static void t_td_parse_prefixes(void)
+{
+	static struct blob b;
+	size_t ends[3];
+
+	mk_td(&b, false, ends);
+	for (size_t len = 0; len <= b.len; len++) {
+		uint8_t *p = malloc(len ? len : 1);
+		int r, want = 0;
+
+		memcpy(p, b.p, len);
+		for (int i = 0; i < 3; i++)
+			want += ends[i] <= len;
+		r = td_parse(p, len);
+		free(p);
+		CHECK(r == (want ? want : -1), "prefix %zu of %zu: returned %d, want %d", len,
+		      b.len, r, want ? want : -1);
+		CHECK(G.nfmt == want, "prefix %zu: nfmt %d", len, G.nfmt);
+		CHECK(!G.swap, "prefix %zu: G.swap left set", len);
+		for (int i = 0; i < G.nfmt; i++)
+			free(fmt_text[i].text);
+		memset(fmt_text, 0, sizeof(fmt_text));
+		G.nfmt = 0;
+	}
+}
+
+static void t_td_parse_big_endian(void)
+{
+	static struct blob b;
+	size_t ends[3];
+	int r;
+
+	mk_td(&b, true, ends);
+	r = td_parse(b.p, b.len);
+	CHECK(r == 3 && G.nfmt == 3, "td_parse returned %d", r);
+	CHECK(G.fmt[0].id == 372 && G.fmt[2].id == 568, "ids %u %u", G.fmt[0].id, G.fmt[2].id);
+	CHECK(!G.swap, "G.swap left set after a big-endian blob");
+}
+
+/* Counts and sizes that lie: no crash, no endless loop, nothing made up. */
+static void t_td_parse_bad_counts(void)
+{
+	static struct blob b, c;
+	size_t ends[3], o;
+	int r;
+
+	mk_td(&b, false, ends);
+	/* the header_page size */
+	c = b;
+	o = 14 + 6 + 12;
+	put_n(c.p + o, UINT64_MAX, 8);
+	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "header_page size 2^64-1");
+	put_n(c.p + o, UINT64_MAX - 20, 8);
+	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "header_page size 2^64-21");
+	/* the ftrace count */
+	c = b;
+	o = ends[0] - strlen(FMT_MODERN) - 8 - 4 - 6 - 4 - 4;
+	put_n(c.p + o, 0xffffffffu, 4);
+	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "ftrace count 2^32-1");
+	/* the system count: 2^32-1 systems after the real two */
+	c = b;
+	put_n(c.p + o + 4, 0xffffffffu, 4);
+	r = td_parse(c.p, c.len);
+	CHECK(r == 3 && G.nfmt == 3, "system count 2^32-1: returned %d", r);
+	for (int i = 0; i < G.nfmt; i++)
+		free(fmt_text[i].text);
+	memset(fmt_text, 0, sizeof(fmt_text));
+	G.nfmt = 0;
+	/* the format count of power */
+	c = b;
+	put_n(c.p + ends[1] + 6, 0xffffffffu, 4);
+	r = td_parse(c.p, c.len);
+	CHECK(r == 3, "format count 2^32-1: returned %d", r);
+	for (int i = 0; i < G.nfmt; i++)
+		free(fmt_text[i].text);
+	memset(fmt_text, 0, sizeof(fmt_text));
+	G.nfmt = 0;
+	/* a format size of 2^64-1 */
+	c = b;
+	put_n(c.p + ends[0], UINT64_MAX, 8);
+	r = td_parse(c.p, c.len);
+	CHECK(r == 1, "format size 2^64-1: returned %d", r);
+	/* bad magic */
+	c = b;
+	c.p[3] = 'T';
+	CHECK(td_parse(c.p, c.len) == -1, "bad magic accepted");
+}
+
+/* ---------------------------------------------------------------- CPU lists */
+
+static bool set_is(const bool *set, int n, const char *want)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] != (want[i] == '1'))
+			return false;
+	return true;
+}
+
+static void t_cpulist(void)
+{
+	bool *set = tmalloc(8 * sizeof(bool));
+	static const char *const bad[] = { "a", "3-1", "-1", "0-", "1,,2", "0-3x", "1 2", "," };
+
+	memset(set, 0, 8);
+	CHECK(parse_cpulist("0-3,6", set, 8) && set_is(set, 8, "11110010"), "0-3,6");
+	memset(set, 0, 8);
+	CHECK(parse_cpulist("0-3,6\n", set, 8) && set_is(set, 8, "11110010"), "0-3,6 newline");
+	memset(set, 0, 8);
+	CHECK(parse_cpulist("0", set, 8) && set_is(set, 8, "10000000"), "0");
+	memset(set, 0, 8);
+	CHECK(parse_cpulist("", set, 8) && set_is(set, 8, "00000000"), "empty");
+	memset(set, 0, 8);
+	CHECK(parse_cpulist("5-100,7,4000", set, 8) && set_is(set, 8, "00000111"),
+	      "CPUs beyond n");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(!parse_cpulist(bad[i], set, 8), "'%s' accepted", bad[i]);
+
+	CHECK(cpulist_count("0-3,6") == 7, "count 0-3,6: %d", cpulist_count("0-3,6"));
+	CHECK(cpulist_count("0") == 1, "count 0");
+	CHECK(cpulist_count("0-63\n") == 64, "count 0-63");
+	CHECK(cpulist_count("2,0-1") == 3, "count 2,0-1: %d", cpulist_count("2,0-1"));
+	CHECK(cpulist_count("") == 0, "count of empty: %d", cpulist_count(""));
+	CHECK(cpulist_count("abc") == 0, "count abc");
+	CHECK(cpulist_count("0-3x") == 0, "count 0-3x: %d", cpulist_count("0-3x"));
+}
+
+/* cpulist_count's contract: 0 for a malformed list, like parse_cpulist's
+ * false (pe_cpus then falls back to sysconf). */
+static void t_cpulist_count_malformed(void)
+{
+	static const char *const bad[] = { "0-", "3-1", "1 2", "0--3", "-1", "x", "0,,1" };
+	char msg[256] = "";
+	size_t len = 0;
+	bool set[8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = cpulist_count(bad[i]);
+
+		CHECK(!parse_cpulist(bad[i], set, 8), "parse_cpulist accepts '%s'", bad[i]);
+		if (n && len < sizeof(msg))
+			len += snprintf(msg + len, sizeof(msg) - len, " \"%s\"->%d", bad[i], n);
+	}
+	CHECK(!msg[0], "malformed lists not counted as 0:%s", msg);
+}
+
+/* ---------------------------------------------------------------- escaping */
+
+static void t_out_name(void)
+{
+	const char *in = "a\x1b[2J b\n\\\xc3\xa9~\x7f\t";
+	const char *want = "a\\x1b[2J\\x20b\\x0a\\x5c\\xc3\\xa9~\\x7f\\x09";
+
+	ms_open();
+	out_name(out_script, in);
+	fflush(out_script);
+	CHECK(ms_len == strlen(want) && !memcmp(ms_buf, want, ms_len), "got '%.*s', want '%s'",
+	      (int)ms_len, ms_buf, want);
+	for (size_t i = 0; i < ms_len; i++)
+		CHECK(ms_buf[i] > ' ' && ms_buf[i] < 0x7f, "byte 0x%02x written raw",
+		      (unsigned char)ms_buf[i]);
+}
+
+/* A --script line of a switch between hostile names stays one clean line. */
+static void t_out_event_hostile(void)
+{
+	struct ev e = { .time = 1, .kind = EV_SWITCH, .cpu = 0, .a = 1, .b = 2 };
+
+	strcpy(e.comm, "\x1b]0;pwn\x07\r");
+	strcpy(e.comm2, "x\ny \xff");
+	ms_open();
+	out_event(out_script, &e);
+	fflush(out_script);
+	CHECK(ms_len > 0 && ms_buf[ms_len - 1] == '\n', "no line end");
+	for (size_t i = 0; i + 1 < ms_len; i++)
+		CHECK(ms_buf[i] >= ' ' && ms_buf[i] < 0x7f, "byte 0x%02x at %zu written raw",
+		      (unsigned char)ms_buf[i], i);
+	CHECK(strstr(ms_buf, "prev_comm=\\x1b]0;pwn\\x07\\x0d prev_pid=1") &&
+	      strstr(ms_buf, "next_comm=x\\x0ay\\x20\\xff next_pid=2"), "line '%s'", ms_buf);
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(void)
+{
+	RUN(fmt_sched_switch_layouts);
+	RUN(fmt_counts);
+	RUN(fmt_data_loc);
+	RUN(fmt_cpu_idle);
+	RUN(fmt_errors);
+	RUN(fmt_prefixes);
+	RUN(fld_int_layouts);
+	RUN(fld_int_sizes);
+	RUN(fld_swapped);
+	RUN(fld_str_data_loc);
+	RUN(decode_switch_layouts);
+	RUN(decode_exec_idle);
+	RUN(rb_plain);
+	RUN(rb_wrap);
+	RUN(rb_zero_size);
+	RUN(rb_misaligned_size);
+	RUN(rb_oversize);
+	RUN(rb_overrun);
+	RUN(rb_short_record);
+	RUN(rb_queue_full);
+	RUN(merge_live_rule);
+	RUN(merge_out_of_order);
+	RUN(mq_push_full);
+	RUN(rec_info_perf_sample);
+	RUN(ev_decode_short_raw);
+	RUN(rec_info_comm);
+	RUN(ev_decode_side_band);
+	RUN(rec_attr_ids);
+	RUN(td_parse);
+	RUN(td_parse_prefixes);
+	RUN(td_parse_big_endian);
+	RUN(td_parse_bad_counts);
+	RUN(cpulist);
+	RUN(cpulist_count_malformed);
+	RUN(out_name);
+	RUN(out_event_hostile);
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}
