@@ -320,6 +320,7 @@ static struct {
 	size_t rec_static_len;
 	uint64_t rec_static_off[FEAT_BITS], rec_static_size[FEAT_BITS];
 	uint64_t rec_feat;		/* feature bits (all < 64) */
+	bool rec_kept_old;		/* an existing file was renamed FILE.old */
 
 	/* reader */
 	int rd_fd;
@@ -2234,6 +2235,7 @@ static void rec_open(int nr_online)
 		snprintf(old, sizeof(old), "%s.old", G.rec_path);
 		if (rename(G.rec_path, old) < 0)
 			die("cannot keep the existing %s as %s: %s", G.rec_path, old, strerror(errno));
+		G.rec_kept_old = true;
 	}
 	G.rec_fd = open(G.rec_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (G.rec_fd < 0)
@@ -3025,7 +3027,8 @@ static void cmd_start(void)
 	cmd_err_fd = err[0];
 }
 
-/* Let the held command run; dies if it cannot be executed. */
+/* Let the held command run.  If it cannot be executed, the recording made
+ * for it is removed (an older one put back) and tc dies. */
 static void cmd_go(void)
 {
 	int e;
@@ -3037,6 +3040,14 @@ static void cmd_go(void)
 	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
 		waitpid(G.child, NULL, 0);
 		G.child = 0;
+		if (G.rec_path) {
+			char old[PATH_MAX];
+
+			unlink(G.rec_path);
+			snprintf(old, sizeof(old), "%s.old", G.rec_path);
+			if (G.rec_kept_old)
+				rename(old, G.rec_path);
+		}
 		die("cannot run %s: %s", G.cmd[0], strerror(e));
 	}
 	close(cmd_err_fd);
