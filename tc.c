@@ -523,22 +523,33 @@ static bool parse_cpulist(const char *s, bool *set, int n)
 	return true;
 }
 
-/* Highest CPU number in a list + 1, 0 if malformed. */
+/* Highest CPU number in a list like "0-3,6" + 1, 0 if malformed. */
 static int cpulist_count(const char *s)
 {
 	int max = -1;
 
 	while (*s && *s != '\n') {
 		char *end;
-		long v = strtol(s, &end, 10);
+		long a, b;
 
-		if (end == s)
+		if (!isdigit((unsigned char)*s))
 			return 0;
-		if (v > max)
-			max = v;
+		a = b = strtol(s, &end, 10);
 		s = end;
-		if (*s == '-' || *s == ',')
+		if (*s == '-') {
+			if (!isdigit((unsigned char)s[1]))
+				return 0;
+			b = strtol(s + 1, &end, 10);
+			if (b < a)
+				return 0;
+			s = end;
+		}
+		if (b > max)
+			max = b > INT_MAX - 1 ? INT_MAX - 1 : b;
+		if (*s == ',')
 			s++;
+		else if (*s && *s != '\n')
+			return 0;
 	}
 	return max + 1;
 }
