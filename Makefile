@@ -3,6 +3,8 @@
 #   make                 ./tc (gcc by default; make CC=clang works too)
 #   make static          ./tc-static, static with musl-gcc, stripped
 #   make test            unit tests (plain and ASan+UBSan), kernel tests
+#   make fuzz            AFL++ on the perf.data reader (FUZZ_SECONDS, default 1800)
+#   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
 #   make clean
 #
 # CI adds warnings-as-errors with EXTRA_CFLAGS=-Werror.
@@ -29,7 +31,7 @@ MUSL_INC = .musl-include
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
 
-.PHONY: all static test clean bench
+.PHONY: all static test clean bench fuzz fuzz-build
 
 all: tc
 
@@ -67,6 +69,26 @@ test: tc tc-san test/pingpong $(UNIT)
 bench: tc
 	bash test/bench.sh
 
+# Fuzzing the reader: tc-fuzz is tc built with AFL++ instrumentation, ASan
+# and UBSan; afl-fuzz feeds it mutated recordings from test/fuzz-seeds as
+# `tc --replay FILE --summary`. One instance (one core), no UI, no terminal.
+# A second `make fuzz` resumes fuzz-out/ (AFL_AUTORESUME); rm -rf fuzz-out
+# to start over. Findings: fuzz-out/default/crashes and hangs.
+AFL_CC ?= afl-clang-fast
+
+tc-fuzz: tc.c
+	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(AFL_CC) -O1 -g -std=gnu11 \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -o $@ tc.c $(LDLIBS)
+
+fuzz-build: tc-fuzz
+
+fuzz: tc-fuzz
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+	AFL_NO_UI=1 AFL_AUTORESUME=1 \
+		afl-fuzz -i test/fuzz-seeds -o fuzz-out -V $${FUZZ_SECONDS:-1800} \
+		-- ./tc-fuzz --replay @@ --summary
+
 clean:
-	rm -f tc tc-san tc-static test/unit test/unit-san test/pingpong
-	rm -rf $(MUSL_INC)
+	rm -f tc tc-san tc-static test/unit test/unit-san test/pingpong tc-fuzz
+	rm -rf $(MUSL_INC) fuzz-out
