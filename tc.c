@@ -62,6 +62,7 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <linux/perf_event.h>
 
 #define TC_VERSION "0.1"
@@ -156,7 +157,7 @@ enum st {
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
 #ifndef TC_MAX_IVALS
-#define TC_MAX_IVALS 262144	/* state intervals kept for the view */
+#define TC_MAX_IVALS 524288	/* state intervals kept for the view (40 bytes each) */
 #endif
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
 #define NO_IVAL UINT32_MAX
@@ -202,6 +203,7 @@ struct ival {
 	uint32_t seq;		/* which use of this slot: stale links are detected */
 	int32_t row;
 	int32_t state;		/* enum st, or for CPU rows the running tid */
+	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted) */
 };
 
 /* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
@@ -264,6 +266,7 @@ static struct {
 	/* options */
 	const char *rec_path, *replay_path, *repair_path;
 	bool script, summary, live;
+	bool view;			/* the terminal view: --live, or --replay without output options */
 	double duration;		/* seconds, 0 = until stopped */
 	unsigned mmap_pages;
 	char **cmd;
@@ -292,6 +295,7 @@ static struct {
 	struct mq *q;			/* ncpu + 1 queues: the last for records without a CPU */
 	int nq;
 	uint64_t released;		/* time of the last released record */
+	uint64_t pass_bound;		/* live: everything up to this was released */
 	uint8_t *rec_tmp;		/* one record being copied from a ring */
 
 	/* model */
@@ -326,6 +330,7 @@ static struct {
 	int rd_fd;
 	bool rd_pipe, rd_cut;
 	bool rd_sorted;			/* written by tc: records in time order */
+	uint64_t rd_next_t;		/* time of the record rd_run stopped at */
 	uint8_t *rd_buf;		/* read buffer, or the whole file mapped */
 	size_t rd_len, rd_pos;		/* rd_buf holds file bytes [rd_off, rd_off + rd_len) */
 	bool rd_mapped;
@@ -341,20 +346,45 @@ static struct {
 	bool child_done;
 	int go_fd;
 
+	/* terminal and frame */
+	int tty_in;
+	bool utf8, ascii, no_color;
+	int ncolor;			/* 0, 16 or 256 */
+	uint64_t term_bps;		/* bytes per second the terminal takes */
+	int rows, cols;
+	struct cell *scr, *scr_prev;	/* the frame being drawn, what the terminal shows */
+	uint64_t *acc;			/* per column and state: ns in the column */
+	char *ob;			/* output of one frame */
+	size_t ob_cap, ob_len, ob_off;
+	bool full_redraw;
+	uint64_t bytes_out, frames;
+
+	/* view (see "view state") */
+	uint64_t v_start, v_end, v_cursor, v_mark, v_now;
+	bool v_following, v_has_mark, v_help, v_search;
+	int v_sel, v_sel_key, v_top, v_order;
+	char v_query[32], v_msg[96];
+	int *rowlist, nrowlist, rowlist_cap;
+	uint64_t window_ns, refresh_ns, ev_rate;
+	double speed;			/* replay pace, 0 = not paced */
+	bool paused, want_pause, want_suspend;
+
 	/* signals */
 	int sig_pipe[2];
-	volatile sig_atomic_t sig_stop, sig_child;
+	volatile sig_atomic_t sig_stop, sig_child, sig_winch, sig_tstp, sig_cont;
 } G;
 
 /* ---------------------------------------------------------------- utilities */
 
 static void cmd_kill(void);
+static void term_restore(void);
 
 /* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
 	va_list ap;
 
+	term_restore();
 	va_start(ap, fmt);
 	fputs("tc: ", stderr);
 	vfprintf(stderr, fmt, ap);
@@ -1229,7 +1259,7 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 
 /* Keep interval [start, end) of row in state; the oldest is overwritten
  * (and counted) when the ring is full. */
-static void ival_add(uint32_t *last, int32_t row, int32_t state, uint64_t start, uint64_t end)
+static void ival_add(uint32_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
 	struct ival *v;
 
@@ -1242,6 +1272,7 @@ static void ival_add(uint32_t *last, int32_t row, int32_t state, uint64_t start,
 	v->end = end;
 	v->row = row;
 	v->state = state;
+	v->aux = aux;
 	v->seq = ++G.ival_seq;
 	v->prev = *last;
 	*last = G.ival_head;
@@ -1367,7 +1398,8 @@ static void task_set(struct task *t, int st, uint64_t time)
 	if (time > t->since) {
 		t->total[t->state] += time - t->since;
 		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
-			ival_add(&t->last_ival, t - G.task, t->state, t->since, time);
+			ival_add(&t->last_ival, t - G.task, t->state,
+				 t->state == ST_RUNNABLE ? t->waker : -1, t->since, time);
 		t->since = time;
 	}
 	if (st == ST_RUNNABLE && t->state != ST_RUNNABLE)
@@ -1385,7 +1417,7 @@ static void cpu_set(int c, int tid, uint64_t time)
 			p->busy += time - p->since;
 		else
 			p->idle += time - p->since;
-		ival_add(&p->last_ival, -1 - c, p->cur, p->since, time);
+		ival_add(&p->last_ival, -1 - c, p->cur, -1, p->since, time);
 	}
 	p->cur = tid;
 	if (time > p->since || tid < 0)
@@ -1398,7 +1430,7 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
 	struct cpu *p = &G.cpu[c];
 
 	if (p->cstate >= 0)
-		ival_add(&p->last_cival, -1 - c, p->cstate, p->cstate_since, time);
+		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
 	p->cstate = state;
 	p->cstate_since = time;
 }
@@ -1409,7 +1441,7 @@ static void cpu_freq(int c, int64_t khz, uint64_t time)
 	struct cpu *p = &G.cpu[c];
 
 	if (p->freq >= 0)
-		ival_add(&p->last_fival, -1 - c, p->freq, p->freq_since, time);
+		ival_add(&p->last_fival, -1 - c, p->freq, -1, p->freq_since, time);
 	p->freq = khz;
 	p->freq_since = time;
 }
@@ -1501,6 +1533,8 @@ static void model_event(const struct ev *e)
 			}
 			p->cpu = e->cpu;
 			task_set(p, p->exited ? ST_DEAD : model_prev_state(e->v), t);
+			if (p->state == ST_RUNNABLE)
+				p->waker = -1;	/* preempted, not woken */
 		}
 		if (!G.cpu[e->cpu].seen && (e->a == 0 || p)) {
 			/* the CPU's first switch: prev ran since the start */
@@ -1963,6 +1997,7 @@ static bool pe_pass(bool final)
 		all &= drained;
 	}
 	mrg_release(final ? UINT64_MAX : bound);
+	G.pass_bound = bound;
 	return all;
 }
 
@@ -2779,8 +2814,8 @@ static void rd_queues(void)
 	if (cap < MAX_REC + 16)
 		cap = MAX_REC + 16;
 	mrg_init(nq, cap);
-	if (G.summary)
-		model_init(G.ncpu, TC_MAX_TASKS, 0);
+	if (G.summary || G.view)
+		model_init(G.ncpu, TC_MAX_TASKS, G.view ? TC_MAX_IVALS : 0);
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -2790,13 +2825,14 @@ static bool rd_type_ok(uint32_t type)
 }
 
 /*
- * Stream the records of the opened recording through the merge to emit().
- * Returns 0 if the data ended cleanly, -1 if it ended in a broken record
- * (what came before was emitted).
+ * Stream the records of the opened recording through the merge to emit(),
+ * up to the first record newer than limit (which stays unread, for paced
+ * replay).  Returns 1 at the limit, 0 if the data ended cleanly, -1 if it
+ * ended in a broken record (what came before was emitted).
  */
-static int rd_run(void)
+static int rd_run(uint64_t limit)
 {
-	uint64_t round_prev = 0, tmax = 0;
+	static uint64_t round_prev, tmax;
 	int ret = 0;
 
 	while (rd_fill(8)) {
@@ -2823,6 +2859,11 @@ static int rd_run(void)
 			break;
 		}
 		r = G.rd_buf + G.rd_pos;
+		if (limit != UINT64_MAX && type < PR_HEADER_ATTR && G.q &&
+		    rec_info(r, sz, &ri) == 0 && ri.has_time && ri.time > limit) {
+			G.rd_next_t = ri.time;
+			return 1;
+		}
 		G.rd_pos += sz;
 		G.n_records++;
 		switch (type) {
@@ -3276,6 +3317,1235 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 	fprintf(stderr, ", %.3f s\n", secs);
 }
 
+/* ---------------------------------------------------------------- terminal */
+
+/*
+ * The terminal: raw mode (no echo, no line editing, no signals from keys:
+ * Ctrl-C and Ctrl-Z are read as keys), the alternate screen, a hidden
+ * cursor and SGR mouse reports.  Escape sequences tc writes:
+ *
+ *   ESC[?1049h / l   alternate screen on / off
+ *   ESC[?25l / h     cursor hidden / shown
+ *   ESC[?1000h ESC[?1006h / l   mouse button reports in SGR form / off
+ *   ESC[r;cH         cursor to row r, column c (1-based)
+ *   ESC[0;...m       attributes: 38;5;n / 48;5;n (256 colours), 3n / 4n
+ *                    (16 colours), 7 (reverse), 1 (bold)
+ *   ESC[2J           clear the screen (full redraw only)
+ *
+ * It is restored on every way out: term_restore() runs from exit paths,
+ * from die(), and from the fatal-signal handler (async-signal-safe calls
+ * only).  Output is non-blocking: a slow terminal makes tc skip frames,
+ * never stop reading the rings.
+ */
+
+#define TERM_ENTER "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[2J"
+#define TERM_LEAVE "\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b[?1049l"
+
+/* One screen cell: a character (ASCII or a Unicode block) and colours. */
+struct cell {
+	uint16_t ch;
+	uint8_t fg, bg;		/* 0 default, else colour + 1 */
+	uint8_t attr;		/* CA_* */
+};
+enum { CA_REVERSE = 1, CA_BOLD = 2 };
+
+/* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
+enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
+	   COL_IDLE, COL_FREQ, COL_AXIS, COL_SEL, COL_CURSOR, COL_N };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 97, 244, 236, 231 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 5, 7, 0, 7 };
+
+/* The state colour of each enum st (unknown and dead share one). */
+static const uint8_t st_col[ST_N] = { COL_UNKNOWN, COL_RUN, COL_RUNNABLE, COL_SLEEP,
+				      COL_BLOCKED, COL_IO, COL_UNKNOWN };
+static const char *const st_names[ST_N] = { "unknown", "running", "runnable", "sleeping",
+					     "blocked", "I/O", "exited" };
+/* --ascii glyphs of the states when the row is not running */
+static const char st_ascii[ST_N] = { ' ', '#', 'r', '.', 'D', 'I', ' ' };
+
+static struct termios term_saved;
+static int term_saved_flags = -1;
+static volatile sig_atomic_t term_active;
+
+/* Leave raw mode and the alternate screen (async-signal-safe). */
+static void term_restore(void)
+{
+	if (!term_active)
+		return;
+	term_active = 0;
+	if (term_saved_flags >= 0)
+		fcntl(1, F_SETFL, term_saved_flags);
+	if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
+		term_saved_flags = -1;
+	tcsetattr(G.tty_in, TCSAFLUSH, &term_saved);
+}
+
+/* A fatal signal: restore the terminal, then die of it. */
+static void term_fatal(int sig)
+{
+	term_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Enter raw mode on G.tty_in and the alternate screen on stdout. */
+static void term_raw(void)
+{
+	struct termios t = term_saved;
+
+	t.c_iflag &= ~(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
+	t.c_oflag &= ~OPOST;
+	t.c_cflag |= CS8;
+	t.c_lflag &= ~(ECHO | ICANON | IEXTEN | ISIG);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	tcsetattr(G.tty_in, TCSAFLUSH, &t);
+	term_saved_flags = fcntl(1, F_GETFL);
+	fcntl(1, F_SETFL, term_saved_flags | O_NONBLOCK);
+	term_active = 1;
+	if (write(1, TERM_ENTER, sizeof(TERM_ENTER) - 1) < 0)
+		G.full_redraw = true;
+	G.full_redraw = true;
+}
+
+/* Bytes per second the terminal takes: from its line speed, except that a
+ * pseudo-terminal at the default 38400 is taken as fast. */
+static uint64_t term_rate(void)
+{
+	static const struct { speed_t s; unsigned baud; } sp[] = {
+		{ B1200, 1200 }, { B2400, 2400 }, { B4800, 4800 }, { B9600, 9600 },
+		{ B19200, 19200 }, { B38400, 38400 }, { B57600, 57600 },
+		{ B115200, 115200 }, { B230400, 230400 }, { B460800, 460800 },
+		{ B921600, 921600 },
+	};
+	struct termios t;
+	const char *name = ttyname(1);
+
+	if (tcgetattr(1, &t) < 0)
+		return 1 << 20;
+	for (size_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++)
+		if (cfgetospeed(&t) == sp[i].s) {
+			if (sp[i].baud == 38400 && name && !strncmp(name, "/dev/pts/", 9))
+				return 1 << 20;
+			return sp[i].baud / 10;
+		}
+	return 1 << 20;
+}
+
+/* Size the screen buffers for the terminal's size (start-up and resize). */
+static void term_size(void)
+{
+	struct winsize ws;
+	int rows = 24, cols = 80;
+
+	if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
+		rows = ws.ws_row;
+		cols = ws.ws_col;
+	}
+	if (rows > 500)
+		rows = 500;
+	if (cols > 1000)
+		cols = 1000;
+	if (rows == G.rows && cols == G.cols && G.scr)
+		return;
+	free(G.scr);
+	free(G.scr_prev);
+	free(G.acc);
+	G.rows = rows;
+	G.cols = cols;
+	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.acc = xcalloc((size_t)cols * ST_N, sizeof(uint64_t));
+	G.ob_cap = (size_t)rows * cols * 24 + 4096;
+	free(G.ob);
+	G.ob = xcalloc(1, G.ob_cap);
+	G.ob_len = G.ob_off = 0;
+	G.full_redraw = true;
+}
+
+/*
+ * Set up the terminal for the view: stdout must be one; keys come from
+ * stdin if it is a terminal, else from /dev/tty.  Dies with what to do
+ * otherwise.  Reads the options that choose glyphs and colours.
+ */
+static void term_init(void)
+{
+	const char *term = getenv("TERM"), *lang;
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+
+	if (!isatty(1))
+		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
+	G.tty_in = isatty(0) ? 0 : open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	if (G.tty_in < 0 || tcgetattr(G.tty_in, &term_saved) < 0)
+		die("no terminal to read keys from");
+	lang = getenv("LC_ALL");
+	if (!lang || !*lang)
+		lang = getenv("LC_CTYPE");
+	if (!lang || !*lang)
+		lang = getenv("LANG");
+	G.utf8 = !G.ascii && lang && (strcasestr(lang, "utf-8") || strcasestr(lang, "utf8"));
+	if (!term || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.no_color)
+		G.ncolor = 0;
+	else if (strstr(term, "256") || getenv("COLORTERM"))
+		G.ncolor = 256;
+	else
+		G.ncolor = 16;
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], term_fatal);
+	G.term_bps = term_rate();
+	term_size();
+	atexit(term_restore);
+	term_raw();
+}
+
+/* Append bytes to the frame's output buffer (sized for a full redraw). */
+static void ob_add(const char *s, size_t n)
+{
+	if (G.ob_len + n > G.ob_cap)
+		return;		/* cannot happen: sized for the worst frame */
+	memcpy(G.ob + G.ob_len, s, n);
+	G.ob_len += n;
+}
+
+/* Write what is pending of the output without blocking; true when all is out. */
+static bool ob_flush(void)
+{
+	while (G.ob_off < G.ob_len) {
+		ssize_t n = write(1, G.ob + G.ob_off, G.ob_len - G.ob_off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		G.ob_off += n;
+		G.bytes_out += n;
+	}
+	G.ob_len = G.ob_off = 0;
+	return true;
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+/*
+ * A frame is drawn into G.scr by draw_frame() from the model and the view
+ * state only, then draw_diff() writes the cells that differ from G.scr_prev
+ * (what the terminal shows) as one buffer: an unchanged frame writes
+ * nothing.
+ *
+ *   row 0         status line
+ *   row 1         time axis
+ *   rows 2..      CPU rows (and their frequency rows), then task rows
+ *   last row      details of the selected row at the cursor
+ *
+ * A timeline cell covers span/ncol of time; it shows the share of each
+ * state within that span: the height of an eighth block for running (or
+ * busy), the background colour for the largest other state.
+ */
+enum { LABEL_W = 22 };
+
+/* Put character ch at (r, c) with colours. */
+static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
+{
+	struct cell *p;
+
+	if (r < 0 || r >= G.rows || c < 0 || c >= G.cols)
+		return;
+	p = &G.scr[r * G.cols + c];
+	p->ch = ch;
+	p->fg = fg < 0 ? 0 : fg + 1;
+	p->bg = bg < 0 ? 0 : bg + 1;
+	p->attr = attr;
+}
+
+/* Put string s at (r, c), at most w columns; bytes that are not printable
+ * ASCII show as '?' (task names are untrusted).  Returns columns used. */
+static int draw_str(int r, int c, int w, const char *s, int fg, int bg, int attr)
+{
+	int i;
+
+	for (i = 0; i < w && s[i]; i++) {
+		unsigned char ch = s[i];
+
+		draw_put(r, c + i, ch >= 0x20 && ch < 0x7f ? ch : '?', fg, bg, attr);
+	}
+	return i;
+}
+
+/* printf into row r from column c, at most w columns. */
+static int __attribute__((format(printf, 6, 7)))
+draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return draw_str(r, c, w, buf, fg, -1, attr);
+}
+
+/* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns". */
+static void fmt_dur(char *out, size_t n, uint64_t ns)
+{
+	if (ns >= 10 * NS_PER_SEC)
+		snprintf(out, n, "%.1fs", ns / 1e9);
+	else if (ns >= NS_PER_SEC)
+		snprintf(out, n, "%.2fs", ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(out, n, "%.3gms", ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(out, n, "%.3gus", ns / 1e3);
+	else
+		snprintf(out, n, "%" PRIu64 "ns", ns);
+}
+
+/* Walk a row's intervals newest to oldest: calls fn for each one that
+ * still exists and ends after from; stops when fn returns false. */
+static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
+		      bool (*fn)(const struct ival *v, void *arg), void *arg)
+{
+	uint32_t seq = UINT32_MAX;
+
+	while (idx != NO_IVAL && idx < G.nival) {
+		const struct ival *v = &G.ival[idx];
+
+		if (v->row != row || v->seq > seq || v->end <= from)
+			return;
+		seq = v->seq;
+		if (!fn(v, arg))
+			return;
+		idx = v->prev;
+	}
+}
+
+/* Accumulate [a, b) of state st into G.acc[col * ST_N + st] over the view. */
+static void acc_add(uint64_t a, uint64_t b, int st)
+{
+	uint64_t span = G.v_end - G.v_start;
+	int ncol = G.cols - LABEL_W;
+
+	if (a < G.v_start)
+		a = G.v_start;
+	if (b > G.v_end)
+		b = G.v_end;
+	if (a >= b || ncol <= 0 || !span)
+		return;
+	for (int c = (a - G.v_start) * ncol / span; c < ncol; c++) {
+		uint64_t c0 = G.v_start + span * c / ncol, c1 = G.v_start + span * (c + 1) / ncol;
+		uint64_t lo = a > c0 ? a : c0, hi = b < c1 ? b : c1;
+
+		if (c0 >= b)
+			break;
+		if (hi > lo)
+			G.acc[c * ST_N + st] += hi - lo;
+	}
+}
+
+static bool acc_task_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end, v->state);
+	return true;
+}
+
+static bool acc_cpu_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end, v->state > 0 ? ST_RUNNING : v->state == 0 ? ST_SLEEPING : ST_UNKNOWN);
+	return true;
+}
+
+/* Fill G.acc for a row over the view: task slot >= 0, or -1 - cpu. */
+static void acc_row(int row)
+{
+	memset(G.acc, 0, sizeof(uint64_t) * (G.cols) * ST_N);
+	if (row >= 0) {
+		const struct task *t = &G.task[row];
+
+		ival_walk(t->last_ival, row, G.v_start, acc_task_fn, NULL);
+		if (t->state != ST_DEAD)
+			acc_add(t->since, G.v_now, t->state);
+	} else {
+		const struct cpu *p = &G.cpu[-1 - row];
+
+		ival_walk(p->last_ival, row, G.v_start, acc_cpu_fn, NULL);
+		if (p->cur >= 0)
+			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING);
+	}
+}
+
+/* Draw the timeline cells of a row from G.acc.  cpu: busy/idle colours. */
+static void draw_cells(int r, bool cpu, bool selected)
+{
+	int ncol = G.cols - LABEL_W;
+	uint64_t span = G.v_end - G.v_start;
+	int cur_col = span && G.v_cursor >= G.v_start && G.v_cursor <= G.v_end ?
+		      (int)((G.v_cursor - G.v_start) * ncol / span) : -1;
+
+	for (int c = 0; c < ncol; c++) {
+		const uint64_t *a = &G.acc[c * ST_N];
+		uint64_t cw = span * (c + 1) / ncol - span * c / ncol, best = 0, run = a[ST_RUNNING];
+		int other = -1, eighths, fg, bg;
+		uint16_t ch;
+
+		for (int s = 0; s < ST_N; s++)
+			if (s != ST_RUNNING && a[s] > best && (s != ST_SLEEPING || cpu || G.ncolor == 0)) {
+				best = a[s];
+				other = s;
+			}
+		if (!cw)
+			cw = 1;
+		eighths = run ? (int)((run * 8 + cw - 1) / cw) : 0;
+		if (eighths > 8)
+			eighths = 8;
+		fg = G.ncolor ? (cpu ? COL_RUN : st_col[ST_RUNNING]) : -1;
+		bg = G.ncolor && other >= 0 ? (cpu && other == ST_SLEEPING ? COL_IDLE : st_col[other]) : -1;
+		if (bg == COL_SLEEP && !cpu)
+			bg = -1;
+		if (G.utf8) {
+			ch = eighths ? 0x2580 + eighths : ' ';	/* U+2581..2588 */
+			if (eighths == 0 && G.ncolor == 0 && other >= 0)
+				ch = other == ST_UNKNOWN ? 0xb7 : other == ST_RUNNABLE ? 0x2591 :
+				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 : ' ';
+		} else {
+			ch = eighths >= 4 ? '#' : eighths ? '+' : other >= 0 ? (uint16_t)st_ascii[other] : ' ';
+			if (cpu && ch == '.')
+				ch = '_';
+		}
+		if (c == cur_col)
+			bg = COL_CURSOR;
+		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.ncolor ? CA_REVERSE : 0);
+		(void)selected;
+	}
+}
+
+/* Order of task rows (the 's' key). */
+enum { ORD_RUN, ORD_TID, ORD_NAME, ORD_FIRST, ORD_N };
+static const char *const ord_names[ORD_N] = { "run time", "tid", "name", "first seen" };
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct task *a = &G.task[*(const int *)pa], *b = &G.task[*(const int *)pb];
+	int d = 0;
+
+	switch (G.v_order) {
+	case ORD_RUN:
+		d = (a->total[ST_RUNNING] < b->total[ST_RUNNING]) - (a->total[ST_RUNNING] > b->total[ST_RUNNING]);
+		break;
+	case ORD_NAME:
+		d = strcmp(a->comm, b->comm);
+		break;
+	case ORD_FIRST:
+		d = (a->first_seen > b->first_seen) - (a->first_seen < b->first_seen);
+		break;
+	}
+	return d ? d : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/*
+ * The rows of the view in order: CPUs (row -1 - cpu; a frequency row is
+ * -1 - cpu - MAX_CPUS), then the tasks seen in the view's span, in the
+ * chosen order.  Fills G.rowlist, G.nrowlist.
+ */
+static void rows_build(void)
+{
+	int n = 0, first_task;
+
+	for (int c = 0; c < G.ncpu && n < G.rowlist_cap; c++) {
+		if (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL && G.cpu[c].cstate < 0)
+			continue;
+		G.rowlist[n++] = -1 - c;
+		if (G.cpu[c].freq >= 0 || G.cpu[c].last_fival != NO_IVAL)
+			G.rowlist[n++] = -1 - c - MAX_CPUS;
+	}
+	first_task = n;
+	for (int i = 0; i < G.ntask && n < G.rowlist_cap; i++) {
+		const struct task *t = &G.task[i];
+
+		if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
+			if (t->state != ST_DEAD || t->last_seen >= G.v_start)
+				G.rowlist[n++] = i;
+	}
+	qsort(G.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
+	G.nrowlist = n;
+}
+
+/* The key of row index i of G.rowlist: tid for tasks, the row code else. */
+static int row_key(int i)
+{
+	int row = G.rowlist[i];
+
+	return row >= 0 ? G.task[row].tid : row - 1000000;
+}
+
+/* Index in G.rowlist of the row with key, or -1. */
+static int row_find(int key)
+{
+	for (int i = 0; i < G.nrowlist; i++)
+		if (row_key(i) == key)
+			return i;
+	return -1;
+}
+
+/* The interval of a task row that contains time t (or the current state). */
+struct at { const struct ival *found; uint64_t t; };
+
+static bool at_fn(const struct ival *v, void *arg)
+{
+	struct at *a = arg;
+
+	if (v->start <= a->t && a->t < v->end) {
+		a->found = v;
+		return false;
+	}
+	return v->start > a->t;
+}
+
+/* State of task slot row at time t: fills state, start, end (end 0: open),
+ * aux.  False if unknown there. */
+static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *end, int *aux)
+{
+	const struct task *tk = &G.task[row];
+	struct at a = { NULL, t };
+
+	if (t >= tk->since && tk->state != ST_DEAD) {
+		*state = tk->state;
+		*start = tk->since;
+		*end = 0;
+		*aux = tk->state == ST_RUNNABLE ? tk->waker : -1;
+		return true;
+	}
+	ival_walk(tk->last_ival, row, t, at_fn, &a);
+	if (!a.found)
+		return false;
+	*state = a.found->state;
+	*start = a.found->start;
+	*end = a.found->end;
+	*aux = a.found->aux;
+	return true;
+}
+
+/* Name of task tid for the details line. */
+static const char *task_comm(int tid)
+{
+	size_t h;
+
+	if (tid <= 0 || !G.task_hash)
+		return tid == 0 ? "idle" : "?";
+	h = task_hash_find(tid);
+	return G.task_hash[h] >= 0 ? G.task[G.task_hash[h]].comm : "?";
+}
+
+/* The details line: the selected row at the cursor. */
+static void draw_details(int r)
+{
+	char d1[32], d2[32];
+	int row, st, aux;
+	uint64_t start, end;
+
+	if (G.v_search) {
+		draw_fmt(r, 0, G.cols, -1, CA_BOLD, "find task (name or pid): %s_", G.v_query);
+		return;
+	}
+	if (G.v_msg[0]) {
+		draw_str(r, 0, G.cols, G.v_msg, -1, -1, CA_BOLD);
+		return;
+	}
+	if (G.v_sel < 0 || G.v_sel >= G.nrowlist)
+		return;
+	row = G.rowlist[G.v_sel];
+	fmt_dur(d1, sizeof(d1), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
+	if (row >= 0) {
+		const struct task *t = &G.task[row];
+		int c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
+
+		if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
+			draw_str(r, c, G.cols - c, "unknown", -1, -1, 0);
+			return;
+		}
+		fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+		fmt_dur(d1, sizeof(d1), start > G.m_first ? start - G.m_first : 0);
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "%s since %s for %s%s", st_names[st], d1, d2,
+			      end ? "" : " (still)");
+		if (st == ST_RUNNABLE && aux != -1)
+			c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
+				      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
+		if (st == ST_RUNNABLE && aux == -1)
+			c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+		if (t->waker != -1)
+			draw_fmt(r, c, G.cols - c, -1, 0, "; last waker %s",
+				 t->waker == WAKER_IRQ ? "irq" : task_comm(t->waker));
+	} else if (row > -1 - MAX_CPUS) {
+		const struct cpu *p = &G.cpu[-1 - row];
+
+		int c = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d: %s %s", -1 - row,
+				 p->cur > 0 ? "running" : p->cur == 0 ? "idle" : "unknown",
+				 p->cur > 0 ? task_comm(p->cur) : "");
+
+		if (p->cstate >= 0)
+			c += draw_fmt(r, c, G.cols - c, -1, 0, ", idle state %" PRId64, p->cstate);
+		if (p->freq >= 0)
+			draw_fmt(r, c, G.cols - c, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+	} else {
+		draw_fmt(r, 0, G.cols, -1, 0, "cpu%d frequency: %s", -1 - row - MAX_CPUS,
+			 G.cpu[-1 - row - MAX_CPUS].freq >= 0 ? "reported" : "not reported by this kernel");
+	}
+}
+
+/* The time axis: tick labels at a readable step, relative to the start. */
+static void draw_axis(int r)
+{
+	static const uint64_t steps[] = { 1, 2, 5 };
+	int ncol = G.cols - LABEL_W;
+	uint64_t span = G.v_end - G.v_start, step = 1, base = G.m_first ? G.m_first : G.v_start;
+
+	if (ncol < 10 || !span)
+		return;
+	/* a step whose labels are ~12 columns apart */
+	for (uint64_t mag = 1; mag < UINT64_MAX / 10; mag *= 10) {
+		int k;
+
+		for (k = 0; k < 3; k++)
+			if (span / (steps[k] * mag) <= (uint64_t)ncol / 12)
+				break;
+		if (k < 3) {
+			step = steps[k] * mag;
+			break;
+		}
+	}
+	if (base > G.v_start)
+		base = G.v_start;
+	for (uint64_t t = base + (G.v_start - base + step - 1) / step * step; t <= G.v_end; t += step) {
+		char lab[32];
+		int c;
+
+		c = LABEL_W + (int)((t - G.v_start) * ncol / span);
+		fmt_dur(lab, sizeof(lab), t > base ? t - base : 0);
+		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
+		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);
+	}
+}
+
+/* Totals per state of task slot row within [a, b). */
+struct tot { uint64_t a, b, *tot; };
+
+static void tot_add(struct tot *x, uint64_t s, uint64_t e, int st)
+{
+	if (s < x->a)
+		s = x->a;
+	if (e > x->b)
+		e = x->b;
+	if (e > s)
+		x->tot[st] += e - s;
+}
+
+static bool tot_fn(const struct ival *v, void *arg)
+{
+	tot_add(arg, v->start, v->end, v->state);
+	return true;
+}
+
+static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
+{
+	struct tot x = { a, b, tot };
+
+	memset(tot, 0, sizeof(uint64_t) * ST_N);
+	ival_walk(G.task[row].last_ival, row, a, tot_fn, &x);
+	if (G.task[row].state != ST_DEAD)
+		tot_add(&x, G.task[row].since, G.v_now, G.task[row].state);
+}
+
+/* The status line. */
+static void draw_status(int r)
+{
+	char win[32], cur[32], ref[32];
+	int c;
+
+	fmt_dur(win, sizeof(win), G.v_end - G.v_start);
+	fmt_dur(cur, sizeof(cur), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
+	fmt_dur(ref, sizeof(ref), G.refresh_ns);
+	for (int i = 0; i < G.cols; i++)
+		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
+	c = draw_fmt(r, 0, G.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
+		     G.paused ? "PAUSED" : G.live ? "live" : G.speed > 0 ? "replay >" : "replay");
+	if (G.rec_path && G.live)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| rec %s %.1fMiB ", G.rec_path, G.rec_pos / 1048576.0);
+	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
+		      "| %" PRIu64 " ev/s | lost %" PRIu64 " | win %s | refresh %s | cursor %s%s",
+		      G.ev_rate, G.lost > G.lost_read ? G.lost : G.lost_read, win, ref, cur,
+		      G.v_following ? " | following" : "");
+	if (G.v_has_mark) {
+		char dm[32];
+		uint64_t a = G.v_mark < G.v_cursor ? G.v_mark : G.v_cursor;
+		uint64_t b = G.v_mark < G.v_cursor ? G.v_cursor : G.v_mark;
+
+		fmt_dur(dm, sizeof(dm), b - a);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | cursor-mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
+		if (G.v_sel >= 0 && G.v_sel < G.nrowlist && G.rowlist[G.v_sel] >= 0) {
+			uint64_t tot[ST_N];
+			char rn[32], wt[32];
+
+			task_totals(G.rowlist[G.v_sel], a, b, tot);
+			fmt_dur(rn, sizeof(rn), tot[ST_RUNNING]);
+			fmt_dur(wt, sizeof(wt), tot[ST_RUNNABLE]);
+			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " run %s wait %s", rn, wt);
+		}
+	}
+	if (G.evicted_tasks || G.evicted_ivals || G.out_of_order || G.corrupt || G.inferred)
+		draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
+			 " | evicted %" PRIu64 "/%" PRIu64 " ooo %" PRIu64 " bad %" PRIu64 " inferred %" PRIu64,
+			 G.evicted_tasks, G.evicted_ivals, G.out_of_order, G.corrupt, G.inferred);
+}
+
+/* The help overlay. */
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"tc keys",
+		"",
+		"j k Up Down PgUp PgDn   select a row",
+		"h l Left Right          move the cursor",
+		"H L Shift-Left/Right    pan a quarter",
+		"+ = -                   zoom in / out",
+		"0 Esc                   whole window, follow",
+		"n p                     next / previous change",
+		"w                       go to the waker",
+		"m                       set a mark",
+		"s                       task order",
+		"/                       find a task",
+		"space                   pause / resume (live)",
+		"?                       this help",
+		"q Ctrl-C                quit",
+		"",
+		"running: block height; runnable, blocked,",
+		"I/O, unknown: colour (letters in --ascii)",
+	};
+	int n = sizeof(lines) / sizeof(lines[0]), w = 46;
+	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
+
+	if (r0 < 0)
+		r0 = 0;
+	if (c0 < 0)
+		c0 = 0;
+	for (int i = 0; i < n + 2; i++) {
+		for (int j = 0; j < w; j++)
+			draw_put(r0 + i, c0 + j, ' ', -1, -1, CA_REVERSE);
+		if (i > 0 && i <= n)
+			draw_str(r0 + i, c0 + 2, w - 4, lines[i - 1], -1, -1, CA_REVERSE);
+	}
+}
+
+/* Build the whole frame into G.scr. */
+static void draw_frame(void)
+{
+	int body = G.rows - 3, sel_r = -1;
+
+	for (int i = 0; i < G.rows * G.cols; i++)
+		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
+	rows_build();
+	if (G.v_sel_key != INT_MIN) {
+		int i = row_find(G.v_sel_key);
+
+		if (i >= 0)
+			G.v_sel = i;
+	}
+	if (G.v_sel >= G.nrowlist)
+		G.v_sel = G.nrowlist - 1;
+	if (G.v_sel < 0 && G.nrowlist)
+		G.v_sel = 0;
+	if (G.v_sel >= 0)
+		G.v_sel_key = row_key(G.v_sel);
+	if (G.v_sel < G.v_top)
+		G.v_top = G.v_sel;
+	if (body > 0 && G.v_sel >= G.v_top + body)
+		G.v_top = G.v_sel - body + 1;
+	if (G.v_top < 0)
+		G.v_top = 0;
+	draw_status(0);
+	draw_axis(1);
+	for (int i = 0; i < body && G.v_top + i < G.nrowlist; i++) {
+		int idx = G.v_top + i, row = G.rowlist[idx], r = 2 + i;
+		bool sel = idx == G.v_sel;
+		int attr = sel ? CA_REVERSE : 0;
+
+		if (sel)
+			sel_r = r;
+		if (row >= 0) {
+			const struct task *t = &G.task[row];
+			char lab[LABEL_W + 1];
+
+			snprintf(lab, sizeof(lab), "%7d %-13.13s", t->tid, t->comm);
+			draw_str(r, 0, LABEL_W - 1, lab, -1, -1, attr);
+			acc_row(row);
+			draw_cells(r, false, sel);
+		} else if (row > -1 - MAX_CPUS) {
+			draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-12s", -1 - row,
+				 G.cpu[-1 - row].cur > 0 ? task_comm(G.cpu[-1 - row].cur) :
+				 G.cpu[-1 - row].cur == 0 ? "idle" : "");
+			acc_row(row);
+			draw_cells(r, true, sel);
+		} else {
+			int c = -1 - row - MAX_CPUS;
+
+			draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d freq %4" PRId64 "MHz", c,
+				 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
+		}
+	}
+	(void)sel_r;
+	draw_details(G.rows - 1);
+	if (G.v_help)
+		draw_help();
+}
+
+/* Append the SGR sequence that selects cell p's attributes. */
+static void diff_sgr(const struct cell *p)
+{
+	char b[64];
+	int n = snprintf(b, sizeof(b), "\x1b[0%s%s", p->attr & CA_REVERSE ? ";7" : "", p->attr & CA_BOLD ? ";1" : "");
+
+	if (p->fg && G.ncolor == 256)
+		n += snprintf(b + n, sizeof(b) - n, ";38;5;%d", col_256[p->fg - 1]);
+	else if (p->fg && G.ncolor)
+		n += snprintf(b + n, sizeof(b) - n, ";%d", 30 + col_16[p->fg - 1]);
+	if (p->bg && G.ncolor == 256)
+		n += snprintf(b + n, sizeof(b) - n, ";48;5;%d", col_256[p->bg - 1]);
+	else if (p->bg && G.ncolor)
+		n += snprintf(b + n, sizeof(b) - n, ";%d", 40 + col_16[p->bg - 1]);
+	b[n++] = 'm';
+	ob_add(b, n);
+}
+
+/* Append character ch as UTF-8 (or ASCII). */
+static void diff_ch(uint16_t ch)
+{
+	char b[4];
+
+	if (ch < 0x80) {
+		b[0] = ch;
+		ob_add(b, 1);
+	} else if (ch < 0x800) {
+		b[0] = 0xc0 | ch >> 6;
+		b[1] = 0x80 | (ch & 0x3f);
+		ob_add(b, 2);
+	} else {
+		b[0] = 0xe0 | ch >> 12;
+		b[1] = 0x80 | (ch >> 6 & 0x3f);
+		b[2] = 0x80 | (ch & 0x3f);
+		ob_add(b, 3);
+	}
+}
+
+/* Append to G.ob what turns the screen G.scr_prev into G.scr, and make
+ * scr_prev the new screen.  Returns the bytes appended. */
+static size_t draw_diff(void)
+{
+	size_t start = G.ob_len;
+	struct cell last = { 0, 255, 255, 255 };
+	int cr = -1, cc = -1;
+
+	if (G.full_redraw) {
+		ob_add("\x1b[0m\x1b[2J", 8);
+		memset(G.scr_prev, 0xff, sizeof(struct cell) * G.rows * G.cols);
+		G.full_redraw = false;
+	}
+	for (int r = 0; r < G.rows; r++)
+		for (int c = 0; c < G.cols; c++) {
+			struct cell *p = &G.scr[r * G.cols + c], *q = &G.scr_prev[r * G.cols + c];
+			char b[32];
+
+			if (!memcmp(p, q, sizeof(*p)))
+				continue;
+			if (r != cr || c != cc)
+				ob_add(b, snprintf(b, sizeof(b), "\x1b[%d;%dH", r + 1, c + 1));
+			if (p->fg != last.fg || p->bg != last.bg || p->attr != last.attr) {
+				diff_sgr(p);
+				last = *p;
+			}
+			diff_ch(p->ch);
+			*q = *p;
+			cr = r;
+			cc = c + 1;
+		}
+	return G.ob_len - start;
+}
+
+/* ---------------------------------------------------------------- input */
+
+enum key {
+	K_NONE = 0, K_CTRL_C = 3, K_CTRL_Z = 26, K_ESC = 27,
+	K_UP = 0x100, K_DOWN, K_LEFT, K_RIGHT, K_PGUP, K_PGDN, K_SLEFT, K_SRIGHT,
+	K_HOME, K_END, K_MOUSE_CLICK, K_WHEEL_UP, K_WHEEL_DOWN, K_UNKNOWN,
+};
+
+/*
+ * Decode one key from b[0..n).  Returns the bytes it took (and *key, and
+ * for the mouse *mx, *my 0-based), or 0 if b holds only the start of an
+ * escape sequence: the caller waits for more, and takes a lone ESC as the
+ * Esc key when nothing follows soon.
+ */
+static size_t key_decode(const uint8_t *b, size_t n, int *key, int *mx, int *my)
+{
+	static const struct { const char *seq; int key; } seqs[] = {
+		{ "[A", K_UP }, { "[B", K_DOWN }, { "[C", K_RIGHT }, { "[D", K_LEFT },
+		{ "OA", K_UP }, { "OB", K_DOWN }, { "OC", K_RIGHT }, { "OD", K_LEFT },
+		{ "[5~", K_PGUP }, { "[6~", K_PGDN }, { "[1;2C", K_SRIGHT }, { "[1;2D", K_SLEFT },
+		{ "[H", K_HOME }, { "[F", K_END }, { "[1~", K_HOME }, { "[4~", K_END },
+	};
+	size_t i;
+
+	if (!n)
+		return 0;
+	if (b[0] != 27) {
+		*key = b[0];
+		return 1;
+	}
+	if (n == 1)
+		return 0;
+	if (b[1] != '[' && b[1] != 'O') {
+		*key = K_ESC;	/* ESC then another key: Esc, the key comes next */
+		return 1;
+	}
+	if (n >= 3 && b[1] == '[' && b[2] == '<') {	/* SGR mouse: ESC[<b;x;yM */
+		unsigned v[3] = { 0, 0, 0 };
+		int k = 0;
+
+		for (i = 3; i < n && i < 32; i++) {
+			if (isdigit(b[i]))
+				v[k] = v[k] * 10 + (b[i] - '0');
+			else if (b[i] == ';' && k < 2)
+				k++;
+			else if (b[i] == 'M' || b[i] == 'm') {
+				*mx = v[1] > 0 ? v[1] - 1 : 0;
+				*my = v[2] > 0 ? v[2] - 1 : 0;
+				*key = b[i] == 'm' ? K_NONE : v[0] == 64 ? K_WHEEL_UP : v[0] == 65 ? K_WHEEL_DOWN :
+				       (v[0] & 3) == 0 && !(v[0] & 32) ? K_MOUSE_CLICK : K_NONE;
+				return i + 1;
+			} else
+				break;
+		}
+		if (i == n && n < 32)
+			return 0;
+		*key = K_UNKNOWN;
+		return i < n ? i + 1 : n;
+	}
+	for (size_t s = 0; s < sizeof(seqs) / sizeof(seqs[0]); s++) {
+		size_t l = strlen(seqs[s].seq);
+
+		if (n - 1 >= l && !memcmp(b + 1, seqs[s].seq, l)) {
+			*key = seqs[s].key;
+			return 1 + l;
+		}
+		if (n - 1 < l && !memcmp(b + 1, seqs[s].seq, n - 1))
+			return 0;	/* a prefix: wait for the rest */
+	}
+	/* an unknown CSI: skip to its final byte */
+	for (i = 2; i < n && i < 16; i++)
+		if (b[i] >= 0x40 && b[i] <= 0x7e) {
+			*key = K_UNKNOWN;
+			return i + 1;
+		}
+	if (i == n && n < 16)
+		return 0;
+	*key = K_UNKNOWN;
+	return i;
+}
+
+/* ---------------------------------------------------------------- view state */
+
+/*
+ * Following: while the view shows the whole rolling window (live) it
+ * follows the newest events and the cursor stays on the newest time.  Any
+ * zoom, pan, cursor move, search or 'w' stops following, and from then on
+ * no refresh moves the view or the cursor.  '0'/Esc follows again.
+ *
+ *   following --zoom/pan/cursor/search/w/click--> placed
+ *   placed    --0/Esc------------------------------> following
+ *   refresh: following -> view = [newest - window, newest], cursor = newest
+ *            placed    -> nothing moves
+ */
+
+/* The span the whole view covers: the rolling window (live), the whole
+ * recording (replay). */
+static void view_whole(uint64_t *a, uint64_t *b)
+{
+	uint64_t end = G.v_now, start;
+
+	if (G.live || G.speed > 0)
+		start = end > G.window_ns ? end - G.window_ns : 0;
+	else
+		start = G.m_first;
+	if (start < G.m_first && !(G.live || G.speed > 0))
+		start = G.m_first;
+	if (end <= start)
+		end = start + 1;
+	*a = start;
+	*b = end;
+}
+
+/* A refresh: new events may have moved the newest time. */
+static void view_refresh(void)
+{
+	if (G.v_following) {
+		view_whole(&G.v_start, &G.v_end);
+		G.v_cursor = G.v_end;
+	}
+}
+
+/* Stop following: the user placed the view or cursor. */
+static void view_place(void)
+{
+	G.v_following = false;
+}
+
+/* Zoom by num/den around the cursor. */
+static void view_zoom(uint64_t num, uint64_t den)
+{
+	uint64_t span = G.v_end - G.v_start, ns = span * num / den, c = G.v_cursor;
+
+	view_place();
+	if (ns < 1000)
+		ns = 1000;
+	if (c < G.v_start || c > G.v_end)
+		c = G.v_start + span / 2;
+	G.v_start = c - (uint64_t)((double)(c - G.v_start) * ns / span);
+	G.v_end = G.v_start + ns;
+}
+
+/* Pan by a signed fraction (quarters) of the view. */
+static void view_pan(int quarters)
+{
+	uint64_t q = (G.v_end - G.v_start) / 4;
+
+	view_place();
+	if (quarters < 0 && G.v_start < q)
+		q = G.v_start;
+	G.v_start += quarters < 0 ? -q : q;
+	G.v_end += quarters < 0 ? -q : q;
+	if (G.v_cursor < G.v_start || G.v_cursor > G.v_end)
+		G.v_cursor = quarters < 0 ? G.v_start : G.v_end;
+}
+
+/* Move the cursor by cols columns, panning if it leaves the view. */
+static void view_cursor(int cols)
+{
+	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1;
+	uint64_t step = (G.v_end - G.v_start) / ncol;
+
+	view_place();
+	if (!step)
+		step = 1;
+	if (cols < 0)
+		G.v_cursor = G.v_cursor > step * -cols ? G.v_cursor - step * -cols : 0;
+	else
+		G.v_cursor += step * cols;
+	if (G.v_cursor < G.v_start)
+		view_pan(-1);
+	else if (G.v_cursor > G.v_end)
+		view_pan(1);
+	view_place();
+}
+
+/* Put the cursor at time t, moving the view to show it. */
+static void view_goto(uint64_t t)
+{
+	uint64_t span = G.v_end - G.v_start;
+
+	view_place();
+	G.v_cursor = t;
+	if (t < G.v_start || t > G.v_end) {
+		G.v_start = t > span / 2 ? t - span / 2 : 0;
+		G.v_end = G.v_start + span;
+	}
+}
+
+/* n/p: the next (dir > 0) or previous state change of the selected task. */
+struct chg { uint64_t t, best; int dir; };
+
+static bool chg_fn(const struct ival *v, void *arg)
+{
+	struct chg *c = arg;
+
+	if (c->dir > 0 && v->start > c->t && (!c->best || v->start < c->best))
+		c->best = v->start;
+	if (c->dir < 0 && v->start < c->t && v->start > c->best)
+		c->best = v->start;
+	return c->dir > 0 ? v->end > c->t : true;
+}
+
+static void view_change(int dir)
+{
+	struct chg c = { G.v_cursor, 0, dir };
+	int row;
+
+	if (G.v_sel < 0 || G.v_sel >= G.nrowlist || (row = G.rowlist[G.v_sel]) < 0)
+		return;
+	if (dir > 0 && G.task[row].since > G.v_cursor)
+		c.best = G.task[row].since;
+	if (dir < 0 && G.task[row].since < G.v_cursor)
+		c.best = G.task[row].since;
+	ival_walk(G.task[row].last_ival, row, dir > 0 ? G.v_cursor : 0, chg_fn, &c);
+	if (dir < 0 && c.best == 0)
+		return;
+	if (c.best)
+		view_goto(c.best);
+}
+
+/* w: select the task that woke the selected one (the wakeup before the
+ * cursor) and put the cursor on that wakeup. */
+static bool waker_fn(const struct ival *v, void *arg)
+{
+	const struct ival **w = arg;
+
+	if (v->state == ST_RUNNABLE && v->start <= G.v_cursor && v->aux != -1) {
+		*w = v;
+		return false;
+	}
+	return true;
+}
+
+static void view_waker(void)
+{
+	const struct ival *w = NULL;
+	int row, waker;
+	uint64_t at;
+	const struct task *t;
+
+	if (G.v_sel < 0 || G.v_sel >= G.nrowlist || (row = G.rowlist[G.v_sel]) < 0)
+		return;
+	t = &G.task[row];
+	if (t->state == ST_RUNNABLE && t->since <= G.v_cursor && t->waker != -1) {
+		waker = t->waker;
+		at = t->since;
+	} else {
+		ival_walk(t->last_ival, row, 0, waker_fn, &w);
+		if (!w) {
+			snprintf(G.v_msg, sizeof(G.v_msg), "no wakeup of %d before the cursor", t->tid);
+			return;
+		}
+		waker = w->aux;
+		at = w->start;
+	}
+	view_goto(at);
+	if (waker == WAKER_IRQ) {
+		snprintf(G.v_msg, sizeof(G.v_msg), "%d was woken by an interrupt", t->tid);
+		return;
+	}
+	G.v_sel_key = waker;
+	if (row_find(waker) < 0)
+		snprintf(G.v_msg, sizeof(G.v_msg), "woken by %d, not shown", waker);
+}
+
+/* Find a task by name (substring) or tid after a '/' query. */
+static void view_search(void)
+{
+	char *end;
+	long tid = strtol(G.v_query, &end, 10);
+
+	view_place();
+	for (int i = 0; i < G.nrowlist; i++) {
+		int row = G.rowlist[i];
+
+		if (row < 0)
+			continue;
+		if ((*G.v_query && !*end && G.task[row].tid == tid) ||
+		    (*G.v_query && strstr(G.task[row].comm, G.v_query))) {
+			G.v_sel = i;
+			G.v_sel_key = row_key(i);
+			return;
+		}
+	}
+	snprintf(G.v_msg, sizeof(G.v_msg), "no task matches '%s'", G.v_query);
+}
+
+/* Act on one key.  Returns false when tc should quit. */
+static bool view_key(int key, int mx, int my)
+{
+	int body = G.rows - 3;
+
+	G.v_msg[0] = 0;
+	if (G.v_search) {
+		size_t l = strlen(G.v_query);
+
+		if (key == '\r' || key == '\n') {
+			G.v_search = false;
+			view_search();
+		} else if (key == K_ESC || key == K_CTRL_C) {
+			G.v_search = false;
+		} else if ((key == 127 || key == 8) && l) {
+			G.v_query[l - 1] = 0;
+		} else if (key >= 0x20 && key < 0x7f && l + 1 < sizeof(G.v_query)) {
+			G.v_query[l] = key;
+			G.v_query[l + 1] = 0;
+		}
+		return true;
+	}
+	if (G.v_help && key != 'q' && key != K_CTRL_C) {
+		G.v_help = false;
+		return true;
+	}
+	switch (key) {
+	case 'q':
+	case K_CTRL_C:
+		return false;
+	case 'j': case K_DOWN: G.v_sel++; G.v_sel_key = INT_MIN; break;
+	case 'k': case K_UP: G.v_sel = G.v_sel > 0 ? G.v_sel - 1 : 0; G.v_sel_key = INT_MIN; break;
+	case K_PGDN: G.v_sel += body; G.v_sel_key = INT_MIN; break;
+	case K_PGUP: G.v_sel = G.v_sel > body ? G.v_sel - body : 0; G.v_sel_key = INT_MIN; break;
+	case 'h': case K_LEFT: view_cursor(-1); break;
+	case 'l': case K_RIGHT: view_cursor(1); break;
+	case 'H': case K_SLEFT: view_pan(-1); break;
+	case 'L': case K_SRIGHT: view_pan(1); break;
+	case '+': case '=': case K_WHEEL_UP: view_zoom(1, 2); break;
+	case '-': case K_WHEEL_DOWN: view_zoom(2, 1); break;
+	case '0': case K_ESC:
+		G.v_following = true;
+		view_whole(&G.v_start, &G.v_end);
+		G.v_cursor = G.live || G.speed > 0 ? G.v_end : G.v_cursor;
+		if (G.v_cursor < G.v_start || G.v_cursor > G.v_end)
+			G.v_cursor = G.v_start;
+		G.v_following = G.live || G.speed > 0;
+		break;
+	case 'n': view_change(1); break;
+	case 'p': view_change(-1); break;
+	case 'w': view_waker(); break;
+	case 'm': G.v_mark = G.v_cursor; G.v_has_mark = true; break;
+	case 's': G.v_order = (G.v_order + 1) % ORD_N;
+		snprintf(G.v_msg, sizeof(G.v_msg), "order: %s", ord_names[G.v_order]);
+		break;
+	case '/': G.v_search = true; G.v_query[0] = 0; break;
+	case '?': G.v_help = true; break;
+	case ' ': if (G.live) G.want_pause = !G.want_pause; break;
+	case K_CTRL_Z: G.want_suspend = true; break;
+	case K_MOUSE_CLICK:
+		if (my >= 2 && my < 2 + body && G.v_top + my - 2 < G.nrowlist) {
+			G.v_sel = G.v_top + my - 2;
+			G.v_sel_key = INT_MIN;
+		}
+		if (mx >= LABEL_W && G.cols > LABEL_W) {
+			view_place();
+			G.v_cursor = G.v_start + (G.v_end - G.v_start) * (mx - LABEL_W) / (G.cols - LABEL_W);
+		}
+		break;
+	}
+	if (G.v_sel < 0)
+		G.v_sel = 0;
+	return true;
+}
+
+/* Start the view: following, whole window. */
+static void view_init(void)
+{
+	G.v_following = true;
+	G.v_sel = 0;
+	G.v_sel_key = INT_MIN;
+	view_whole(&G.v_start, &G.v_end);
+	G.v_cursor = G.v_end;
+	if (!G.live && G.speed <= 0) {
+		G.v_following = false;
+		G.v_cursor = G.v_start;
+	}
+}
+
 /* ---------------------------------------------------------------- main loop */
 
 /*
@@ -3333,6 +4603,12 @@ static void on_signal(int sig)
 
 	if (sig == SIGCHLD)
 		G.sig_child = 1;
+	else if (sig == SIGWINCH)
+		G.sig_winch = 1;
+	else if (sig == SIGTSTP)
+		G.sig_tstp = 1;
+	else if (sig == SIGCONT)
+		G.sig_cont = 1;
 	else
 		G.sig_stop = sig;
 	if (write(G.sig_pipe[1], "s", 1) < 0)
@@ -3340,18 +4616,25 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
+/* Install on_signal for sig. */
+static void sig_setup_one(int sig)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, NULL);
+}
+
 /* Install the handlers and the self-pipe. */
 static void sig_setup(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
 
 	if (pipe2(G.sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		die("pipe: %s", strerror(errno));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+		sig_setup_one(sigs[i]);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -3433,6 +4716,265 @@ static int run_record(void)
 	return status;
 }
 
+/* A pause in the recording: a LOST_SAMPLES record of 0 samples at time t,
+ * so that the model, live and on replay, closes every state at the last
+ * event before it (perf reads it as an empty loss report). */
+static void pause_marker(uint64_t t)
+{
+	const struct attr *d = &G.attr[G.nattr - 1];
+	uint8_t r[48] = { 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(r) };
+
+	memcpy(r, &h, 8);
+	memcpy(r + 24, &t, 8);			/* sample_id: TID 0, TIME, CPU 0 */
+	memcpy(r + 40, &d->ids[0], 8);		/* IDENTIFIER */
+	emit(r, sizeof(r), t, NULL);
+}
+
+/*
+ * Pause (on) or resume recording.  Pausing disables the events in the
+ * kernel, drains every ring and releases everything recorded before it, so
+ * all of it is shown, then marks the gap: each pause has its own.
+ */
+static void view_pause(bool on)
+{
+	if (on) {
+		pe_enable(false);
+		while (!pe_pass(true))
+			;
+		pause_marker(now_ns());
+		if (G.rec_fd >= 0)
+			rec_round();
+	} else {
+		pe_enable(true);
+	}
+	G.paused = on;
+}
+
+/* Ctrl-Z or SIGTSTP: restore the terminal, stop, and repaint after fg. */
+static void view_suspend(void)
+{
+	term_restore();
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);
+	sig_setup_one(SIGTSTP);
+	term_raw();
+	G.want_suspend = false;
+	G.sig_tstp = 0;
+}
+
+/*
+ * The terminal view: --live (events from the rings), --replay FILE (the
+ * whole recording loaded first), --replay FILE --speed N (records fed at
+ * N times their pace through the same rolling view as live).  One poll()
+ * loop serves the rings, the keys, the signals and the frame timer; a
+ * frame is drawn only when the previous one is out, so a slow terminal
+ * drops frames, never events.  Returns tc's exit status.
+ */
+static int run_view(void)
+{
+	struct pollfd *pfd;
+	uint8_t kb[64];
+	size_t kn = 0;
+	uint64_t next_frame = 0, esc_t = 0, rate_t, rate_n = 0, wall0 = 0, data0 = 0;
+	int status = 0, np;
+	bool ended = false;
+
+	if (!isatty(1))
+		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
+	sig_setup();
+	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
+	if (G.live) {
+		int nonline = 0;
+
+		pe_setup();
+		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
+		for (int c = 0; c < G.ncpu; c++)
+			nonline += G.cpu_online[c];
+		if (G.rec_path)
+			rec_open(nonline);
+		rec_synth_comms();
+		if (G.rec_path)
+			rec_round();
+	} else {
+		rd_open(G.replay_path);
+		if (G.speed > 0) {
+			rd_run(0);	/* up to the first timed record */
+			data0 = G.rd_next_t;
+		} else if (rd_run(UINT64_MAX) == 0 || G.rd_cut) {
+			ended = true;
+		}
+		if (!G.task)
+			die("%s holds no events", G.replay_path);
+	}
+	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	pfd = xcalloc(G.nrb + 3, sizeof(*pfd));
+	term_init();
+	if (G.live && G.cmd)
+		cmd_start();
+	if (G.live)
+		pe_enable(true);
+	if (G.live && G.cmd) {
+		term_restore();		/* an exec failure is reported on a sane terminal */
+		cmd_go();
+		term_raw();
+	}
+	wall0 = rate_t = now_ns();
+	G.v_now = G.live ? wall0 : G.speed > 0 ? data0 : G.m_last;
+	if (!G.live && !G.m_first)
+		G.m_first = G.v_now;
+	view_init();
+	for (;;) {
+		uint64_t now = now_ns();
+		int timeout = next_frame > now ? (int)((next_frame - now) / 1000000) + 1 : 0;
+		char drain[64];
+
+		if (timeout > PASS_MS)
+			timeout = PASS_MS;
+		if (kn && timeout > 30)
+			timeout = 30;
+		np = 0;
+		pfd[np++] = (struct pollfd){ .fd = G.sig_pipe[0], .events = POLLIN };
+		pfd[np++] = (struct pollfd){ .fd = G.tty_in, .events = POLLIN };
+		pfd[np++] = (struct pollfd){ .fd = 1, .events = G.ob_len ? POLLOUT : 0 };
+		for (int i = 0; G.live && !G.paused && i < G.nrb; i++)
+			pfd[np++] = (struct pollfd){ .fd = G.rb[i].fd, .events = POLLIN };
+		poll(pfd, np, timeout);
+		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		now = now_ns();
+		if (G.sig_stop)
+			break;
+		if (G.sig_winch) {
+			G.sig_winch = 0;
+			term_size();
+			next_frame = 0;
+		}
+		if (G.sig_tstp || G.want_suspend)
+			view_suspend();
+		if (G.sig_cont) {
+			G.sig_cont = 0;
+			G.full_redraw = true;
+			next_frame = 0;
+		}
+
+		/* keys */
+		if (pfd[1].revents & (POLLIN | POLLHUP)) {
+			ssize_t n = read(G.tty_in, kb + kn, sizeof(kb) - kn);
+
+			if (n > 0)
+				kn += n;
+		}
+		while (kn) {
+			int key = K_NONE, mx = 0, my = 0;
+			size_t used = key_decode(kb, kn, &key, &mx, &my);
+
+			if (!used) {	/* the start of a sequence: wait a little */
+				if (!esc_t)
+					esc_t = now;
+				if (now - esc_t < 30 * 1000000ull && kn < sizeof(kb))
+					break;
+				key = K_ESC;
+				used = 1;
+			}
+			esc_t = 0;
+			memmove(kb, kb + used, kn - used);
+			kn -= used;
+			if (key != K_NONE && !view_key(key, mx, my))
+				goto quit;
+			next_frame = 0;
+		}
+		if (G.want_pause != G.paused)
+			view_pause(G.want_pause);
+
+		/* events */
+		if (G.live && !G.paused) {
+			uint64_t pos = G.rec_pos;
+
+			pe_pass(false);
+			G.v_now = G.pass_bound;
+			if (G.rec_fd >= 0 && G.rec_pos != pos)
+				rec_round();
+			if (G.rec_fd >= 0 && now - G.rec_ckpt_ns >= CKPT_NS)
+				rec_checkpoint();
+		} else if (G.live) {
+			G.v_now = now;
+		}
+		if (G.speed > 0 && !ended) {
+			uint64_t limit = data0 + (uint64_t)((now - wall0) * G.speed);
+
+			ended = rd_run(limit) != 1;
+			G.v_now = limit;
+		}
+		if (G.live && G.cmd && (G.sig_child || G.child_done)) {
+			G.sig_child = 0;
+			if (cmd_reap() && !G.v_msg[0])
+				snprintf(G.v_msg, sizeof(G.v_msg), "%s exited (status %d): q quits", G.cmd[0],
+					 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
+					 128 + WTERMSIG(G.child_status));
+		}
+		if (now - rate_t >= NS_PER_SEC) {
+			uint64_t n = 0;
+
+			for (int k = 0; k < EV_NKIND; k++)
+				n += G.n_kind[k];
+			G.ev_rate = (n - rate_n) * NS_PER_SEC / (now - rate_t);
+			rate_n = n;
+			rate_t = now;
+		}
+
+		/* the frame, when the previous one is out and it is time */
+		if (G.ob_len && !ob_flush())
+			continue;
+		if (now >= next_frame) {
+			uint64_t t0 = now_ns(), cost, wire;
+			size_t bytes;
+
+			view_refresh();
+			draw_frame();
+			bytes = draw_diff();
+			cost = now_ns() - t0;
+			ob_flush();
+			G.frames++;
+			/* adapt: at most ~5% of a CPU drawing, and no faster than
+			 * the terminal takes the bytes */
+			wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
+			G.refresh_ns = 33 * 1000000ull;
+			if (cost * 20 > G.refresh_ns)
+				G.refresh_ns = cost * 20;
+			if (wire * 3 / 2 > G.refresh_ns)
+				G.refresh_ns = wire * 3 / 2;
+			if (G.refresh_ns > 2 * NS_PER_SEC)
+				G.refresh_ns = 2 * NS_PER_SEC;
+			next_frame = now_ns() + G.refresh_ns;
+		}
+	}
+quit:
+	term_restore();
+	if (G.live) {
+		if (!G.paused)
+			pe_enable(false);
+		while (!pe_pass(true))
+			;
+		if (G.rec_fd >= 0) {
+			rec_round();
+			pe_read_lost();
+			rec_close();
+		}
+		if (G.cmd) {
+			cmd_kill();
+			if (WIFEXITED(G.child_status))
+				status = WEXITSTATUS(G.child_status);
+			else if (WIFSIGNALED(G.child_status))
+				status = 128 + WTERMSIG(G.child_status);
+		}
+		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - wall0) / 1e9,
+			  G.rec_path ? G.rec_pos : 0);
+	}
+	return G.sig_stop && !G.cmd ? 0 : status;
+}
+
 /* tc --replay: read the recording to the outputs. */
 static int run_replay(void)
 {
@@ -3441,7 +4983,7 @@ static int run_replay(void)
 	rd_open(G.replay_path);
 	if (G.rd_cut)
 		note("%s was cut off: reading up to its last complete record", G.replay_path);
-	ret = rd_run();
+	ret = rd_run(UINT64_MAX);
 	if (out_script)
 		fflush(out_script);
 	if (G.summary && G.task) {
@@ -3459,15 +5001,21 @@ static int run_replay(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: tc --record FILE [options] [-- command [args...]]\n"
-	      "       tc --replay FILE --summary | --script\n"
-	      "       tc --repair FILE\n"
+	fputs("usage: tc --live [options] [-- command [args...]]    watch live\n"
+	      "       tc --record FILE [options] [-- command ...]    record (perf.data) without a UI\n"
+	      "       tc --live --record FILE [options] [-- ...]     watch and record\n"
+	      "       tc --replay FILE [--speed N]                   browse a recording (tc's or perf's)\n"
+	      "       tc --replay FILE --summary | --script          per-task totals | every event\n"
+	      "       tc --repair FILE                               make a cut-off recording whole\n"
 	      "       tc --help | --version\n"
 	      "options:\n"
+	      "  -w, --window SECONDS     width of the rolling live window (default 10)\n"
 	      "  -d, --duration SECONDS   stop recording after this long\n"
 	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
-	      "  --summary                per-task and per-CPU totals, tab-separated\n"
-	      "  --script                 print every event, one line each, in time order\n", f);
+	      "  --speed N                replay at N times the recorded pace\n"
+	      "  --ascii                  no UTF-8 block characters\n"
+	      "  --no-color               monochrome (also NO_COLOR set, or TERM=dumb)\n"
+	      "keys in the view: ? shows them\n", f);
 }
 
 /* Parse argv into G; exits on --help, --version and errors. */
@@ -3495,6 +5043,24 @@ static void parse_args(int argc, char **argv)
 			G.script = true;
 		} else if (!strcmp(a, "--summary")) {
 			G.summary = true;
+		} else if (!strcmp(a, "--live")) {
+			G.live = true;
+		} else if (!strcmp(a, "--ascii")) {
+			G.ascii = true;
+		} else if (!strcmp(a, "--no-color")) {
+			G.no_color = true;
+		} else if (!strcmp(a, "--speed") || !strcmp(a, "-w") || !strcmp(a, "--window")) {
+			char *end;
+			double d;
+
+			NEEDV();
+			d = strtod(v, &end);
+			if (*end || !(d > 0) || d > 1e6)
+				die("%s %s: a positive number is needed", a, v);
+			if (!strcmp(a, "--speed"))
+				G.speed = d;
+			else
+				G.window_ns = d * 1e9;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
 			char *end;
 
@@ -3523,14 +5089,17 @@ static void parse_args(int argc, char **argv)
 		}
 #undef NEEDV
 	}
-	if (!!G.rec_path + !!G.replay_path + !!G.repair_path != 1) {
+	if (!!(G.rec_path || G.live) + !!G.replay_path + !!G.repair_path != 1) {
 		usage(stderr);
-		die("give one of --record, --replay or --repair");
+		die("give one of --live, --record, --replay or --repair");
 	}
-	if (G.cmd && !G.rec_path)
-		die("a command to trace goes with --record");
+	if (G.cmd && !G.rec_path && !G.live)
+		die("a command to trace goes with --live or --record");
 	if ((G.script || G.summary) && !G.replay_path)
 		die("--script and --summary go with --replay");
+	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
+		die("--speed goes with --replay (in the view)");
+	G.view = G.live || (G.replay_path && !G.script && !G.summary);
 }
 
 #ifndef TC_TEST
@@ -3547,6 +5116,8 @@ int main(int argc, char **argv)
 		rp_repair(G.repair_path);
 		return 0;
 	}
+	if (G.view)
+		return run_view();
 	if (G.replay_path)
 		return run_replay();
 	return run_record();
