@@ -3456,7 +3456,7 @@ static void term_size(void)
 	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
 	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
 	G.acc = xcalloc((size_t)cols * ST_N, sizeof(uint64_t));
-	G.ob_cap = (size_t)rows * cols * 24 + 4096;
+	G.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
 	free(G.ob);
 	G.ob = xcalloc(1, G.ob_cap);
 	G.ob_len = G.ob_off = 0;
@@ -3913,9 +3913,8 @@ static void draw_axis(int r)
 			break;
 		}
 	}
-	if (base > G.v_start)
-		base = G.v_start;
-	for (uint64_t t = base + (G.v_start - base + step - 1) / step * step; t <= G.v_end; t += step) {
+	for (uint64_t t = G.v_start > base ? base + (G.v_start - base + step - 1) / step * step : base;
+	     t <= G.v_end; t += step) {
 		char lab[32];
 		int c;
 
@@ -4020,7 +4019,7 @@ static void draw_help(void)
 		"running: block height; runnable, blocked,",
 		"I/O, unknown: colour (letters in --ascii)",
 	};
-	int n = sizeof(lines) / sizeof(lines[0]), w = 46;
+	int n = sizeof(lines) / sizeof(lines[0]), w = 50;
 	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
 
 	if (r0 < 0)
