@@ -73,8 +73,8 @@
 enum {
 	MAX_CPUS = 4096,		/* bound on any CPU number, live or from a file */
 	TFS_MAX_FIELDS = 40,		/* fields of one tracepoint format */
-	MAX_FMTS = 64,			/* tracepoint formats known at once */
-	MAX_ATTRS = 64,			/* perf_event_attr entries of a recording */
+	MAX_FMTS = 128,			/* tracepoint formats known at once */
+	MAX_ATTRS = 128,		/* perf_event_attr entries of a recording */
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	DEF_MMAP_PAGES = 128,		/* ring data pages per CPU */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
@@ -118,6 +118,7 @@ enum ev_kind {
 	EV_PEXIT, EV_MIGRATE, EV_IDLE, EV_FREQ,
 	EV_NTP,
 	EV_COMM = EV_NTP, EV_FORK, EV_EXIT, EV_LOST,
+	EV_SYS_ENTER, EV_SYS_EXIT,	/* syscalls:sys_enter_X / sys_exit_X of io_calls */
 	EV_NKIND,
 	EV_NONE = -1,
 };
@@ -134,6 +135,8 @@ enum ev_kind {
  *   COMM          a pid, b tid, v 1 if from exec, comm
  *   FORK, EXIT    a pid, b ppid, c tid, v ptid
  *   LOST          v events lost
+ *   SYS_ENTER     a fd (-1 if none), b io_calls index; the task is tid
+ *   SYS_EXIT      v return value, b io_calls index
  * time is ns (CLOCK_MONOTONIC for tc's recordings); cpu, pid and tid are
  * those of the record (-1 where it has none); flags is common_flags.
  */
@@ -179,6 +182,12 @@ struct task {
 	uint32_t switches, wakeups;
 	uint32_t inferred;	/* switch-ins the kernel did not report */
 	uint32_t last_ival;	/* newest interval of this row, NO_IVAL */
+	/* -I: inside a traced I/O call since io_start; totals of the calls */
+	bool in_io;
+	int8_t io_call;		/* index in io_calls */
+	uint64_t io_start, io_ns, io_rbytes, io_wbytes;
+	uint32_t io_count, io_errors;
+	uint32_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
 };
 
 /* A CPU of the model. */
@@ -226,20 +235,21 @@ enum fld {
 	F_COMMON_FLAGS, F_COMMON_PID, F_PREV_COMM, F_PREV_PID, F_PREV_STATE,
 	F_NEXT_COMM, F_NEXT_PID, F_COMM, F_PID, F_TARGET_CPU, F_PARENT_COMM,
 	F_PARENT_PID, F_CHILD_COMM, F_CHILD_PID, F_FILENAME, F_OLD_PID,
-	F_ORIG_CPU, F_DEST_CPU, F_STATE, F_CPU_ID,
+	F_ORIG_CPU, F_DEST_CPU, F_STATE, F_CPU_ID, F_FD, F_RET,
 	F_NFLD
 };
 static const char *const fld_names[F_NFLD] = {
 	"common_flags", "common_pid", "prev_comm", "prev_pid", "prev_state",
 	"next_comm", "next_pid", "comm", "pid", "target_cpu", "parent_comm",
 	"parent_pid", "child_comm", "child_pid", "filename", "old_pid",
-	"orig_cpu", "dest_cpu", "state", "cpu_id",
+	"orig_cpu", "dest_cpu", "state", "cpu_id", "fd", "ret",
 };
 
 /* An event source of a recording: a perf_event_attr and what it means. */
 struct attr {
 	struct perf_event_attr pa;	/* as opened or as read (byte order fixed) */
 	int kind;			/* enum ev_kind for tracepoints, else EV_NONE */
+	int io;				/* SYS_ENTER/EXIT: index in io_calls */
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
@@ -267,6 +277,12 @@ static struct {
 	const char *rec_path, *replay_path, *repair_path;
 	bool script, summary, live;
 	bool view;			/* the terminal view: --live, or --replay without output options */
+	bool power_only, tasks_only, io;	/* -P, -T, -I */
+	const char *filt[32];		/* -p PID|NAME, as given */
+	int nfilt;
+	const char *cpu_arg;		/* -C LIST */
+	char self_filter[512];		/* -I: the tracepoint filter excluding tc's threads */
+	bool *cpu_filt;			/* NULL: every CPU */
 	double duration;		/* seconds, 0 = until stopped */
 	unsigned mmap_pages;
 	char **cmd;
@@ -792,8 +808,40 @@ static const char *const ev_names[EV_NKIND] = {
 	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
 	"sched_process_fork", "sched_process_exec", "sched_process_exit",
 	"sched_migrate_task", "cpu_idle", "cpu_frequency",
-	"comm", "fork", "exit", "lost",
+	"comm", "fork", "exit", "lost", "sys_enter", "sys_exit",
 };
+
+/* The I/O system calls of -I (perf timechart's set), by kind. */
+enum io_kind { IO_READ, IO_WRITE, IO_SYNC, IO_POLL, IO_NKIND };
+static const char *const io_kind_names[IO_NKIND] = { "read", "write", "sync", "poll" };
+static const struct io_call {
+	const char *name;
+	int kind;
+} io_calls[] = {
+	{ "read", IO_READ }, { "pread64", IO_READ }, { "readv", IO_READ }, { "preadv", IO_READ },
+	{ "recvfrom", IO_READ }, { "recvmmsg", IO_READ }, { "recvmsg", IO_READ },
+	{ "write", IO_WRITE }, { "pwrite64", IO_WRITE }, { "writev", IO_WRITE }, { "pwritev", IO_WRITE },
+	{ "sendto", IO_WRITE }, { "sendmsg", IO_WRITE }, { "sendmmsg", IO_WRITE },
+	{ "sync", IO_SYNC }, { "sync_file_range", IO_SYNC }, { "fsync", IO_SYNC },
+	{ "fdatasync", IO_SYNC }, { "msync", IO_SYNC },
+	{ "epoll_pwait", IO_POLL }, { "epoll_wait", IO_POLL }, { "poll", IO_POLL },
+	{ "ppoll", IO_POLL }, { "pselect6", IO_POLL }, { "select", IO_POLL },
+};
+#define N_IO ((int)(sizeof(io_calls) / sizeof(io_calls[0])))
+
+/* Known tracepoint i (0 <= i < N_TP): tp_defs, then each I/O call's enter
+ * and exit.  Writes its system and name. */
+#define N_TP (EV_NTP + 2 * N_IO)
+static void tp_name(int i, const char **sys, char *name, size_t n)
+{
+	if (i < EV_NTP) {
+		*sys = tp_defs[i].sys;
+		snprintf(name, n, "%s", tp_defs[i].name);
+	} else {
+		*sys = "syscalls";
+		snprintf(name, n, "sys_%s_%s", (i - EV_NTP) % 2 ? "exit" : "enter", io_calls[(i - EV_NTP) / 2].name);
+	}
+}
 
 /* Raw format texts, kept for the recorder's TRACING_DATA (index = G.fmt). */
 static struct {
@@ -859,15 +907,14 @@ static int fmt_from_local(void)
 			continue;
 		if (!G.tfs_root[0] && tfs_find() < 0)
 			return n;
-		for (int k = 0; k < EV_NTP; k++) {
-			char rel[256], buf[32];
-			char path[600];
+		for (int k = 0; k < N_TP; k++) {
+			char name[64], buf[32], path[600];
+			const char *sys;
 
-			snprintf(rel, sizeof(rel), "events/%s/%s/id", tp_defs[k].sys, tp_defs[k].name);
-			snprintf(path, sizeof(path), "%s/%s", G.tfs_root, rel);
+			tp_name(k, &sys, name, sizeof(name));
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", G.tfs_root, sys, name);
 			if (read_small(path, buf, sizeof(buf)) > 0 &&
-			    strtoull(buf, NULL, 10) == a->pa.config &&
-			    fmt_load(tp_defs[k].sys, tp_defs[k].name)) {
+			    strtoull(buf, NULL, 10) == a->pa.config && fmt_load(sys, name)) {
 				n++;
 				break;
 			}
@@ -887,6 +934,18 @@ static void attr_bind(struct attr *a)
 	for (int k = 0; k < EV_NTP; k++)
 		if (!strcmp(a->fmt->sys, tp_defs[k].sys) && !strcmp(a->fmt->name, tp_defs[k].name))
 			a->kind = k;
+	if (!strcmp(a->fmt->sys, "syscalls"))
+		for (int k = 0; k < N_IO; k++) {
+			const char *n = a->fmt->name;
+
+			if (strncmp(n, "sys_e", 5))
+				break;
+			n += !strncmp(n, "sys_enter_", 10) ? 10 : !strncmp(n, "sys_exit_", 9) ? 9 : 0;
+			if (!strcmp(n, io_calls[k].name)) {
+				a->kind = a->fmt->name[5] == 'n' ? EV_SYS_ENTER : EV_SYS_EXIT;
+				a->io = k;
+			}
+		}
 	for (int i = 0; i < F_NFLD; i++)
 		a->fp[i] = tfs_field(a->fmt, fld_names[i]);
 }
@@ -1176,6 +1235,14 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 			e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
 			e->c = fld_int(a->fp[F_CPU_ID], raw, rs, -1);
 			break;
+		case EV_SYS_ENTER:
+			e->a = fld_int(a->fp[F_FD], raw, rs, -1);
+			e->b = a->io;
+			break;
+		case EV_SYS_EXIT:
+			e->v = fld_int(a->fp[F_RET], raw, rs, 0);
+			e->b = a->io;
+			break;
 		}
 		return 1;
 	case PERF_RECORD_COMM:
@@ -1378,7 +1445,7 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->waker = -1;
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
-	t->last_ival = NO_IVAL;
+	t->last_ival = t->last_iival = NO_IVAL;
 	G.task_hash[h] = slot;
 	if (created)
 		*created = true;
@@ -1465,9 +1532,11 @@ static void model_gap(void)
 	uint64_t t = G.m_last;
 
 	G.gaps++;
-	for (int i = 0; i < G.ntask; i++)
+	for (int i = 0; i < G.ntask; i++) {
 		if (G.task[i].state != ST_DEAD)
 			task_set(&G.task[i], ST_UNKNOWN, t);
+		G.task[i].in_io = false;
+	}
 	for (int c = 0; c < G.ncpu; c++) {
 		cpu_set(c, -1, t);
 		cpu_cstate(c, -1, t);
@@ -1490,6 +1559,7 @@ static void model_event(const struct ev *e)
 	uint64_t t = e->time;
 	struct task *p, *n;
 	bool created;
+	int st;
 
 	if (e->kind == EV_COMM) {	/* names, also of synthesized tasks at time 0 */
 		if ((p = task_get(e->b, t ? t : G.m_last, NULL))) {
@@ -1532,7 +1602,8 @@ static void model_event(const struct ev *e)
 				p->switches++;
 			}
 			p->cpu = e->cpu;
-			task_set(p, p->exited ? ST_DEAD : model_prev_state(e->v), t);
+			st = p->exited ? ST_DEAD : model_prev_state(e->v);
+			task_set(p, p->in_io && st != ST_RUNNABLE && st != ST_DEAD ? ST_IO : st, t);
 			if (p->state == ST_RUNNABLE)
 				p->waker = -1;	/* preempted, not woken */
 		}
@@ -1595,6 +1666,31 @@ static void model_event(const struct ev *e)
 	case EV_LOST:
 		model_gap();
 		break;
+	case EV_SYS_ENTER:
+		if ((p = task_get(e->tid, t, NULL))) {
+			p->in_io = true;
+			p->io_call = e->b;
+			p->io_start = t;
+		}
+		break;
+	case EV_SYS_EXIT:
+		if ((p = task_get(e->tid, t, NULL)) && p->in_io && p->io_call == e->b) {
+			int kind = io_calls[e->b].kind;
+
+			p->in_io = false;
+			p->io_ns += t - p->io_start;
+			p->io_count++;
+			if (e->v < 0)
+				p->io_errors++;
+			else if (kind == IO_READ)
+				p->io_rbytes += e->v;
+			else if (kind == IO_WRITE)
+				p->io_wbytes += e->v;
+			ival_add(&p->last_iival, p - G.task, e->b,
+				 e->v < INT32_MIN ? INT32_MIN : e->v > INT32_MAX ? INT32_MAX : (int32_t)e->v,
+				 p->io_start, t > p->io_start ? t : p->io_start + 1);
+		}
+		break;
 	}
 }
 
@@ -1608,6 +1704,27 @@ static void model_end(void)
 		cpu_cstate(c, G.cpu[c].cstate, G.m_last);
 		cpu_freq(c, G.cpu[c].freq, G.m_last);
 	}
+}
+
+/* Does task t pass the -p filters (tid, thread group id or name)? */
+static bool filter_task(const struct task *t)
+{
+	if (!G.nfilt)
+		return true;
+	for (int i = 0; i < G.nfilt; i++) {
+		char *end;
+		long v = strtol(G.filt[i], &end, 10);
+
+		if (*end ? !strncmp(t->comm, G.filt[i], COMM_LEN - 1) : (v == t->tid || v == t->pid))
+			return true;
+	}
+	return false;
+}
+
+/* Does CPU c pass -C? */
+static bool filter_cpu(int c)
+{
+	return !G.cpu_filt || (c >= 0 && c < MAX_CPUS && G.cpu_filt[c]);
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -1848,8 +1965,12 @@ static void pe_setup(void)
 	if (tfs_find() < 0)
 		die("tracefs not found and cannot be mounted: mount -t tracefs nodev /sys/kernel/tracing (as root)");
 	for (int k = 0; k < EV_NTP; k++) {
-		const struct tfs_fmt *f = fmt_load(tp_defs[k].sys, tp_defs[k].name);
+		bool sched = !strcmp(tp_defs[k].sys, "sched");
+		const struct tfs_fmt *f;
 
+		if (sched ? G.power_only : G.tasks_only)
+			continue;
+		f = fmt_load(tp_defs[k].sys, tp_defs[k].name);
 		if (!f && tp_defs[k].required)
 			die("tracepoint %s:%s missing from %s/events: a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
 			    tp_defs[k].sys, tp_defs[k].name, G.tfs_root);
@@ -1859,7 +1980,32 @@ static void pe_setup(void)
 		}
 		pe_add_tp(f);
 	}
-	{	/* the dummy event: task names, forks and exits */
+	if (G.io) {	/* both ends of every I/O call the kernel has */
+		int missing = 0;
+
+		for (int k = 0; k < N_IO; k++) {
+			char en[64], ex[64];
+			const struct tfs_fmt *f1, *f2;
+
+			snprintf(en, sizeof(en), "sys_enter_%s", io_calls[k].name);
+			snprintf(ex, sizeof(ex), "sys_exit_%s", io_calls[k].name);
+			f1 = fmt_load("syscalls", en);
+			f2 = f1 ? fmt_load("syscalls", ex) : NULL;
+			if (!f1 || !f2) {
+				missing++;
+				continue;
+			}
+			pe_add_tp(f1);
+			pe_add_tp(f2);
+		}
+		if (missing == N_IO)
+			die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.tfs_root);
+		if (missing)
+			note("-I: %d of the %d I/O system calls have no tracepoint in this kernel, skipped", missing, N_IO);
+	}
+	if (G.power_only && !G.nattr)
+		die("-P: this kernel has no power:cpu_idle or power:cpu_frequency tracepoint");
+	if (!G.power_only) {	/* the dummy event: task names, forks and exits */
 		struct attr *a = &G.attr[G.nattr++];
 		struct perf_event_attr *pa = &a->pa;
 
@@ -1884,9 +2030,12 @@ static void pe_setup(void)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
 	pe_cpus();
-	for (int c = 0; c < G.ncpu; c++)
-		if (!G.cpu_online[c])
+	for (int c = 0; c < G.ncpu; c++) {
+		if (!G.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
+		if (!filter_cpu(c))
+			G.cpu_online[c] = false;	/* -C: not traced at all */
+	}
 	need = 0;
 	for (int c = 0; c < G.ncpu; c++)
 		need += G.cpu_online[c] ? G.nattr : 0;
@@ -1894,7 +2043,24 @@ static void pe_setup(void)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)need + 32)
+		die("%d events on %d CPUs need %d file descriptors and the limit is %llu: raise it (ulimit -n %d as root), or trace fewer CPUs (-C)",
+		    G.nattr, G.ncpu, need, (unsigned long long)rl.rlim_cur, need + 32);
 	G.fds = xcalloc(need, sizeof(int));
+	if (G.io) {	/* every thread of tc, so that none of its calls is traced */
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *de;
+		size_t n = 0;
+
+		G.self_filter[0] = 0;
+		while (d && (de = readdir(d)))
+			if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.self_filter))
+				n += snprintf(G.self_filter + n, sizeof(G.self_filter) - n, "%scommon_pid != %d",
+					      n ? " && " : "", atoi(de->d_name));
+		if (d)
+			closedir(d);
+	}
 	G.rb = xcalloc(G.ncpu, sizeof(*G.rb));
 	for (int i = 0; i < G.nattr; i++)
 		G.attr[i].ids = xcalloc(G.ncpu, sizeof(uint64_t));
@@ -1929,6 +2095,9 @@ static void pe_setup(void)
 				die("perf_event_open of %s on CPU %d: %s",
 				    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
 			G.fds[G.nfd++] = fd;
+			if ((a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT) &&
+			    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, G.self_filter) < 0)
+				die("cannot filter tc's own system calls out (%s): %s", G.self_filter, strerror(errno));
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
 				die("PERF_EVENT_IOC_ID: %s", strerror(errno));
 			a->nids++;
@@ -3168,7 +3337,11 @@ static void out_name(FILE *f, const char *s)
 /* One --script line for e: "TIME_NS CPU EVENT key=value ...". */
 static void out_event(FILE *f, const struct ev *e)
 {
-	fprintf(f, "%" PRIu64 " %d %s", e->time, e->cpu, ev_names[e->kind]);
+	if (e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)
+		fprintf(f, "%" PRIu64 " %d sys_%s_%s", e->time, e->cpu,
+			e->kind == EV_SYS_ENTER ? "enter" : "exit", io_calls[e->b].name);
+	else
+		fprintf(f, "%" PRIu64 " %d %s", e->time, e->cpu, ev_names[e->kind]);
 	switch (e->kind) {
 	case EV_SWITCH:
 		fputs(" prev_comm=", f);
@@ -3220,6 +3393,12 @@ static void out_event(FILE *f, const struct ev *e)
 	case EV_LOST:
 		fprintf(f, " lost=%" PRId64, e->v);
 		break;
+	case EV_SYS_ENTER:
+		fprintf(f, " pid=%d fd=%d", e->tid, e->a);
+		break;
+	case EV_SYS_EXIT:
+		fprintf(f, " pid=%d ret=%" PRId64, e->tid, e->v);
+		break;
 	}
 	fputc('\n', f);
 }
@@ -3254,11 +3433,12 @@ static void out_summary(FILE *f)
 
 		for (int s = ST_RUNNING; s < ST_DEAD; s++)
 			known += t->total[s];
-		if (known || t->switches || t->wakeups)
+		if ((known || t->switches || t->wakeups || t->io_count) && filter_task(t))
 			idx[n++] = i;
 	}
 	qsort(idx, n, sizeof(int), out_cmp_run);
-	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\n", f);
+	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred"
+	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.task[idx[i]];
 
@@ -3272,10 +3452,14 @@ static void out_summary(FILE *f)
 		fprintf(f, "\t%u\t%u", t->switches, t->wakeups);
 		out_ms(f, t->max_delay);
 		out_ms(f, t->total[ST_UNKNOWN]);
-		fprintf(f, "\t%u\n", t->inferred);
+		fprintf(f, "\t%u\t%u", t->inferred, t->io_count);
+		out_ms(f, t->io_ns);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors);
 	}
 	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\n", f);
 	for (int c = 0; c < G.ncpu; c++) {
+		if (!filter_cpu(c))
+			continue;
 		fprintf(f, "%d", c);
 		out_ms(f, G.cpu[c].busy);
 		out_ms(f, G.cpu[c].idle);
@@ -3752,7 +3936,8 @@ static void rows_build(void)
 	int n = 0, first_task;
 
 	for (int c = 0; c < G.ncpu && n < G.rowlist_cap; c++) {
-		if (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL && G.cpu[c].cstate < 0)
+		if (!filter_cpu(c) || (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL &&
+				       G.cpu[c].cstate < 0 && G.cpu[c].last_cival == NO_IVAL))
 			continue;
 		G.rowlist[n++] = -1 - c;
 		if (G.cpu[c].freq >= 0 || G.cpu[c].last_fival != NO_IVAL)
@@ -3762,6 +3947,8 @@ static void rows_build(void)
 	for (int i = 0; i < G.ntask && n < G.rowlist_cap; i++) {
 		const struct task *t = &G.task[i];
 
+		if (G.power_only || !filter_task(t))
+			continue;
 		if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
 			if (t->state != ST_DEAD || t->last_seen >= G.v_start)
 				G.rowlist[n++] = i;
@@ -4654,7 +4841,8 @@ static int run_record(void)
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
 	rec_open(nonline);
-	rec_synth_comms();
+	if (!G.power_only)
+		rec_synth_comms();
 	rec_round();
 	if (G.cmd)
 		cmd_start();
@@ -4792,7 +4980,8 @@ static int run_view(void)
 			nonline += G.cpu_online[c];
 		if (G.rec_path)
 			rec_open(nonline);
-		rec_synth_comms();
+		if (!G.power_only)
+			rec_synth_comms();
 		if (G.rec_path)
 			rec_round();
 	} else {
@@ -5008,6 +5197,11 @@ static void usage(FILE *f)
 	      "       tc --repair FILE                               make a cut-off recording whole\n"
 	      "       tc --help | --version\n"
 	      "options:\n"
+	      "  -P, --power-only         CPU rows only: idle states and frequency\n"
+	      "  -T, --tasks-only         scheduler events only, no power events\n"
+	      "  -I, --io                 also trace I/O system calls\n"
+	      "  -p, --pid PID|NAME       show only these tasks (repeatable)\n"
+	      "  -C, --cpu LIST           only these CPUs (0-3,6)\n"
 	      "  -w, --window SECONDS     width of the rolling live window (default 10)\n"
 	      "  -d, --duration SECONDS   stop recording after this long\n"
 	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
@@ -5044,6 +5238,22 @@ static void parse_args(int argc, char **argv)
 			G.summary = true;
 		} else if (!strcmp(a, "--live")) {
 			G.live = true;
+		} else if (!strcmp(a, "-P") || !strcmp(a, "--power-only")) {
+			G.power_only = true;
+		} else if (!strcmp(a, "-T") || !strcmp(a, "--tasks-only")) {
+			G.tasks_only = true;
+		} else if (!strcmp(a, "-I") || !strcmp(a, "--io")) {
+			G.io = true;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
+			NEEDV();
+			if (G.nfilt == (int)(sizeof(G.filt) / sizeof(G.filt[0])))
+				die("too many -p filters");
+			G.filt[G.nfilt++] = v;
+		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
+			NEEDV();
+			G.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
+			if (!parse_cpulist(v, G.cpu_filt, MAX_CPUS) || !cpulist_count(v))
+				die("-C %s: a CPU list like 0-3,6 is needed", v);
 		} else if (!strcmp(a, "--ascii")) {
 			G.ascii = true;
 		} else if (!strcmp(a, "--no-color")) {
@@ -5099,6 +5309,8 @@ static void parse_args(int argc, char **argv)
 	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
 		die("--speed goes with --replay (in the view)");
 	G.view = G.live || (G.replay_path && !G.script && !G.summary);
+	if (G.power_only && (G.tasks_only || G.io))
+		die("-P shows CPUs only: it does not go with -T or -I");
 }
 
 #ifndef TC_TEST
