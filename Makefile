@@ -2,7 +2,7 @@
 #
 #   make                 ./tc (gcc by default; make CC=clang works too)
 #   make static          ./tc-static, static with musl-gcc, stripped
-#   make test            unit tests (plain and ASan+UBSan), kernel tests
+#   make test            unit tests (plain and ASan+UBSan), replay and kernel tests
 #   make fuzz            AFL++ on the perf.data reader (FUZZ_SECONDS, default 1800)
 #   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
 #   make clean
@@ -63,7 +63,15 @@ test/unit-san: test/unit.c tc.c
 test/pingpong: test/pingpong.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
 
-test: tc tc-san test/pingpong $(UNIT)
+# Synthetic perf.data files for the replay tests.
+test/mkdata: test/mkdata.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/mkdata.c
+
+# tc with a small task table, for the eviction test.
+tc-small: tc.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_MAX_TASKS=64 -o $@ tc.c $(LDLIBS)
+
+test: tc tc-san tc-small test/pingpong test/mkdata $(UNIT)
 	bash test/run.sh
 
 bench: tc
@@ -90,5 +98,6 @@ fuzz: tc-fuzz
 		-- ./tc-fuzz --replay @@ --summary
 
 clean:
-	rm -f tc tc-san tc-static test/unit test/unit-san test/pingpong tc-fuzz
+	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong \
+		test/mkdata tc-fuzz
 	rm -rf $(MUSL_INC) fuzz-out
