@@ -1,0 +1,578 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of `tc --replay`, sourced by test/run.sh (see there for the helpers).
+#
+# Synthetic files from test/mkdata (no kernel needed) have hand-computed
+# --summary and --script output: little and big endian, 64- and 32-bit
+# tracepoint layouts, idle states and frequencies, a lost-events gap.
+# perf recordings (kernel needed) are checked against perf sched timehist and
+# against the same run in pipe mode and as recorded by tc. Broken files must
+# never crash or hang tc.
+#
+# Uses have_perf, descendants, has_descendant and kill_workload from
+# t_record.sh, which run.sh sources first.
+
+MKDATA=$ROOT/test/mkdata
+TC_SMALL=$ROOT/tc-small
+SCHED_EVENTS=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking
+	-e sched:sched_wakeup_new -e sched:sched_process_fork
+	-e sched:sched_process_exit -e sched:sched_process_exec
+	-e sched:sched_migrate_task)
+
+# summary_cols FILE: a --summary as space-separated lines of the columns
+# product.md documents plus unknown_ms, found by header name (tc may add or
+# move other columns); a missing column prints as MISSING.
+summary_cols() {
+	awk -F'\t' '
+	BEGIN {
+		nt = split("tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms", tw, " ")
+		nc = split("cpu busy_ms idle_ms switches", cw, " ")
+	}
+	$0 == "" { next }
+	$1 == "tid" || $1 == "cpu" {
+		delete col
+		for (i = 1; i <= NF; i++) col[$i] = i
+		blk = $1
+	}
+	{
+		n = blk == "tid" ? nt : nc
+		line = ""
+		for (i = 1; i <= n; i++) {
+			w = blk == "tid" ? tw[i] : cw[i]
+			line = line (i > 1 ? " " : "") (w in col ? $col[w] : "MISSING")
+		}
+		print line
+	}' "$1"
+}
+
+# stderr_ok ERRFILE: no sanitizer report, at most 4 lines, each "tc: ...".
+# Prints what is wrong, if anything.
+stderr_ok() {
+	if grep -Eq 'Sanitizer|runtime error' "$1"; then
+		grep -Em1 'Sanitizer|runtime error' "$1"
+	elif [ "$(wc -l <"$1")" -gt 4 ]; then
+		echo "$(wc -l <"$1") lines on stderr"
+	elif grep -vq '^tc: ' "$1"; then
+		echo "stderr line without 'tc: ': $(grep -vm1 '^tc: ' "$1")"
+	fi
+}
+
+# ---------------------------------------------------------------- expected
+# Scenario time 0 is 1 s (1000000000 ns); the times below are ms after it.
+# Every task has a COMM record (time 0) before the first event.
+
+# basic: alpha (100) and beta (200) on 2 CPUs.
+#   0     cpu0 waking+wakeup alpha          alpha runnable
+#   5     cpu1 beta S -> idle               beta first seen as prev: ran [0,5)
+#  10     cpu0 idle -> alpha                delay 10
+#  20     cpu1 waking beta                  22.5 cpu1 idle -> beta (delay 2.5)
+#  30     cpu0 alpha S -> idle              35 cpu1 beta D -> idle
+#  50     cpu1 wakeup alpha (hard irq)      50.25 cpu0 idle -> alpha
+#  55     cpu0 waking beta (by alpha)       56 cpu1 idle -> beta; 60 beta S -> idle
+#  61     cpu0 waking beta                  62 cpu0 alpha R+ (256) -> beta
+#  63     cpu1 idle -> alpha                70 cpu0 beta S -> idle
+#  75     cpu1 alpha S -> idle              80 cpu0 waking alpha (the end)
+# alpha: run [10,30) [50.25,62) [63,75) = 43.75; runnable [0,10) [50,50.25)
+#   [62,63) = 11.25; sleep [30,50) [75,80) = 25; 3 switches, 3 wakeups.
+# beta: run [0,5) [22.5,35) [56,60) [62,70) = 29.5; runnable [20,22.5) [55,56)
+#   [61,62) = 4.5; sleep [5,20) [60,61) [70,80) = 26; blocked [35,55) = 20.
+# cpu0: idle [0,10) [30,50.25) [70,80) = 40.25, busy 39.75, 5 switches.
+# cpu1: busy [0,5) [22.5,35) [56,60) [63,75) = 33.5, idle 46.5, 7 switches.
+EXP_BASIC='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
+100 100 alpha 43.750 11.250 25.000 0.000 0.000 3 3 10.000 0.000
+200 200 beta 29.500 4.500 26.000 20.000 0.000 3 3 2.500 0.000
+cpu busy_ms idle_ms switches
+0 39.750 40.250 5
+1 33.500 46.500 7'
+
+EXP_BASIC_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
+0 0 comm pid=100 tid=100 exec=0 comm=alpha
+0 0 comm pid=200 tid=200 exec=0 comm=beta
+1000000000 0 sched_waking comm=alpha pid=100 target_cpu=0 waker=0 irq=0
+1000000000 0 sched_wakeup comm=alpha pid=100 target_cpu=0 waker=0 irq=0
+1005000000 1 sched_switch prev_comm=beta prev_pid=200 prev_state=1 next_comm=swapper/1 next_pid=0
+1010000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=alpha next_pid=100
+1020000000 1 sched_waking comm=beta pid=200 target_cpu=1 waker=0 irq=0
+1022500000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=beta next_pid=200
+1030000000 0 sched_switch prev_comm=alpha prev_pid=100 prev_state=1 next_comm=swapper/0 next_pid=0
+1035000000 1 sched_switch prev_comm=beta prev_pid=200 prev_state=2 next_comm=swapper/1 next_pid=0
+1050000000 1 sched_wakeup comm=alpha pid=100 target_cpu=0 waker=0 irq=1
+1050250000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=alpha next_pid=100
+1055000000 0 sched_waking comm=beta pid=200 target_cpu=1 waker=100 irq=0
+1056000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=beta next_pid=200
+1060000000 1 sched_switch prev_comm=beta prev_pid=200 prev_state=1 next_comm=swapper/1 next_pid=0
+1061000000 0 sched_waking comm=beta pid=200 target_cpu=0 waker=100 irq=0
+1062000000 0 sched_switch prev_comm=alpha prev_pid=100 prev_state=256 next_comm=beta next_pid=200
+1063000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=alpha next_pid=100
+1070000000 0 sched_switch prev_comm=beta prev_pid=200 prev_state=1 next_comm=swapper/0 next_pid=0
+1075000000 1 sched_switch prev_comm=alpha prev_pid=100 prev_state=1 next_comm=swapper/1 next_pid=0
+1080000000 0 sched_waking comm=alpha pid=100 target_cpu=1 waker=0 irq=0'
+
+# power: worker (300); idle states (4294967295 leaves idle) and frequencies.
+#   cpu0: freq 1000000 [0,8) 2000000 [8,40) 1200000 at 40; C1 [1,4)
+#         C1 [15.5,17) C2 [17,30); idle -> worker at 5, worker S -> idle at 15
+#   cpu1: freq 800000 [0.5,20) 1600000 [20,40); C2 [2,16) C3 [16,25)
+#         C1 [38.5,40); idle -> worker at 26, worker D -> idle at 38
+#   worker: unknown [0,4.5) runnable [4.5,5) [25.5,26) sleep [15,25.5)
+#         blocked [38,40).
+# (--summary has no idle-state or frequency columns; --script checks them.)
+EXP_POWER='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
+300 300 worker 22.000 1.000 10.500 2.000 0.000 2 2 0.500 4.500
+cpu busy_ms idle_ms switches
+0 10.000 30.000 2
+1 12.000 28.000 2'
+
+EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
+0 0 comm pid=300 tid=300 exec=0 comm=worker
+1000000000 0 cpu_frequency state=1000000 cpu_id=0
+1000500000 1 cpu_frequency state=800000 cpu_id=1
+1001000000 0 cpu_idle state=1 cpu_id=0
+1002000000 1 cpu_idle state=2 cpu_id=1
+1004000000 0 cpu_idle state=4294967295 cpu_id=0
+1004500000 0 sched_waking comm=worker pid=300 target_cpu=0 waker=0 irq=0
+1005000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=worker next_pid=300
+1008000000 0 cpu_frequency state=2000000 cpu_id=0
+1015000000 0 sched_switch prev_comm=worker prev_pid=300 prev_state=1 next_comm=swapper/0 next_pid=0
+1015500000 0 cpu_idle state=1 cpu_id=0
+1016000000 1 cpu_idle state=3 cpu_id=1
+1017000000 0 cpu_idle state=2 cpu_id=0
+1020000000 1 cpu_frequency state=1600000 cpu_id=1
+1025000000 1 cpu_idle state=4294967295 cpu_id=1
+1025500000 1 sched_waking comm=worker pid=300 target_cpu=1 waker=0 irq=0
+1026000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=worker next_pid=300
+1030000000 0 cpu_idle state=4294967295 cpu_id=0
+1038000000 1 sched_switch prev_comm=worker prev_pid=300 prev_state=2 next_comm=swapper/1 next_pid=0
+1038500000 1 cpu_idle state=1 cpu_id=1
+1040000000 0 cpu_frequency state=1200000 cpu_id=0'
+
+# lost: left (400), right (500); 5 events lost, reported at 20 on cpu0. The
+# last event before the LOST record is at 12: everything closes there and
+# is unknown until the next event about it.
+#   0 cpu1 waking right; 1 cpu1 idle -> right; 2 cpu0 idle -> left
+#  10 cpu0 left S -> idle; 12 cpu1 right D -> idle; 20 LOST
+#  25 cpu1 idle -> right; 27 cpu0 waking left; 28 cpu0 idle -> left
+#  35 cpu1 right S -> idle; 40 cpu0 left S -> idle; 45 cpu1 waking right
+# right: runnable [0,1) run [1,12) [25,35) unknown [12,25) sleep [35,45)
+# left: unknown [0,2) [12,27) run [2,10) [28,40) sleep [10,12) [40,45)
+#   runnable [27,28)
+# cpu0: idle [0,2) [10,12) [40,45) = 9, busy 20; cpu1: idle [0,1) [35,45)
+#   = 11, busy 21; [12,28) and [12,25) are neither.
+EXP_LOST='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
+500 500 right 21.000 1.000 10.000 0.000 0.000 2 2 1.000 13.000
+400 400 left 20.000 1.000 7.000 0.000 0.000 2 1 1.000 17.000
+cpu busy_ms idle_ms switches
+0 20.000 9.000 4
+1 21.000 11.000 4'
+
+EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
+0 0 comm pid=400 tid=400 exec=0 comm=left
+0 0 comm pid=500 tid=500 exec=0 comm=right
+1000000000 1 sched_waking comm=right pid=500 target_cpu=1 waker=0 irq=0
+1001000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=right next_pid=500
+1002000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=left next_pid=400
+1010000000 0 sched_switch prev_comm=left prev_pid=400 prev_state=1 next_comm=swapper/0 next_pid=0
+1012000000 1 sched_switch prev_comm=right prev_pid=500 prev_state=2 next_comm=swapper/1 next_pid=0
+1020000000 0 lost lost=5
+1025000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=right next_pid=500
+1027000000 0 sched_waking comm=left pid=400 target_cpu=0 waker=0 irq=0
+1028000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=left next_pid=400
+1035000000 1 sched_switch prev_comm=right prev_pid=500 prev_state=1 next_comm=swapper/1 next_pid=0
+1040000000 0 sched_switch prev_comm=left prev_pid=400 prev_state=1 next_comm=swapper/0 next_pid=0
+1045000000 1 sched_waking comm=right pid=500 target_cpu=1 waker=0 irq=0'
+
+# ---------------------------------------------------------------- synthetic
+
+# synth NAME SCENARIO EXP_SUMMARY EXP_SCRIPT [MKDATA_OPTIONS...]
+synth() {
+	local name=$1 sc=$2 exp=$3 exps=$4 rc why
+	shift 4
+	if ! "$MKDATA" "$@" --scenario "$sc" "$T/$name.data" 2>"$T/mk.err"; then
+		fail "$name" "mkdata failed: $(head -3 "$T/mk.err")"
+		return
+	fi
+	timeout 60 "$TC_SAN" --replay "$T/$name.data" --summary >"$T/$name.sum" 2>"$T/$name.err"
+	rc=$?
+	summary_cols "$T/$name.sum" >"$T/$name.got"
+	why=$(stderr_ok "$T/$name.err")
+	if [ "$rc" != 0 ]; then
+		fail "${name}_summary" "exit status $rc: $(head -3 "$T/$name.err")"
+	elif [ -n "$why" ]; then
+		fail "${name}_summary" "$why"
+	elif [ "$(cat "$T/$name.got")" = "$exp" ]; then
+		pass "${name}_summary"
+	else
+		fail "${name}_summary" "got (<) vs expected (>): $(diff "$T/$name.got" <(echo "$exp") | grep '^[<>]' | tr '\n' ';')"
+	fi
+	timeout 60 "$TC_SAN" --replay "$T/$name.data" --script >"$T/$name.script" 2>"$T/$name.serr"
+	rc=$?
+	why=$(stderr_ok "$T/$name.serr")
+	if [ "$rc" != 0 ]; then
+		fail "${name}_script" "exit status $rc: $(head -3 "$T/$name.serr")"
+	elif [ -n "$why" ]; then
+		fail "${name}_script" "$why"
+	elif [ "$(cat "$T/$name.script")" = "$exps" ]; then
+		pass "${name}_script"
+	else
+		fail "${name}_script" "got (<) vs expected (>): $(diff "$T/$name.script" <(echo "$exps") | grep '^[<>]' | head -6 | tr '\n' ';')"
+	fi
+}
+
+replay_basic() { synth replay_basic basic "$EXP_BASIC" "$EXP_BASIC_SCRIPT"; }
+replay_basic_be() { synth replay_basic_be basic "$EXP_BASIC" "$EXP_BASIC_SCRIPT" --be; }
+replay_basic_long4() { synth replay_basic_long4 basic "$EXP_BASIC" "$EXP_BASIC_SCRIPT" --long4; }
+replay_basic_be_long4() {
+	synth replay_basic_be_long4 basic "$EXP_BASIC" "$EXP_BASIC_SCRIPT" --be --long4
+}
+replay_power() { synth replay_power power "$EXP_POWER" "$EXP_POWER_SCRIPT"; }
+replay_lost() { synth replay_lost lost "$EXP_LOST" "$EXP_LOST_SCRIPT"; }
+
+# perf, an independent reader, sees in every mkdata file the samples meant
+# (this checks the generator, byte order and layouts included).
+mkdata_perf_reads() {
+	have_perf || { skip mkdata_perf_reads "perf is not installed"; return; }
+	local v n bad=
+	for v in "basic 19" "basic 19 --be" "basic 19 --long4" "basic 19 --be --long4" \
+		 "power 20" "lost 11"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		"$MKDATA" "${@:3}" --scenario "$1" "$T/f" 2>/dev/null &&
+			n=$(timeout 60 perf script -i "$T/f" 2>/dev/null | grep -c ' sched:\| power:')
+		[ "${n:-0}" = "$2" ] || bad="$bad [$v: $n samples]"
+	done
+	if [ -z "$bad" ]; then
+		pass mkdata_perf_reads
+	else
+		fail mkdata_perf_reads "perf script reads other sample counts:$bad"
+	fi
+}
+
+run_tests replay_basic replay_basic_be replay_basic_long4 replay_basic_be_long4 \
+	replay_power replay_lost mkdata_perf_reads
+
+# ---------------------------------------------------------------- bad input
+
+# A deterministic byte stream: $1 bytes from seed $2 (Park-Miller).
+prng_bytes() {
+	LC_ALL=C awk -v n="$1" -v x="$2" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			x = (x * 16807) % 2147483647
+			printf "%c", int(x / 256) % 256
+		}
+	}'
+}
+
+# u64 (little endian) at offset $2 of file $1.
+u64_at() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+
+# Overwrite the byte at offset $2 of file $1 with value $3.
+poke() { printf "\\x$(printf %02x "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+
+# Overwrite u64 at offset $2 of file $1 with $3 (little endian).
+poke64() {
+	local i v=$3
+	for ((i = 0; i < 8; i++)); do
+		poke "$1" $(($2 + i)) $((v & 255))
+		v=$((v >> 8))
+	done
+}
+
+# bad_corpus NAME SRC: broken versions of the little-endian file-mode
+# recording SRC in $T/c/, then tc-san on each: exit 0 or 1, no signal, no
+# timeout, no sanitizer report, a few 'tc: ' lines on stderr.
+bad_corpus() {
+	local name=$1 src=$2 fsize ao asz dof dsz ft fb fbs pos i f rc why n=0 bad=
+	mkdir -p "$T/c"
+	: >"$T/c/empty"
+	head -c 10 "$src" >"$T/c/ten"
+	prng_bytes 4096 12345 >"$T/c/random"
+	{ printf 'PERFILE2'; prng_bytes 4088 777; } >"$T/c/random_magic"
+	{ printf 'PERFILE2\x10\0\0\0\0\0\0\0'; prng_bytes 4080 4242; } >"$T/c/random_pipe"
+	fsize=$(stat -c %s "$src")
+	asz=$(u64_at "$src" 16)
+	ao=$(u64_at "$src" 24)
+	dof=$(u64_at "$src" 40)
+	dsz=$(u64_at "$src" 48)
+	ft=$((dof + dsz))
+	fb=$(u64_at "$src" "$ft")
+	fbs=$(u64_at "$src" $((ft + 8)))
+	i=0
+	for pos in 8 16 60 104 $((ao + 20)) $((ao + asz + 70)) $((ao + 2 * asz - 4)) \
+		   "$dof" $((dof + 4)) $((dof + 20)) $((dof + dsz / 4 + 3)) \
+		   $((dof + dsz / 2 + 5)) $((dof + 3 * dsz / 4 + 1)) $((ft - 1)) "$ft" \
+		   $((ft + 8)) $((ft + 24)) $((fb + 5)) $((fb + fbs / 2)) $((fsize - 1)); do
+		[ "$pos" -gt 0 ] && [ "$pos" -lt "$fsize" ] || continue
+		head -c "$pos" "$src" >"$T/c/cut$((i++))_$pos"
+	done
+	for ((i = 0; i < 50; i++)); do
+		# 20 flips in the header, attrs and first records, 30 anywhere
+		if [ $i -lt 20 ]; then
+			pos=$(((i * 7919 + 3) % (dof + 256 < fsize ? dof + 256 : fsize)))
+		else
+			pos=$(((i * 104729 + 17) % fsize))
+		fi
+		f=$T/c/flip${i}_$pos
+		cp "$src" "$f"
+		poke "$f" "$pos" $((0x$(od -An -tx1 -j "$pos" -N 1 "$src" | tr -d ' ') ^ 255))
+	done
+	cp "$src" "$T/c/bigsize"
+	poke64 "$T/c/bigsize" 48 $((fsize * 2))
+	cp "$src" "$T/c/hugesize"
+	poke64 "$T/c/hugesize" 48 $((1 << 62))
+	for f in "$T"/c/*; do
+		for mode in --summary --script; do
+			n=$((n + 1))
+			timeout 20 "$TC_SAN" --replay "$f" $mode >/dev/null 2>"$f.err"
+			rc=$?
+			why=$(stderr_ok "$f.err")
+			if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+				why="exit status $rc${why:+, $why}"
+			fi
+			[ -z "$why" ] || bad="$bad [${f##*/} $mode: $why]"
+			rm -f "$f.err"
+		done
+	done
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$bad" | cut -c1-600)"
+	fi
+	note "$name: $n runs on $(find "$T/c" -type f | wc -l) files"
+	rm -rf "$T/c"
+}
+
+bad_input_synthetic() {
+	"$MKDATA" --scenario lost "$T/src" || { fail bad_input_synthetic "mkdata failed"; return; }
+	bad_corpus bad_input_synthetic "$T/src"
+}
+
+run_tests bad_input_synthetic
+
+# ---------------------------------------------------------------- kernel
+
+bad_input_recording() {
+	if ! timeout 60 "$TC" --record "$T/src" -- sh -c 'sleep 0.2' >/dev/null 2>"$T/err"; then
+		fail bad_input_recording "tc --record failed: $(head -3 "$T/err")"
+		return
+	fi
+	bad_corpus bad_input_recording "$T/src"
+}
+
+# perf sched timehist -s as "tid sched-in run_ms" lines, idle left out.
+timehist_tasks() {
+	awk '
+	/Runtime summary/ { on = 1; next }
+	/^Idle stats/ { on = 0 }
+	on && match($0, /\[[0-9]+\] +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
+		split(substr($0, RSTART + 1), f, /[] ]+/)
+		if (f[1] != 0) print f[1], f[3], f[4]
+	}' "$1"
+}
+
+replay_timehist_agrees() {
+	have_perf || { skip replay_timehist_agrees "perf is not installed"; return; }
+	local res
+	if ! timeout 120 perf record -q "${SCHED_EVENTS[@]}" -a -o "$T/p" -- \
+		perf bench sched messaging -g 2 -l 100 >/dev/null 2>"$T/err"; then
+		fail replay_timehist_agrees "perf record failed: $(head -3 "$T/err")"
+		return
+	fi
+	if ! timeout 120 perf sched timehist -s -i "$T/p" >"$T/th" 2>"$T/th.err"; then
+		fail replay_timehist_agrees "perf sched timehist failed: $(head -3 "$T/th.err")"
+		return
+	fi
+	timehist_tasks "$T/th" >"$T/th.tasks"
+	if ! timeout 120 "$TC_SAN" --replay "$T/p" --summary >"$T/sum" 2>"$T/err"; then
+		fail replay_timehist_agrees "tc --replay failed: $(head -3 "$T/err")"
+		return
+	fi
+	# tc's tasks whose switch-ins tc inferred (the kernel dropped them) are
+	# set aside: timehist charges the whole gap to them.
+	res=$(awk -F'\t' '
+	FNR == NR { split($0, a, " "); thsw[a[1]] = a[2]; thrun[a[1]] = a[3]; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$0 == "" { done = 1 }
+	done { next }
+	{ t = $col["tid"]; run[t] = $col["run_ms"]; sw[t] = $col["switches"]; inf[t] = $col["inferred"] }
+	END {
+		for (t in thrun) {
+			tot++
+			if (!(t in run)) {
+				bad++
+				if (!first) first = "tid " t " missing in tc"
+				continue
+			}
+			if (inf[t] > 0) { aside++; continue }
+			d = run[t] - thrun[t]
+			if (d < 0) d = -d
+			if ((d > 1 && d > thrun[t] / 100) || sw[t] != thsw[t]) {
+				bad++
+				if (!first) first = "tid " t ": run_ms " run[t] " vs " thrun[t] ", switches " sw[t] " vs " thsw[t]
+			} else {
+				ok++
+			}
+		}
+		print tot + 0, ok + 0, aside + 0, bad + 0, first
+	}' "$T/th.tasks" "$T/sum")
+	# shellcheck disable=SC2086
+	set -- $res
+	note "timehist: $1 tasks, $2 agree, $3 set aside (tc inferred switch-ins the kernel dropped)"
+	if [ "$1" -lt 10 ]; then
+		fail replay_timehist_agrees "only $1 tasks in timehist's summary"
+	elif [ "$4" != 0 ]; then
+		fail replay_timehist_agrees "$4 tasks differ; first: ${*:5}"
+	elif [ $(($2 * 100)) -lt $(($1 * 80)) ]; then
+		fail replay_timehist_agrees "only $2 of $1 tasks compared"
+	else
+		pass replay_timehist_agrees
+	fi
+}
+
+# The same workload recorded at once by perf (file mode), perf (pipe mode)
+# and tc. perf 6.1 cannot convert between the modes (perf inject writes
+# streams it cannot read back), hence three recorders nested. Each recorder
+# stamps its own copy of an event, so times may differ by a few µs a switch.
+replay_three_forms() {
+	have_perf || { skip replay_three_forms "perf is not installed"; return; }
+	local f res
+	if ! timeout 120 perf record -q "${SCHED_EVENTS[@]}" -a -o "$T/p" -- \
+		sh -c 'tc=$1 out=$2 pipe=$3; shift 3
+			perf record -q "$@" -a -o - -- "$tc" --record "$out" -- \
+				perf bench sched messaging -g 2 -l 100 >"$pipe"' \
+			sh "$TC" "$T/t" "$T/pipe" "${SCHED_EVENTS[@]}" >/dev/null 2>"$T/err"; then
+		fail replay_three_forms "recording failed: $(grep -v '^tc: ' "$T/err" | head -3)"
+		return
+	fi
+	for f in p pipe t; do
+		if ! timeout 120 "$TC_SAN" --replay "$T/$f" --summary >"$T/$f.sum" 2>"$T/$f.err"; then
+			fail replay_three_forms "tc --replay of the $f file failed: $(head -3 "$T/$f.err")"
+			return
+		fi
+	done
+	# run_ms within 1% or 0.2 ms, switches equal, against the perf file
+	res=$(awk -F'\t' '
+	FNR == 1 { fi++; for (i = 1; i <= NF; i++) col[fi, $i] = i; next }
+	$0 == "" { end[fi] = 1 }
+	end[fi] { next }
+	$col[fi, "comm"] == "sched-messaging" {
+		t = $col[fi, "tid"]; run[fi, t] = $col[fi, "run_ms"]; sw[fi, t] = $col[fi, "switches"]
+		tids[t] = 1
+	}
+	END {
+		split("perf pipe tc", nm, " ")
+		for (t in tids) {
+			n++
+			for (f = 1; f <= 3; f++) {
+				if ((f, t) in run) continue
+				bad++
+				if (!first) first = "tid " t " missing in the " nm[f] " file"
+			}
+			for (f = 2; f <= 3; f++) {
+				if (!((1, t) in run) || !((f, t) in run)) continue
+				d = run[f, t] - run[1, t]
+				if (d < 0) d = -d
+				if (d > max) max = d
+				if (sw[f, t] != sw[1, t] || (d > 0.2 && d > run[1, t] / 100)) {
+					bad++
+					if (!first) first = "tid " t " " nm[f] ": run_ms " run[f, t] " vs " run[1, t] ", switches " sw[f, t] " vs " sw[1, t]
+				}
+			}
+		}
+		printf "%d %d %.3f %s\n", n, bad, max, first
+	}' "$T/p.sum" "$T/pipe.sum" "$T/t.sum")
+	# shellcheck disable=SC2086
+	set -- $res
+	note "three forms: $1 sched-messaging tasks, largest run_ms difference $3 ms"
+	if [ "$1" -lt 10 ]; then
+		fail replay_three_forms "only $1 sched-messaging tasks"
+	elif [ "$2" != 0 ]; then
+		fail replay_three_forms "$2 differences; first: ${*:4}"
+	else
+		pass replay_three_forms
+	fi
+	# the pipe-mode file read from an actual pipe: the same summary
+	if cat "$T/pipe" | timeout 120 "$TC_SAN" --replay /dev/stdin --summary >"$T/stdin.sum" 2>"$T/err" &&
+	   cmp -s "$T/stdin.sum" "$T/pipe.sum"; then
+		pass replay_from_pipe
+	else
+		fail replay_from_pipe "summary from a pipe differs or failed: $(head -3 "$T/err")"
+	fi
+}
+
+replay_killed_perf() {
+	have_perf || { skip replay_killed_perf "perf is not installed"; return; }
+	local perf kids n rc
+	perf record -q -e sched:sched_switch -e sched:sched_wakeup -a -o "$T/p" -- sleep 5 >/dev/null 2>&1 &
+	perf=$!
+	reap_later "$perf"
+	has_descendant "$perf" sleep 30 || note "no sleep under perf after 30 s"
+	sleep 2
+	kids=$(descendants "$perf")
+	# shellcheck disable=SC2086
+	reap_later $kids
+	kill -KILL "$perf"
+	wait "$perf" 2>/dev/null
+	# shellcheck disable=SC2086
+	kill_workload $kids
+	[ "$(u64_at "$T/p" 48)" = 0 ] || note "the killed perf record file has data size $(u64_at "$T/p" 48), not 0"
+	timeout 60 "$TC_SAN" --replay "$T/p" --summary >"$T/sum" 2>"$T/err"
+	rc=$?
+	n=$(awk -F'\t' '$0 == "" { exit } NR > 1 { n++ } END { print n + 0 }' "$T/sum")
+	if [ "$rc" != 0 ]; then
+		fail replay_killed_perf "exit status $rc: $(head -3 "$T/err")"
+	elif [ -n "$(stderr_ok "$T/err")" ]; then
+		fail replay_killed_perf "$(stderr_ok "$T/err")"
+	elif [ "$n" -lt 1 ]; then
+		fail replay_killed_perf "no tasks in the summary"
+	else
+		pass replay_killed_perf
+	fi
+}
+
+replay_compressed() {
+	have_perf || { skip replay_compressed "perf is not installed"; return; }
+	if ! perf version --build-options 2>/dev/null | grep -q 'zstd: \[ on'; then
+		skip replay_compressed "this perf has no zstd (perf record -z)"
+		return
+	fi
+	if ! timeout 60 perf record -q -z -e sched:sched_switch -a -o "$T/z" -- sleep 0.3 >/dev/null 2>"$T/err"; then
+		skip replay_compressed "perf record -z failed: $(head -1 "$T/err")"
+		return
+	fi
+	timeout 60 "$TC_SAN" --replay "$T/z" --summary >/dev/null 2>"$T/err"
+	local rc=$?
+	if [ "$rc" = 0 ] || [ "$rc" -gt 128 ]; then
+		fail replay_compressed "exit status $rc"
+	elif ! grep -q 'compressed' "$T/err"; then
+		fail replay_compressed "message does not say 'compressed': $(head -3 "$T/err")"
+	elif [ -n "$(stderr_ok "$T/err")" ]; then
+		fail replay_compressed "$(stderr_ok "$T/err")"
+	else
+		pass replay_compressed
+	fi
+}
+
+# A task table of 64 (tc-small) and 300 short-lived processes: the model
+# evicts tasks, says so, and still summarizes.
+replay_evicts_tasks() {
+	[ -x "$TC_SMALL" ] || { fail replay_evicts_tasks "$TC_SMALL was not built"; return; }
+	local n
+	if ! timeout 120 "$TC_SMALL" --record "$T/f" -- \
+		sh -c 'for i in $(seq 300); do /bin/true; done' >/dev/null 2>"$T/err"; then
+		fail replay_evicts_tasks "tc-small --record failed: $(head -3 "$T/err")"
+		return
+	fi
+	if ! timeout 120 "$TC_SMALL" --replay "$T/f" --summary >"$T/sum" 2>"$T/err"; then
+		fail replay_evicts_tasks "tc-small --replay --summary failed: $(head -3 "$T/err")"
+		return
+	fi
+	n=$(sed -n 's/.*tasks evicted \([0-9]*\).*/\1/p' "$T/err")
+	if [ "${n:-0}" -gt 0 ]; then
+		pass replay_evicts_tasks
+		note "tc-small evicted $n tasks"
+	else
+		fail replay_evicts_tasks "no 'tasks evicted N' with N > 0 on stderr: $(head -3 "$T/err")"
+	fi
+}
+
+kernel_tests bad_input_recording replay_timehist_agrees replay_three_forms \
+	replay_killed_perf replay_compressed replay_evicts_tasks
