@@ -326,6 +326,7 @@ static struct {
 	uint64_t m_first, m_last;	/* first and last event time */
 	uint64_t evicted_tasks, evicted_ivals, bad_pid, gaps;
 	uint64_t inferred;		/* switch-ins the kernel did not report */
+	int64_t freq_max;		/* highest frequency seen, kHz */
 
 	/* counters (nothing lost silently) */
 	uint64_t n_kind[EV_NKIND], n_records, lost, lost_read, corrupt,
@@ -1509,6 +1510,8 @@ static void cpu_freq(int c, int64_t khz, uint64_t time)
 
 	if (p->freq >= 0)
 		ival_add(&p->last_fival, -1 - c, p->freq, -1, p->freq_since, time);
+	if (khz > G.freq_max)
+		G.freq_max = khz;
 	p->freq = khz;
 	p->freq_since = time;
 }
@@ -3533,11 +3536,19 @@ struct cell {
 };
 enum { CA_REVERSE = 1, CA_BOLD = 2 };
 
+/*
+ * Per column of the timeline, G.acc[col * ACC_N + slot] holds what the row
+ * did in the column's span: ns per task state (slots < ST_N), whether an
+ * I/O call touched it (ACC_IO, so that short calls show at any zoom), ns
+ * per idle state depth (ACC_C0...), and the ns-weighted frequency sum.
+ */
+enum { ACC_IO = ST_N, ACC_C0, ACC_NC = 10, ACC_FSUM = ACC_C0 + ACC_NC, ACC_FNS, ACC_N };
+
 /* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
 enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
-	   COL_IDLE, COL_FREQ, COL_AXIS, COL_SEL, COL_CURSOR, COL_N };
-static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 97, 244, 236, 231 };
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 5, 7, 0, 7 };
+	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR, COL_N };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7 };
 
 /* The state colour of each enum st (unknown and dead share one). */
 static const uint8_t st_col[ST_N] = { COL_UNKNOWN, COL_RUN, COL_RUNNABLE, COL_SLEEP,
@@ -3639,7 +3650,7 @@ static void term_size(void)
 	G.cols = cols;
 	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
 	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.acc = xcalloc((size_t)cols * ST_N, sizeof(uint64_t));
+	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
 	G.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
 	free(G.ob);
 	G.ob = xcalloc(1, G.ob_cap);
@@ -3802,8 +3813,8 @@ static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
 	}
 }
 
-/* Accumulate [a, b) of state st into G.acc[col * ST_N + st] over the view. */
-static void acc_add(uint64_t a, uint64_t b, int st)
+/* Add (overlap of [a, b) with each column) * w to slot. */
+static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 {
 	uint64_t span = G.v_end - G.v_start;
 	int ncol = G.cols - LABEL_W;
@@ -3821,85 +3832,152 @@ static void acc_add(uint64_t a, uint64_t b, int st)
 		if (c0 >= b)
 			break;
 		if (hi > lo)
-			G.acc[c * ST_N + st] += hi - lo;
+			G.acc[c * ACC_N + slot] += (hi - lo) * w;
 	}
 }
 
 static bool acc_task_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
-	acc_add(v->start, v->end, v->state);
+	acc_add(v->start, v->end, v->state, 1);
+	return true;
+}
+
+static bool acc_io_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end > v->start ? v->end : v->start + 1, ACC_IO, 1);
 	return true;
 }
 
 static bool acc_cpu_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
-	acc_add(v->start, v->end, v->state > 0 ? ST_RUNNING : v->state == 0 ? ST_SLEEPING : ST_UNKNOWN);
+	acc_add(v->start, v->end, v->state > 0 ? ST_RUNNING : v->state == 0 ? ST_SLEEPING : ST_UNKNOWN, 1);
 	return true;
 }
 
-/* Fill G.acc for a row over the view: task slot >= 0, or -1 - cpu. */
+static bool acc_cstate_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end, ACC_C0 + (v->state < ACC_NC ? v->state : ACC_NC - 1), 1);
+	return true;
+}
+
+static bool acc_freq_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end, ACC_FSUM, v->state);
+	acc_add(v->start, v->end, ACC_FNS, 1);
+	return true;
+}
+
+/* Row codes of G.rowlist: a task slot (>= 0), a CPU, its frequency row,
+ * or the one line saying the kernel reports no frequency. */
+#define ROW_CPU(c) (-1 - (c))
+#define ROW_FREQ(c) (-1 - (c) - MAX_CPUS)
+#define ROW_NOFREQ (-1 - 2 * MAX_CPUS)
+#define ROW_IS_CPU(r) ((r) < 0 && (r) > -1 - MAX_CPUS)
+#define ROW_IS_FREQ(r) ((r) <= -1 - MAX_CPUS && (r) > ROW_NOFREQ)
+
+/* Fill G.acc for row over the view. */
 static void acc_row(int row)
 {
-	memset(G.acc, 0, sizeof(uint64_t) * (G.cols) * ST_N);
+	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
 	if (row >= 0) {
 		const struct task *t = &G.task[row];
 
 		ival_walk(t->last_ival, row, G.v_start, acc_task_fn, NULL);
+		ival_walk(t->last_iival, row, G.v_start, acc_io_fn, NULL);
 		if (t->state != ST_DEAD)
-			acc_add(t->since, G.v_now, t->state);
-	} else {
+			acc_add(t->since, G.v_now, t->state, 1);
+		if (t->in_io)
+			acc_add(t->io_start, G.v_now, ACC_IO, 1);
+	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
 		ival_walk(p->last_ival, row, G.v_start, acc_cpu_fn, NULL);
+		ival_walk(p->last_cival, row, G.v_start, acc_cstate_fn, NULL);
 		if (p->cur >= 0)
-			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING);
+			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
+		if (p->cstate >= 0)
+			acc_add(p->cstate_since, G.v_now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
+	} else if (ROW_IS_FREQ(row)) {
+		int c = -1 - row - MAX_CPUS;
+		const struct cpu *p = &G.cpu[c];
+
+		ival_walk(p->last_fival, ROW_CPU(c), G.v_start, acc_freq_fn, NULL);
+		if (p->freq >= 0) {
+			acc_add(p->freq_since, G.v_now, ACC_FSUM, p->freq);
+			acc_add(p->freq_since, G.v_now, ACC_FNS, 1);
+		}
 	}
 }
 
-/* Draw the timeline cells of a row from G.acc.  cpu: busy/idle colours. */
-static void draw_cells(int r, bool cpu, bool selected)
+/*
+ * Draw the timeline cells of a row from G.acc.  Tasks: block height is the
+ * running share; the background the largest other state, I/O first.  CPUs:
+ * height is the busy share; idle shows its deepest-held idle state (a digit
+ * in --ascii).  Frequency rows: height is the mean frequency over the
+ * highest seen.
+ */
+static void draw_cells(int r, int row)
 {
 	int ncol = G.cols - LABEL_W;
 	uint64_t span = G.v_end - G.v_start;
 	int cur_col = span && G.v_cursor >= G.v_start && G.v_cursor <= G.v_end ?
 		      (int)((G.v_cursor - G.v_start) * ncol / span) : -1;
+	bool cpu = ROW_IS_CPU(row), freq = ROW_IS_FREQ(row);
 
 	for (int c = 0; c < ncol; c++) {
-		const uint64_t *a = &G.acc[c * ST_N];
+		const uint64_t *a = &G.acc[c * ACC_N];
 		uint64_t cw = span * (c + 1) / ncol - span * c / ncol, best = 0, run = a[ST_RUNNING];
-		int other = -1, eighths, fg, bg;
+		int other = -1, eighths, fg = -1, bg = -1, cs = -1;
 		uint16_t ch;
 
+		if (!cw)
+			cw = 1;
+		if (freq) {
+			run = a[ACC_FNS] && G.freq_max ? a[ACC_FSUM] / a[ACC_FNS] * cw / G.freq_max : 0;
+			fg = COL_FREQ;
+		}
 		for (int s = 0; s < ST_N; s++)
-			if (s != ST_RUNNING && a[s] > best && (s != ST_SLEEPING || cpu || G.ncolor == 0)) {
+			if (s != ST_RUNNING && a[s] > best && (s != ST_SLEEPING || cpu)) {
 				best = a[s];
 				other = s;
 			}
-		if (!cw)
-			cw = 1;
+		if (!cpu && a[ACC_IO] && run < cw)
+			other = ST_IO;
+		for (int k = 0, b = 0; cpu && k < ACC_NC; k++)
+			if (a[ACC_C0 + k] > (uint64_t)b) {
+				b = a[ACC_C0 + k];
+				cs = k;
+			}
 		eighths = run ? (int)((run * 8 + cw - 1) / cw) : 0;
 		if (eighths > 8)
 			eighths = 8;
-		fg = G.ncolor ? (cpu ? COL_RUN : st_col[ST_RUNNING]) : -1;
-		bg = G.ncolor && other >= 0 ? (cpu && other == ST_SLEEPING ? COL_IDLE : st_col[other]) : -1;
-		if (bg == COL_SLEEP && !cpu)
-			bg = -1;
+		if (G.ncolor) {
+			if (!freq)
+				fg = COL_RUN;
+			if (other >= 0)
+				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) : st_col[other];
+			if (bg == COL_SLEEP)
+				bg = -1;
+		}
 		if (G.utf8) {
 			ch = eighths ? 0x2580 + eighths : ' ';	/* U+2581..2588 */
-			if (eighths == 0 && G.ncolor == 0 && other >= 0)
+			if (eighths == 0 && !G.ncolor && other >= 0)
 				ch = other == ST_UNKNOWN ? 0xb7 : other == ST_RUNNABLE ? 0x2591 :
-				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 : ' ';
+				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 :
+				     cpu && cs >= 0 ? '0' + cs : ' ';
 		} else {
 			ch = eighths >= 4 ? '#' : eighths ? '+' : other >= 0 ? (uint16_t)st_ascii[other] : ' ';
-			if (cpu && ch == '.')
-				ch = '_';
+			if (cpu && other == ST_SLEEPING && !eighths)
+				ch = cs >= 0 ? '0' + cs : '_';
 		}
 		if (c == cur_col)
 			bg = COL_CURSOR;
 		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.ncolor ? CA_REVERSE : 0);
-		(void)selected;
 	}
 }
 
@@ -3927,22 +4005,30 @@ static int row_cmp(const void *pa, const void *pb)
 }
 
 /*
- * The rows of the view in order: CPUs (row -1 - cpu; a frequency row is
- * -1 - cpu - MAX_CPUS), then the tasks seen in the view's span, in the
- * chosen order.  Fills G.rowlist, G.nrowlist.
+ * The rows of the view in order: CPUs, each with its frequency row where
+ * the kernel reports one (with -P, one line says when none does), then the
+ * tasks seen in the view's span, in the chosen order.  Fills G.rowlist,
+ * G.nrowlist.
  */
 static void rows_build(void)
 {
 	int n = 0, first_task;
 
-	for (int c = 0; c < G.ncpu && n < G.rowlist_cap; c++) {
-		if (!filter_cpu(c) || (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL &&
+	bool any_freq = false;
+
+	for (int c = 0; c < G.ncpu && n < G.rowlist_cap - 1; c++) {
+		bool freq = G.cpu[c].freq >= 0 || G.cpu[c].last_fival != NO_IVAL;
+
+		if (!filter_cpu(c) || (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL && !freq &&
 				       G.cpu[c].cstate < 0 && G.cpu[c].last_cival == NO_IVAL))
 			continue;
-		G.rowlist[n++] = -1 - c;
-		if (G.cpu[c].freq >= 0 || G.cpu[c].last_fival != NO_IVAL)
-			G.rowlist[n++] = -1 - c - MAX_CPUS;
+		G.rowlist[n++] = ROW_CPU(c);
+		if (freq)
+			G.rowlist[n++] = ROW_FREQ(c);
+		any_freq |= freq;
 	}
+	if (G.power_only && !any_freq && n < G.rowlist_cap)
+		G.rowlist[n++] = ROW_NOFREQ;
 	first_task = n;
 	for (int i = 0; i < G.ntask && n < G.rowlist_cap; i++) {
 		const struct task *t = &G.task[i];
@@ -4059,10 +4145,24 @@ static void draw_details(int r)
 				      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
 		if (st == ST_RUNNABLE && aux == -1)
 			c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+		{	/* an I/O call at the cursor: which, and what it returned */
+			struct at a = { NULL, G.v_cursor };
+
+			if (t->in_io && G.v_cursor >= t->io_start) {
+				fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
+				c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
+					      io_kind_names[io_calls[t->io_call].kind], d2);
+			}
+			ival_walk(t->last_iival, row, G.v_cursor, at_fn, &a);
+			if (a.found && a.found->state < N_IO)
+				c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d",
+					      io_calls[a.found->state].name,
+					      io_kind_names[io_calls[a.found->state].kind], a.found->aux);
+		}
 		if (t->waker != -1)
 			draw_fmt(r, c, G.cols - c, -1, 0, "; last waker %s",
 				 t->waker == WAKER_IRQ ? "irq" : task_comm(t->waker));
-	} else if (row > -1 - MAX_CPUS) {
+	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
 		int c = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d: %s %s", -1 - row,
@@ -4073,9 +4173,14 @@ static void draw_details(int r)
 			c += draw_fmt(r, c, G.cols - c, -1, 0, ", idle state %" PRId64, p->cstate);
 		if (p->freq >= 0)
 			draw_fmt(r, c, G.cols - c, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+	} else if (ROW_IS_FREQ(row)) {
+		const struct cpu *p = &G.cpu[-1 - row - MAX_CPUS];
+
+		draw_fmt(r, 0, G.cols, -1, 0, "cpu%d frequency: %" PRId64 " MHz now, highest seen %" PRId64 " MHz",
+			 -1 - row - MAX_CPUS, p->freq >= 0 ? p->freq / 1000 : 0, G.freq_max / 1000);
 	} else {
-		draw_fmt(r, 0, G.cols, -1, 0, "cpu%d frequency: %s", -1 - row - MAX_CPUS,
-			 G.cpu[-1 - row - MAX_CPUS].freq >= 0 ? "reported" : "not reported by this kernel");
+		draw_str(r, 0, G.cols, "no cpu_frequency events: this kernel has no cpufreq driver (common in VMs)",
+			 -1, -1, 0);
 	}
 }
 
@@ -4224,7 +4329,7 @@ static void draw_help(void)
 /* Build the whole frame into G.scr. */
 static void draw_frame(void)
 {
-	int body = G.rows - 3, sel_r = -1;
+	int body = G.rows - 3;
 
 	for (int i = 0; i < G.rows * G.cols; i++)
 		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
@@ -4251,33 +4356,33 @@ static void draw_frame(void)
 	draw_axis(1);
 	for (int i = 0; i < body && G.v_top + i < G.nrowlist; i++) {
 		int idx = G.v_top + i, row = G.rowlist[idx], r = 2 + i;
-		bool sel = idx == G.v_sel;
-		int attr = sel ? CA_REVERSE : 0;
+		int attr = idx == G.v_sel ? CA_REVERSE : 0;
 
-		if (sel)
-			sel_r = r;
 		if (row >= 0) {
 			const struct task *t = &G.task[row];
 			char lab[LABEL_W + 1];
 
 			snprintf(lab, sizeof(lab), "%7d %-13.13s", t->tid, t->comm);
 			draw_str(r, 0, LABEL_W - 1, lab, -1, -1, attr);
-			acc_row(row);
-			draw_cells(r, false, sel);
-		} else if (row > -1 - MAX_CPUS) {
+		} else if (ROW_IS_CPU(row)) {
+			const struct cpu *p = &G.cpu[-1 - row];
+
 			draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-12s", -1 - row,
-				 G.cpu[-1 - row].cur > 0 ? task_comm(G.cpu[-1 - row].cur) :
-				 G.cpu[-1 - row].cur == 0 ? "idle" : "");
-			acc_row(row);
-			draw_cells(r, true, sel);
-		} else {
+				 p->cur > 0 ? task_comm(p->cur) : p->cur == 0 ? "idle" : "");
+		} else if (ROW_IS_FREQ(row)) {
 			int c = -1 - row - MAX_CPUS;
 
-			draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d freq %4" PRId64 "MHz", c,
+			draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
 				 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
+		} else {
+			draw_str(r, 0, LABEL_W - 1, "frequency", -1, -1, attr);
+			draw_str(r, LABEL_W, G.cols - LABEL_W,
+				 "not reported by this kernel (no cpufreq driver)", -1, -1, 0);
+			continue;
 		}
+		acc_row(row);
+		draw_cells(r, row);
 	}
-	(void)sel_r;
 	draw_details(G.rows - 1);
 	if (G.v_help)
 		draw_help();
