@@ -3932,6 +3932,7 @@ static void draw_cells(int r, int row)
 	for (int c = 0; c < ncol; c++) {
 		const uint64_t *a = &G.acc[c * ACC_N];
 		uint64_t cw = span * (c + 1) / ncol - span * c / ncol, best = 0, run = a[ST_RUNNING];
+		uint64_t best_cs = 0, idle_cs = 0;
 		int other = -1, eighths, fg = -1, bg = -1, cs = -1;
 		uint16_t ch;
 
@@ -3948,11 +3949,18 @@ static void draw_cells(int r, int row)
 			}
 		if (!cpu && a[ACC_IO] && run < cw)
 			other = ST_IO;
-		for (int k = 0, b = 0; cpu && k < ACC_NC; k++)
-			if (a[ACC_C0 + k] > (uint64_t)b) {
-				b = a[ACC_C0 + k];
+		for (int k = 0; cpu && k < ACC_NC; k++) {
+			if (a[ACC_C0 + k] > best_cs) {
+				best_cs = a[ACC_C0 + k];
 				cs = k;
 			}
+			idle_cs += a[ACC_C0 + k];
+		}
+		if (cpu && !run && !a[ST_SLEEPING] && idle_cs) {
+			/* no switches (-P): busy is whatever is not in an idle state */
+			run = idle_cs < cw ? cw - idle_cs : 0;
+			other = ST_SLEEPING;
+		}
 		eighths = run ? (int)((run * 8 + cw - 1) / cw) : 0;
 		if (eighths > 8)
 			eighths = 8;
