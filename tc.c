@@ -160,7 +160,7 @@ enum st {
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
 #ifndef TC_MAX_IVALS
-#define TC_MAX_IVALS 524288	/* state intervals kept for the view (40 bytes each) */
+#define TC_MAX_IVALS 262144	/* state intervals kept for the view (40 bytes each) */
 #endif
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
 #define NO_IVAL UINT32_MAX
