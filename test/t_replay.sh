@@ -265,7 +265,7 @@ prng_bytes() {
 u64_at() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
 
 # Overwrite the byte at offset $2 of file $1 with value $3.
-poke() { printf "\\x$(printf %02x "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+poke() { printf '%b' "\\x$(printf %02x "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
 
 # Overwrite u64 at offset $2 of file $1 with $3 (little endian).
 poke64() {
@@ -300,8 +300,10 @@ bad_corpus() {
 		   "$dof" $((dof + 4)) $((dof + 20)) $((dof + dsz / 4 + 3)) \
 		   $((dof + dsz / 2 + 5)) $((dof + 3 * dsz / 4 + 1)) $((ft - 1)) "$ft" \
 		   $((ft + 8)) $((ft + 24)) $((fb + 5)) $((fb + fbs / 2)) $((fsize - 1)); do
-		[ "$pos" -gt 0 ] && [ "$pos" -lt "$fsize" ] || continue
-		head -c "$pos" "$src" >"$T/c/cut$((i++))_$pos"
+		if [ "$pos" -gt 0 ] && [ "$pos" -lt "$fsize" ]; then
+			head -c "$pos" "$src" >"$T/c/cut${i}_$pos"
+			i=$((i + 1))
+		fi
 	done
 	for ((i = 0; i < 50; i++)); do
 		# 20 flips in the header, attrs and first records, 30 anywhere
