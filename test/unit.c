@@ -25,6 +25,10 @@
  *              side-band records with sample_id_all, every truncation
  *   tracing    td_parse of a TRACING_DATA blob, every prefix of it
  *   misc       CPU lists, escaping of hostile task names
+ *   view       the frame diff, key decoding, the following state machine
+ *              (live, replay, --speed), hostile names on the screen
+ *   model      pause and lost-event gaps, prev_state and wakeup rules,
+ *              cpu_idle, bounds of CPU numbers and pids
  */
 #pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
 #include "../tc.c"
@@ -92,6 +96,16 @@ static void g_reset(void)
 	free(G.idmap_id);
 	free(G.idmap_attr);
 	free(G.rec_tmp);
+	/* the model's and the view's tables (model_init, scr_setup) */
+	free(G.task);
+	free(G.task_hash);
+	free(G.cpu);
+	free(G.ival);
+	free(G.scr);
+	free(G.scr_prev);
+	free(G.acc);
+	free(G.ob);
+	free(G.rowlist);
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
@@ -1843,6 +1857,737 @@ static void t_out_event_hostile(void)
 	      strstr(ms_buf, "next_comm=x\\x0ay\\x20\\xff next_pid=2"), "line '%s'", ms_buf);
 }
 
+/* ---------------------------------------------------------------- the view */
+
+/* A screen of rows x cols as term_size() makes it (no tty needed), cleared
+ * to spaces as draw_frame() clears it; UTF-8 and 256 colours. */
+static void scr_setup(int rows, int cols)
+{
+	G.rows = rows;
+	G.cols = cols;
+	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
+	G.ob_cap = (size_t)rows * cols * 48 + 4096;
+	G.ob = xcalloc(1, G.ob_cap);
+	G.ob_len = G.ob_off = 0;
+	G.full_redraw = true;
+	G.utf8 = true;
+	G.ncolor = 256;
+	for (int i = 0; i < rows * cols; i++)
+		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
+}
+
+/* Does G.ob[from, G.ob_len) contain the n bytes s? */
+static bool ob_has(size_t from, const char *s, size_t n)
+{
+	for (size_t i = from; i + n <= G.ob_len; i++)
+		if (!memcmp(G.ob + i, s, n))
+			return true;
+	return false;
+}
+#define OB_HAS(from, lit) ob_has(from, lit, sizeof(lit) - 1)
+
+/*
+ * Every ESC in G.ob[from, G.ob_len) is one of tc's own sequences: '[', then
+ * digits, ';', '?' or '<' only, then a final H, m, J, h or l; no other C0
+ * or C1 control byte and no DEL; bytes >= 0x80 only as the UTF-8 of a
+ * character tc draws (U+00B7, U+2500..U+25FF).  Returns NULL or what is wrong.
+ */
+static const char *ob_clean(size_t from, char *msg, size_t n)
+{
+	for (size_t i = from; i < G.ob_len; i++) {
+		unsigned char c = G.ob[i];
+
+		if (c == 0x1b) {
+			size_t j = i + 1;
+
+			if (j >= G.ob_len || G.ob[j] != '[') {
+				snprintf(msg, n, "ESC not followed by '[' at %zu", i - from);
+				return msg;
+			}
+			for (j++; j < G.ob_len && (isdigit((unsigned char)G.ob[j]) || G.ob[j] == ';' ||
+						   G.ob[j] == '?' || G.ob[j] == '<'); j++)
+				;
+			if (j >= G.ob_len || !strchr("HmJhl", G.ob[j])) {
+				snprintf(msg, n, "escape sequence '\\e%.*s' at %zu", (int)(j - i), G.ob + i + 1,
+					 i - from);
+				return msg;
+			}
+			i = j;
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(msg, n, "control byte 0x%02x at %zu", c, i - from);
+			return msg;
+		} else if (c >= 0x80) {
+			unsigned char c1 = i + 1 < G.ob_len ? G.ob[i + 1] : 0;
+			unsigned char c2 = i + 2 < G.ob_len ? G.ob[i + 2] : 0;
+
+			if (c == 0xc2 && c1 == 0xb7) {
+				i += 1;
+			} else if (c == 0xe2 && (c1 == 0x94 || c1 == 0x95 || c1 == 0x96) &&
+				   c2 >= 0x80 && c2 < 0xc0) {
+				i += 2;
+			} else {
+				snprintf(msg, n, "byte 0x%02x at %zu", c, i - from);
+				return msg;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The frame diff: full redraw, nothing for an unchanged frame, a cursor
+ * move and the cell for a one-cell change, UTF-8 of a block character. */
+static void t_frame_diff(void)
+{
+	size_t n1, n2, n3, n4, from;
+	char msg[128];
+
+	scr_setup(10, 40);
+	draw_str(0, 0, 40, "hello", -1, -1, CA_REVERSE);
+	draw_put(3, 5, 0x2588, COL_RUN, -1, 0);
+	draw_put(3, 6, 0x2581, COL_RUN, COL_RUNNABLE, 0);
+	n1 = draw_diff();
+	CHECK(n1 == G.ob_len && n1 > 0, "full redraw wrote %zu bytes, ob_len %zu", n1, G.ob_len);
+	CHECK(OB_HAS(0, "\x1b[2J"), "full redraw without ESC[2J");
+	CHECK(OB_HAS(0, "hello"), "'hello' not written");
+	CHECK(OB_HAS(0, "\xe2\x96\x88"), "U+2588 not written as E2 96 88");
+	CHECK(OB_HAS(0, "\xe2\x96\x81"), "U+2581 not written as E2 96 81");
+	CHECK(!G.full_redraw, "full_redraw still set after a full redraw");
+	CHECK(!ob_clean(0, msg, sizeof(msg)), "full redraw: %s", msg);
+	CHECK(!memcmp(G.scr, G.scr_prev, sizeof(struct cell) * 400), "scr_prev is not the screen");
+
+	/* nothing changed: nothing written */
+	G.ob_len = 0;
+	n2 = draw_diff();
+	CHECK(n2 == 0 && G.ob_len == 0, "unchanged frame wrote %zu bytes", n2);
+
+	/* one cell changed: a cursor move to it and the character, nothing more */
+	draw_put(7, 20, 'X', -1, -1, 0);
+	n3 = draw_diff();
+	CHECK(n3 > 0 && n3 <= 32, "one changed cell wrote %zu bytes", n3);
+	CHECK(OB_HAS(0, "\x1b[8;21H"), "no cursor move to row 8, column 21: '%.*s'", (int)n3, G.ob);
+	CHECK(G.ob[G.ob_len - 1] == 'X', "last byte 0x%02x, want 'X'", (unsigned char)G.ob[G.ob_len - 1]);
+	CHECK(!OB_HAS(0, "\x1b[2J"), "a one-cell change cleared the screen");
+
+	/* two adjacent changed cells: one cursor move */
+	G.ob_len = 0;
+	draw_str(5, 10, 2, "ab", -1, -1, 0);
+	draw_diff();
+	CHECK(OB_HAS(0, "\x1b[6;11H") && !OB_HAS(0, "\x1b[6;12H") && OB_HAS(0, "ab"),
+	      "adjacent cells: '%.*s'", (int)G.ob_len, G.ob);
+
+	/* full_redraw: everything again */
+	G.ob_len = 0;
+	G.full_redraw = true;
+	from = G.ob_len;
+	n4 = draw_diff();
+	CHECK(n4 > n1 / 2 && OB_HAS(from, "\x1b[2J") && OB_HAS(from, "hello") &&
+	      OB_HAS(from, "\xe2\x96\x88") && OB_HAS(from, "X") && OB_HAS(from, "ab"),
+	      "full redraw after full_redraw = true: %zu bytes", n4);
+	G.ob_len = 0;
+	CHECK(draw_diff() == 0, "frame after the full redraw not empty");
+
+	/* --ascii: no byte >= 0x80 even for the cells drawn */
+	G.utf8 = false;
+	G.ob_len = 0;
+	G.full_redraw = true;
+	draw_put(3, 5, '#', COL_RUN, -1, 0);
+	draw_put(3, 6, '+', COL_RUN, -1, 0);
+	draw_diff();
+	for (size_t i = 0; i < G.ob_len; i++)
+		CHECK((unsigned char)G.ob[i] < 0x80, "byte 0x%02x in an ASCII frame", (unsigned char)G.ob[i]);
+}
+
+/* Keys from bytes: decode b fully, one key per call; fills keys, returns
+ * how many, or -1 if a call takes 0 bytes (incomplete) or more than left. */
+static int keys_of(const char *b, size_t n, int *keys, int max, int *mx, int *my)
+{
+	int k = 0;
+
+	for (size_t off = 0; off < n && k < max;) {
+		int key = K_NONE;
+		size_t used = key_decode((const uint8_t *)b + off, n - off, &key, mx, my);
+
+		if (!used || used > n - off)
+			return -1;
+		keys[k++] = key;
+		off += used;
+	}
+	return k;
+}
+
+static void t_key_decode(void)
+{
+	static const struct { const char *s; int key, mx, my; } one[] = {
+		{ "q", 'q', -1, -1 }, { "j", 'j', -1, -1 }, { "+", '+', -1, -1 }, { " ", ' ', -1, -1 },
+		{ "\x03", K_CTRL_C, -1, -1 }, { "\x1a", K_CTRL_Z, -1, -1 }, { "\r", '\r', -1, -1 },
+		{ "\x1b[A", K_UP, -1, -1 }, { "\x1b[B", K_DOWN, -1, -1 },
+		{ "\x1b[C", K_RIGHT, -1, -1 }, { "\x1b[D", K_LEFT, -1, -1 },
+		{ "\x1bOA", K_UP, -1, -1 }, { "\x1bOB", K_DOWN, -1, -1 },
+		{ "\x1bOC", K_RIGHT, -1, -1 }, { "\x1bOD", K_LEFT, -1, -1 },
+		{ "\x1b[5~", K_PGUP, -1, -1 }, { "\x1b[6~", K_PGDN, -1, -1 },
+		{ "\x1b[1;2C", K_SRIGHT, -1, -1 }, { "\x1b[1;2D", K_SLEFT, -1, -1 },
+		{ "\x1b[<0;10;5M", K_MOUSE_CLICK, 9, 4 },
+		{ "\x1b[<64;1;1M", K_WHEEL_UP, 0, 0 }, { "\x1b[<65;3;7M", K_WHEEL_DOWN, 2, 6 },
+		{ "\x1b[<0;100;50m", K_NONE, 99, 49 },	/* release: no key */
+	};
+	int keys[8], mx, my, key;
+	size_t used;
+
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+		const char *s = one[i].s;
+		size_t n = strlen(s);
+
+		/* whole: one key, all bytes */
+		mx = my = -1;
+		key = -12345;
+		used = key_decode((const uint8_t *)s, n, &key, &mx, &my);
+		CHECK(used == n, "'\\e%s': took %zu of %zu bytes", s + 1, used, n);
+		CHECK(key == one[i].key, "'\\e%s': key %#x, want %#x", s + 1, key, one[i].key);
+		if (one[i].mx >= 0)
+			CHECK(mx == one[i].mx && my == one[i].my, "'\\e%s': mouse at %d,%d, want %d,%d",
+			      s + 1, mx, my, one[i].mx, one[i].my);
+
+		/* followed by a key: that key comes next */
+		{
+			char b[32];
+
+			snprintf(b, sizeof(b), "%sk", s);
+			CHECK(keys_of(b, n + 1, keys, 8, &mx, &my) == 2 && keys[0] == one[i].key &&
+			      keys[1] == 'k', "'\\e%s' then 'k': keys %#x %#x", s + 1, keys[0], keys[1]);
+		}
+
+		/* every split point of an escape sequence: incomplete until whole */
+		if (s[0] == 27)
+			for (size_t k = 1; k < n; k++) {
+				key = -12345;
+				used = key_decode((const uint8_t *)s, k, &key, &mx, &my);
+				CHECK(used == 0, "'\\e%s' cut after %zu bytes: took %zu (key %#x), want 0",
+				      s + 1, k, used, key);
+			}
+	}
+
+	/* a lone ESC waits (the caller's timeout makes it Esc) */
+	CHECK(key_decode((const uint8_t *)"\x1b", 1, &key, &mx, &my) == 0, "lone ESC not held");
+	/* ESC then a letter: Esc, then the letter */
+	CHECK(keys_of("\x1bq", 2, keys, 8, &mx, &my) == 2 && keys[0] == K_ESC && keys[1] == 'q',
+	      "ESC q: %#x %#x", keys[0], keys[1]);
+	CHECK(keys_of("\x1b\x1bq", 3, keys, 8, &mx, &my) == 3 && keys[0] == K_ESC && keys[1] == K_ESC &&
+	      keys[2] == 'q', "ESC ESC q: %#x %#x %#x", keys[0], keys[1], keys[2]);
+	/* unknown CSI sequences are skipped whole */
+	CHECK(keys_of("\x1b[99~j", 6, keys, 8, &mx, &my) == 2 && keys[0] == K_UNKNOWN && keys[1] == 'j',
+	      "ESC[99~ j: %#x %#x", keys[0], keys[1]);
+	CHECK(keys_of("\x1b[2;5Rk", 7, keys, 8, &mx, &my) == 2 && keys[0] == K_UNKNOWN && keys[1] == 'k',
+	      "ESC[2;5R k: %#x %#x", keys[0], keys[1]);
+	CHECK(keys_of("\x1b[1;5Cq", 7, keys, 8, &mx, &my) == 2 && keys[0] == K_UNKNOWN && keys[1] == 'q',
+	      "ESC[1;5C q (ctrl-right): %#x %#x", keys[0], keys[1]);
+	CHECK(key_decode((const uint8_t *)"\x1b[99", 4, &key, &mx, &my) == 0, "ESC[99 not held");
+	/* a mouse report cut anywhere is held, whole it is one key */
+	{
+		const char *m = "\x1b[<0;123;45M";
+		size_t n = strlen(m);
+
+		for (size_t k = 1; k < n; k++)
+			CHECK(key_decode((const uint8_t *)m, k, &key, &mx, &my) == 0, "mouse cut at %zu", k);
+		CHECK(key_decode((const uint8_t *)m, n, &key, &mx, &my) == n && key == K_MOUSE_CLICK &&
+		      mx == 122 && my == 44, "mouse: key %#x at %d,%d", key, mx, my);
+	}
+	/* garbage never takes 0 bytes of a long buffer or more than it has */
+	{
+		uint8_t b[64];
+
+		memset(b, ';', sizeof(b));
+		b[0] = 27;
+		b[1] = '[';
+		b[2] = '<';
+		used = key_decode(b, sizeof(b), &key, &mx, &my);
+		CHECK(used > 0 && used <= sizeof(b), "long mouse garbage: took %zu", used);
+		memset(b + 2, '1', sizeof(b) - 2);
+		used = key_decode(b, sizeof(b), &key, &mx, &my);
+		CHECK(used > 0 && used <= sizeof(b), "long CSI garbage: took %zu", used);
+	}
+}
+
+/* ------------------------------------------------ following (view state) */
+
+#define V_T0 (1000 * NS_PER_SEC)		/* first event of the view tests */
+
+/* A small live model: 2 CPUs, task 100 "pingpong" sleeping, woken by task
+ * 200 "waker" at V_T0 + 15 s, running from V_T0 + 15.5 s. */
+static void view_setup(bool live)
+{
+	struct ev e = { .kind = EV_SWITCH, .cpu = 0 };
+
+	G.ncpu = 2;
+	model_init(G.ncpu, 64, 4096);
+	G.rowlist_cap = 2 * G.ncpu + 64;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.rows = 30;
+	G.cols = 122;			/* 100 timeline columns */
+	G.live = live;
+	G.window_ns = 10 * NS_PER_SEC;
+
+	e.time = V_T0; e.a = 0; e.b = 200; strcpy(e.comm2, "waker");
+	model_event(&e);
+	e.time = V_T0 + NS_PER_SEC; e.a = 200; e.v = 1; e.b = 100;
+	strcpy(e.comm, "waker"); strcpy(e.comm2, "pingpong");
+	model_event(&e);
+	e.time = V_T0 + 2 * NS_PER_SEC; e.a = 100; e.v = 1; e.b = 200;
+	strcpy(e.comm, "pingpong"); strcpy(e.comm2, "waker");
+	model_event(&e);
+	e = (struct ev){ .kind = EV_WAKEUP, .time = V_T0 + 15 * NS_PER_SEC, .cpu = 0, .tid = 200,
+			 .a = 100, .c = 0 };
+	strcpy(e.comm, "pingpong");
+	model_event(&e);
+	e = (struct ev){ .kind = EV_SWITCH, .time = V_T0 + 15 * NS_PER_SEC + NS_PER_SEC / 2,
+			 .cpu = 0, .a = 200, .v = 1, .b = 100 };
+	strcpy(e.comm, "waker");
+	strcpy(e.comm2, "pingpong");
+	model_event(&e);
+	G.v_now = V_T0 + 20 * NS_PER_SEC;
+	view_init();
+	view_refresh();
+	rows_build();
+}
+
+/* Is the view following exactly: the window ends at v_now, cursor on it? */
+static bool follows(void)
+{
+	return G.v_following && G.v_end == G.v_now && G.v_start == G.v_now - G.window_ns &&
+	       G.v_cursor == G.v_now;
+}
+
+/* A key (and for the mouse a position) as run_view hands it on. */
+struct vkey { const char *name; int keys[8]; int mx, my; };
+
+static const struct vkey placing[] = {
+	{ "+", { '+' }, 0, 0 }, { "=", { '=' }, 0, 0 }, { "-", { '-' }, 0, 0 },
+	{ "H", { 'H' }, 0, 0 }, { "L", { 'L' }, 0, 0 }, { "shift-left", { K_SLEFT }, 0, 0 }, { "shift-right", { K_SRIGHT }, 0, 0 },
+	{ "h", { 'h' }, 0, 0 }, { "l", { 'l' }, 0, 0 }, { "left", { K_LEFT }, 0, 0 }, { "right", { K_RIGHT }, 0, 0 },
+	{ "wheel up", { K_WHEEL_UP }, 0, 0 }, { "wheel down", { K_WHEEL_DOWN }, 0, 0 },
+	{ "click", { K_MOUSE_CLICK }, 70, 3 },
+	{ "/ping Enter", { '/', 'p', 'i', 'n', 'g', '\r' }, 0, 0 },
+	{ "/nomatch Enter", { '/', 'z', 'z', '\r' }, 0, 0 },
+	{ "w", { 'w' }, 0, 0 },
+	{ "h then +", { 'h', '+' }, 0, 0 },
+	{ "+ then -", { '+', '-' }, 0, 0 },
+};
+
+static void press(const struct vkey *k)
+{
+	for (int i = 0; i < 8 && k->keys[i]; i++)
+		view_key(k->keys[i], k->mx, k->my);
+}
+
+/* Live: following until the user places the view; no refresh then moves
+ * anything; 0 and Esc follow again (also after a cursor move: the
+ * predecessor's bug). */
+static void t_view_following(void)
+{
+	uint64_t s, e, c;
+
+	view_setup(true);
+	CHECK(follows(), "not following at start: [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64,
+	      G.v_start, G.v_end, G.v_cursor);
+	G.v_now += 3 * NS_PER_SEC;
+	view_refresh();
+	CHECK(follows(), "a refresh did not follow v_now");
+
+	for (size_t i = 0; i < sizeof(placing) / sizeof(placing[0]); i++) {
+		const struct vkey *k = &placing[i];
+		int sel;
+
+		/* select the task row pingpong (for w) */
+		rows_build();
+		sel = row_find(100);
+		CHECK(sel >= 0, "task 100 not among the rows");
+		G.v_sel = sel;
+		G.v_sel_key = 100;
+		view_key('0', 0, 0);
+		view_refresh();
+		CHECK(follows(), "%s: not following after 0", k->name);
+
+		press(k);
+		CHECK(!G.v_following, "%s: still following", k->name);
+		if (!strcmp(k->name, "w"))
+			CHECK(G.v_cursor == V_T0 + 15 * NS_PER_SEC, "w: cursor at %" PRIu64 ", want the wakeup",
+			      (uint64_t)(G.v_cursor - V_T0));
+		s = G.v_start;
+		e = G.v_end;
+		c = G.v_cursor;
+		for (int r = 0; r < 3; r++) {
+			G.v_now += NS_PER_SEC;
+			view_refresh();
+			CHECK(G.v_start == s && G.v_end == e && G.v_cursor == c && !G.v_following,
+			      "%s: refresh %d moved the view: [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64
+			      " -> [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64, k->name, r,
+			      s, e, c, G.v_start, G.v_end, G.v_cursor);
+		}
+
+		/* back to following, with 0 and with Esc */
+		view_key(i % 2 ? K_ESC : '0', 0, 0);
+		CHECK(follows(), "%s then %s: not following", k->name, i % 2 ? "Esc" : "0");
+		G.v_now += NS_PER_SEC;
+		view_refresh();
+		CHECK(follows(), "%s then %s: the next refresh did not follow", k->name, i % 2 ? "Esc" : "0");
+	}
+
+	/* keys that do not place the view keep following */
+	{
+		static const int keep[] = { 'j', 'k', K_UP, K_DOWN, K_PGUP, K_PGDN, 's', 'm', '?', 'x' };
+
+		for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+			view_key(keep[i], 0, 0);
+			if (G.v_help)
+				view_key('x', 0, 0);	/* any key closes the help */
+			G.v_now += NS_PER_SEC;
+			view_refresh();
+			CHECK(follows(), "key %#x stopped following", keep[i]);
+		}
+	}
+}
+
+/* Zoom keeps the cursor where it is, also on later refreshes (the
+ * predecessor's follow_cursor stayed on after a zoom). */
+static void t_view_zoom_cursor(void)
+{
+	uint64_t c;
+
+	view_setup(true);
+	view_key('h', 0, 0);
+	view_key('h', 0, 0);
+	c = G.v_cursor;
+	view_key('+', 0, 0);
+	CHECK(G.v_cursor == c, "zoom moved the cursor");
+	CHECK(G.v_start <= c && c <= G.v_end, "cursor out of the zoomed view");
+	CHECK(G.v_end - G.v_start == G.window_ns / 2, "zoom in: span %" PRIu64, G.v_end - G.v_start);
+	G.v_now += 5 * NS_PER_SEC;
+	view_refresh();
+	CHECK(G.v_cursor == c, "refresh after zoom moved the cursor");
+	view_key('0', 0, 0);
+	CHECK(follows(), "0 after h h +: not following");
+}
+
+/* Replay without --speed: 0 shows the whole recording, nothing follows;
+ * replay with --speed: like live. */
+static void t_view_replay(void)
+{
+	uint64_t s, e, c;
+
+	view_setup(false);
+	G.speed = 0;
+	G.v_now = G.m_last;
+	view_init();
+	CHECK(!G.v_following, "replay view follows");
+	CHECK(G.v_start == G.m_first && G.v_end == G.m_last, "replay view [%" PRIu64 ", %" PRIu64
+	      "], want the recording [%" PRIu64 ", %" PRIu64 "]", G.v_start, G.v_end, G.m_first, G.m_last);
+	view_key('+', 0, 0);
+	view_key('l', 0, 0);
+	view_key('0', 0, 0);
+	CHECK(!G.v_following, "replay: 0 made it follow");
+	CHECK(G.v_start == G.m_first && G.v_end == G.m_last, "replay: 0 shows [%" PRIu64 ", %" PRIu64 "]",
+	      G.v_start, G.v_end);
+	CHECK(G.v_cursor >= G.v_start && G.v_cursor <= G.v_end, "replay: cursor outside the view");
+	s = G.v_start;
+	e = G.v_end;
+	c = G.v_cursor;
+	view_refresh();
+	CHECK(G.v_start == s && G.v_end == e && G.v_cursor == c, "replay: refresh moved the view");
+	view_key(K_ESC, 0, 0);
+	CHECK(!G.v_following && G.v_start == G.m_first && G.v_end == G.m_last, "replay: Esc");
+
+	/* --speed: a rolling window that follows, like live */
+	G.speed = 2;
+	G.v_now = V_T0 + 16 * NS_PER_SEC;
+	view_init();
+	view_refresh();
+	CHECK(follows(), "replay --speed: not following");
+	view_key('+', 0, 0);
+	s = G.v_start;
+	G.v_now += NS_PER_SEC;
+	view_refresh();
+	CHECK(!G.v_following && G.v_start == s, "replay --speed: refresh moved a zoomed view");
+	view_key('0', 0, 0);
+	G.v_now += NS_PER_SEC;
+	view_refresh();
+	CHECK(follows(), "replay --speed: 0 does not follow");
+}
+
+/* Hostile names: cells hold printable ASCII only, and the bytes written
+ * hold no escape sequence but tc's own. */
+static void t_view_hostile_names(void)
+{
+	static const char *const names[] = {
+		"\x1b[2J\x1b]0;pwn\x07" "evil", "a\nb\rc\td", "\x9b" "31mred", "\xc3\xa9t\xe9\xff\x80",
+		"\x1bP+q\x1b\\", "\x7f\x01\x08",
+	};
+	char msg[128];
+
+	scr_setup(24, 100);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int w = draw_str((int)i, 0, 40, names[i], -1, -1, 0);
+
+		CHECK(w == (int)strlen(names[i]), "name %zu: %d columns for %zu bytes", i, w, strlen(names[i]));
+		for (int c = 0; c < w; c++) {
+			uint16_t ch = G.scr[i * G.cols + c].ch;
+
+			CHECK(ch >= 0x20 && ch < 0x7f, "name %zu column %d holds %#x", i, c, ch);
+			if ((unsigned char)names[i][c] < 0x20 || (unsigned char)names[i][c] >= 0x7f)
+				CHECK(ch == '?', "name %zu column %d: %#x for byte %#x", i, c, ch,
+				      (unsigned char)names[i][c]);
+			else
+				CHECK(ch == (unsigned char)names[i][c], "name %zu column %d changed", i, c);
+		}
+	}
+	draw_diff();
+	CHECK(!ob_clean(0, msg, sizeof(msg)), "draw_str names: %s", msg);
+
+	/* the whole frame, with the names coming from events */
+	free(G.scr); free(G.scr_prev); free(G.acc); free(G.ob);
+	G.scr = G.scr_prev = NULL;
+	G.acc = NULL;
+	G.ob = NULL;
+	view_setup(true);
+	scr_setup(30, 122);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ev e = { .kind = EV_SWITCH, .cpu = 1, .time = V_T0 + (17 + i) * NS_PER_SEC,
+				.a = i ? 300 + (int)i - 1 : 0, .v = 1, .b = 300 + (int)i };
+
+		memcpy(e.comm, i ? names[i - 1] : "", strnlen(i ? names[i - 1] : "", COMM_LEN - 1));
+		memcpy(e.comm2, names[i], strnlen(names[i], COMM_LEN - 1));
+		model_event(&e);
+	}
+	G.v_now = V_T0 + 25 * NS_PER_SEC;
+	view_refresh();
+	for (int sel = 0; sel < 12; sel++) {	/* details line of each row */
+		G.v_sel = sel;
+		G.v_sel_key = INT_MIN;
+		G.ob_len = 0;
+		draw_frame();
+		draw_diff();
+		for (int i = 0; i < G.rows * G.cols; i++)
+			CHECK(G.scr[i].ch >= 0x20 && (G.scr[i].ch < 0x7f || G.scr[i].ch == 0xb7 ||
+						      (G.scr[i].ch >= 0x2500 && G.scr[i].ch < 0x2600)),
+			      "row %d column %d holds %#x", i / G.cols, i % G.cols, G.scr[i].ch);
+		CHECK(!ob_clean(0, msg, sizeof(msg)), "frame with row %d selected: %s", sel, msg);
+	}
+	CHECK(row_find(300) >= 0, "the hostile task is not shown");
+	G.v_help = true;
+	G.ob_len = 0;
+	draw_frame();
+	draw_diff();
+	CHECK(!ob_clean(0, msg, sizeof(msg)), "frame with help: %s", msg);
+}
+
+/* ---------------------------------------------------------------- model */
+
+/* Feed a switch / wakeup / lost / idle event to the model. */
+static void ev_switch(uint64_t t, int cpu, int prev, int64_t prev_state, int next)
+{
+	struct ev e = { .kind = EV_SWITCH, .time = t, .cpu = cpu, .a = prev, .v = prev_state, .b = next };
+
+	snprintf(e.comm, sizeof(e.comm), "t%d", prev);
+	snprintf(e.comm2, sizeof(e.comm2), "t%d", next);
+	model_event(&e);
+}
+
+static void ev_wakeup(uint64_t t, int waker, int wakee, unsigned flags)
+{
+	struct ev e = { .kind = EV_WAKEUP, .time = t, .cpu = 0, .tid = waker, .pid = waker,
+			.a = wakee, .c = 0, .flags = flags };
+
+	snprintf(e.comm, sizeof(e.comm), "t%d", wakee);
+	model_event(&e);
+}
+
+static void ev_lost(uint64_t t, int64_t n)
+{
+	struct ev e = { .kind = EV_LOST, .time = t, .cpu = 0, .tid = 0, .v = n };
+
+	model_event(&e);
+}
+
+static void ev_idle(uint64_t t, int cpu, int64_t state)
+{
+	struct ev e = { .kind = EV_IDLE, .time = t, .cpu = cpu, .c = cpu, .v = state };
+
+	model_event(&e);
+}
+
+static struct task *task_of(int tid)
+{
+	size_t h = task_hash_find(tid);
+
+	return G.task_hash[h] >= 0 ? &G.task[G.task_hash[h]] : NULL;
+}
+
+#define CHECK_TOTAL(tid, st, want) do {					\
+	struct task *t_ = task_of(tid);					\
+	CHECK(t_, "task %d missing", tid);				\
+	CHECK(t_->total[st] == (want), "task %d %s total %" PRIu64 ", want %" PRIu64, \
+	      tid, st_names[st], t_->total[st], (uint64_t)(want));	\
+} while (0)
+
+/*
+ * Two pauses in a row: each closes every state at the last event before
+ * it; unknown from there until the task's next event; totals exact.
+ *
+ *   1000 cpu0 idle -> 100      2000 cpu1 idle -> 200     3000 100 wakes 300
+ *   5000 pause marker          6000 pause marker (second pause, no event between)
+ *   8000 cpu0 100 (S) -> idle  9000 cpu1 200 (R) -> 300  end 9000
+ */
+static void t_model_pause_gaps(void)
+{
+	int st, aux;
+	uint64_t s, e;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_switch(2000, 1, 0, 0, 200);
+	ev_wakeup(3000, 100, 300, 0);
+	ev_lost(5000, 0);
+	ev_lost(6000, 0);
+	CHECK(G.gaps == 2, "gaps %" PRIu64 ", want 2", G.gaps);
+	CHECK(task_of(100)->state == ST_UNKNOWN && task_of(200)->state == ST_UNKNOWN &&
+	      task_of(300)->state == ST_UNKNOWN, "states not unknown in the gap");
+	CHECK(G.cpu[0].cur == -1 && G.cpu[1].cur == -1, "CPUs not unknown in the gap");
+	ev_switch(8000, 0, 100, 1, 0);
+	ev_switch(9000, 1, 200, 0, 300);
+	model_end();
+
+	CHECK_TOTAL(100, ST_RUNNING, 2000);	/* 1000..3000, not ..5000 */
+	CHECK_TOTAL(100, ST_UNKNOWN, 5000);	/* 3000..8000 */
+	CHECK_TOTAL(100, ST_SLEEPING, 1000);	/* 8000..9000 */
+	CHECK_TOTAL(200, ST_RUNNING, 1000);	/* 2000..3000 */
+	CHECK_TOTAL(200, ST_UNKNOWN, 6000);	/* 3000..9000 */
+	CHECK_TOTAL(300, ST_RUNNABLE, 0);	/* woken at 3000, the last event before the gap */
+	CHECK_TOTAL(300, ST_UNKNOWN, 6000);
+	CHECK(G.cpu[0].busy == 2000, "cpu0 busy %" PRIu64 ", want 2000", G.cpu[0].busy);
+	CHECK(G.cpu[1].busy == 1000, "cpu1 busy %" PRIu64 ", want 1000", G.cpu[1].busy);
+
+	/* the view: running up to 3000, unknown in the gap, sleeping after */
+	CHECK(task_at(task_of(100) - G.task, 2500, &st, &s, &e, &aux) && st == ST_RUNNING &&
+	      s == 1000 && e == 3000, "task 100 at 2500: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
+	CHECK(!task_at(task_of(100) - G.task, 4000, &st, &s, &e, &aux),
+	      "task 100 at 4000 (in the gap) is %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
+	CHECK(!task_at(task_of(100) - G.task, 5500, &st, &s, &e, &aux),
+	      "task 100 at 5500 (between the pauses) is %s", st_names[st]);
+	CHECK(task_at(task_of(100) - G.task, 8500, &st, &s, &e, &aux) && st == ST_SLEEPING,
+	      "task 100 at 8500 not sleeping");
+}
+
+/* A gap of lost events between events: same rule. */
+static void t_model_lost_gap(void)
+{
+	G.ncpu = 1;
+	model_init(1, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_switch(2000, 0, 100, 0, 200);	/* 100 preempted: runnable */
+	ev_lost(4000, 17);
+	ev_switch(7000, 0, 200, 1, 100);
+	model_end();
+	CHECK_TOTAL(100, ST_RUNNING, 1000);
+	CHECK_TOTAL(100, ST_RUNNABLE, 0);	/* closed at 2000 */
+	CHECK_TOTAL(100, ST_UNKNOWN, 5000);	/* 2000..7000 */
+	CHECK_TOTAL(200, ST_RUNNING, 0);
+	CHECK_TOTAL(200, ST_UNKNOWN, 5000);
+	CHECK_TOTAL(200, ST_SLEEPING, 0);
+}
+
+/* prev_state to a state, wakeups and wakers, the first switch of a task. */
+static void t_model_states(void)
+{
+	static const struct { int64_t prev_state; int st; } ps[] = {
+		{ 0, ST_RUNNABLE }, { 1, ST_SLEEPING }, { 2, ST_BLOCKED }, { 0x100, ST_RUNNABLE },
+		{ 0x80, ST_SLEEPING }, { 0x101, ST_SLEEPING }, { 0x102, ST_BLOCKED },
+	};
+	uint64_t t = 1000;
+	struct task *p;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(t, 1, 0, 0, 50);
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		int tid = 10 + i;
+
+		ev_switch(t += 100, 0, 0, 0, tid);
+		ev_switch(t += 100, 0, tid, ps[i].prev_state, 0);
+		p = task_of(tid);
+		CHECK(p && p->state == ps[i].st, "prev_state %#" PRIx64 ": %s, want %s", ps[i].prev_state,
+		      p ? st_names[p->state] : "no task", st_names[ps[i].st]);
+	}
+
+	/* wakeup of a sleeping task: runnable, waker the event's tid */
+	ev_wakeup(t += 100, 50, 11, 0);
+	p = task_of(11);
+	CHECK(p->state == ST_RUNNABLE && p->waker == 50 && p->wakeups == 1,
+	      "woken: %s waker %d wakeups %u", st_names[p->state], p->waker, p->wakeups);
+	/* of a blocked task from interrupt context: waker WAKER_IRQ */
+	ev_wakeup(t += 100, 50, 12, 0x08);
+	p = task_of(12);
+	CHECK(p->state == ST_RUNNABLE && p->waker == WAKER_IRQ, "irq wakeup: %s waker %d",
+	      st_names[p->state], p->waker);
+	ev_wakeup(t += 100, 50, 14, 0x10);
+	CHECK(task_of(14)->waker == WAKER_IRQ, "softirq wakeup: waker %d", task_of(14)->waker);
+	/* the wakeup delay: runnable from the wakeup to the switch-in */
+	ev_switch(t + 700, 0, 0, 0, 11);
+	CHECK(task_of(11)->max_delay == 700 + 200, "max_delay %" PRIu64, task_of(11)->max_delay);
+	t += 700;
+
+	/* a task first seen as prev ran since the trace start on that CPU */
+	ev_switch(t += 100, 1, 60, 1, 0);
+	p = task_of(60);
+	CHECK(p && p->total[ST_RUNNING] == t - 1000 && p->total[ST_UNKNOWN] == 0,
+	      "first seen as prev: running %" PRIu64 " unknown %" PRIu64 ", want %" PRIu64 " and 0",
+	      p ? p->total[ST_RUNNING] : 0, p ? p->total[ST_UNKNOWN] : 0, t - 1000);
+	/* a task first seen as next was unknown before */
+	CHECK(task_of(10)->total[ST_RUNNING] == 100, "next: running %" PRIu64, task_of(10)->total[ST_RUNNING]);
+}
+
+/* cpu_idle: enter, exit, a second entry closing the first, bounds. */
+static void t_model_idle_bounds(void)
+{
+	struct cpu *c;
+	const struct ival *v;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_idle(2000, 1, 2);
+	c = &G.cpu[1];
+	CHECK(c->cstate == 2 && c->cstate_since == 2000, "idle enter: state %" PRId64, c->cstate);
+	ev_idle(3000, 1, (int64_t)IDLE_EXIT);
+	CHECK(c->cstate == -1, "idle exit: state %" PRId64, c->cstate);
+	CHECK(c->last_cival != NO_IVAL, "no idle interval");
+	v = &G.ival[c->last_cival];
+	CHECK(v->start == 2000 && v->end == 3000 && v->state == 2, "idle interval [%" PRIu64 ", %"
+	      PRIu64 ") state %d", v->start, v->end, v->state);
+	ev_idle(4000, 1, 1);
+	ev_idle(5000, 1, 3);		/* a second entry closes the first */
+	v = &G.ival[c->last_cival];
+	CHECK(v->start == 4000 && v->end == 5000 && v->state == 1 && c->cstate == 3,
+	      "second entry: [%" PRIu64 ", %" PRIu64 ") state %d, now %" PRId64, v->start, v->end,
+	      v->state, c->cstate);
+	ev_switch(5500, 0, 100, 1, 0);
+	model_end();		/* the open idle state closes at the last event */
+	v = &G.ival[c->last_cival];
+	CHECK(v->start == 5000 && v->end == 5500 && v->state == 3, "at the end: [%" PRIu64 ", %"
+	      PRIu64 ") state %d", v->start, v->end, v->state);
+
+	/* bounds: counted, nothing written out of range */
+	ev_switch(6000, 5000, 100, 0, 200);
+	ev_idle(6100, 5000, 1);
+	ev_idle(6200, -1, 1);
+	CHECK(G.bad_cpu == 3, "bad_cpu %" PRIu64 ", want 3", G.bad_cpu);
+	ev_wakeup(6300, 100, -5, 0);
+	ev_switch(6400, 0, -5, 0, 100);
+	ev_switch(6500, 0, 100, 0, PID_MAX + 1);
+	CHECK(G.bad_pid == 3, "bad_pid %" PRIu64 ", want 3", G.bad_pid);
+	CHECK(!task_of(-5) && !task_of(PID_MAX + 1), "a bad pid became a task");
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -1883,6 +2628,16 @@ int main(void)
 	RUN(cpulist_count_malformed);
 	RUN(out_name);
 	RUN(out_event_hostile);
+	RUN(frame_diff);
+	RUN(key_decode);
+	RUN(view_following);
+	RUN(view_zoom_cursor);
+	RUN(view_replay);
+	RUN(view_hostile_names);
+	RUN(model_pause_gaps);
+	RUN(model_lost_gap);
+	RUN(model_states);
+	RUN(model_idle_bounds);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
