@@ -1580,6 +1580,10 @@ static void model_event(const struct ev *e)
 	}
 	if (t < G.m_last)
 		t = G.m_last;	/* out of order: counted by the merge */
+	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
+		model_gap();
+		return;
+	}
 	G.m_last = t;
 	switch (e->kind) {
 	case EV_SWITCH:
@@ -1665,9 +1669,6 @@ static void model_event(const struct ev *e)
 	case EV_FREQ:
 		if (model_cpu_ok(e->c))
 			cpu_freq(e->c, e->v, t);
-		break;
-	case EV_LOST:
-		model_gap();
 		break;
 	case EV_SYS_ENTER:
 		if ((p = task_get(e->tid, t, NULL))) {
@@ -1856,8 +1857,13 @@ static void rb_copy(const struct rb *r, uint64_t off, void *out, size_t n)
  */
 static int rb_drain(struct rb *r, struct mq *q, uint64_t *last)
 {
-	uint64_t head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	/* acquire: read the head, then the data it covers (a plain load and a
+	 * fence, as tools/include/linux/ring_buffer.h does: 32-bit targets
+	 * have no 8-byte atomics) */
+	uint64_t head = *(volatile __u64 *)&r->pc->data_head;
 	uint64_t tail = r->pc->data_tail;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	int drained = 1;
 
 	if (head - tail > r->size) {	/* overrun: the writer lapped us */
@@ -1888,7 +1894,8 @@ static int rb_drain(struct rb *r, struct mq *q, uint64_t *last)
 	}
 	if (head != tail && head - tail < 8 && drained)
 		tail = head;	/* a stub smaller than a header cannot be a record */
-	__atomic_store_n(&r->pc->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* done with the data, then free it */
+	*(volatile __u64 *)&r->pc->data_tail = tail;
 	return drained;
 }
 
