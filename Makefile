@@ -31,7 +31,7 @@ MUSL_INC = .musl-include
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
 
-.PHONY: all static test clean bench fuzz fuzz-build
+.PHONY: all static test clean bench tc32 fuzz fuzz-build
 
 all: tc
 
@@ -40,6 +40,10 @@ tc: tc.c
 
 tc-san: tc.c
 	$(CC) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+
+# 32-bit build (gcc-multilib): tc must stay 32-bit clean
+tc32: tc.c
+	$(CC) -m32 $(CFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
 
 static: tc-static
 	@echo "tc-static: $$(stat -c %s tc-static) bytes"
@@ -63,6 +67,10 @@ test/unit-san: test/unit.c tc.c
 test/pingpong: test/pingpong.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
 
+# A workload that gives itself a hostile name (escape sequences), for the view tests.
+test/evilname: test/evilname.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/evilname.c
+
 # Synthetic perf.data files for the replay tests.
 test/mkdata: test/mkdata.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/mkdata.c
@@ -71,7 +79,7 @@ test/mkdata: test/mkdata.c
 tc-small: tc.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_MAX_TASKS=64 -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/mkdata $(UNIT)
+test: tc tc-san tc-small test/pingpong test/evilname test/mkdata $(UNIT)
 	bash test/run.sh
 
 bench: tc
@@ -98,6 +106,6 @@ fuzz: tc-fuzz
 		-- ./tc-fuzz --replay @@ --summary
 
 clean:
-	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong \
+	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
 		test/mkdata tc-fuzz
 	rm -rf $(MUSL_INC) fuzz-out
