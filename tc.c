@@ -171,6 +171,7 @@ struct task {
 	int tid, pid;		/* pid: thread group id, -1 when unknown */
 	char comm[COMM_LEN];
 	uint8_t state;		/* enum st */
+	bool stated;		/* an event told its state (else: only named) */
 	bool exited;		/* exit seen, final switch-out pending */
 	int cpu;		/* last CPU it ran or was queued on, -1 unknown */
 	int waker;		/* tid of the last waker, WAKER_IRQ, or -1 */
@@ -181,6 +182,7 @@ struct task {
 	uint64_t max_delay;
 	uint32_t switches, wakeups;
 	uint32_t inferred;	/* switch-ins the kernel did not report */
+	uint64_t initial;	/* ran from the start to its CPU's first switch */
 	uint32_t last_ival;	/* newest interval of this row, NO_IVAL */
 	/* -I: inside a traced I/O call since io_start; totals of the calls */
 	bool in_io;
@@ -1463,6 +1465,7 @@ static void task_name(struct task *t, const char *comm)
 /* Close t's current state at time and enter state st. */
 static void task_set(struct task *t, int st, uint64_t time)
 {
+	t->stated = true;
 	if (time > t->since) {
 		t->total[t->state] += time - t->since;
 		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
@@ -1561,6 +1564,7 @@ static void model_event(const struct ev *e)
 {
 	uint64_t t = e->time;
 	struct task *p, *n;
+	struct cpu *cp;
 	bool created;
 	int st;
 
@@ -1589,37 +1593,52 @@ static void model_event(const struct ev *e)
 	case EV_SWITCH:
 		if (!model_cpu_ok(e->cpu))
 			return;
+		cp = &G.cpu[e->cpu];
 		if ((p = task_get(e->a, t, &created))) {
-			if (created) {	/* it ran since the start of the trace */
-				p->since = G.m_first;
-				p->state = ST_RUNNING;
-			}
 			task_name(p, e->comm);
-			if (!created && p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED &&
-			    G.cpu[e->cpu].seen) {
+			if (!p->stated) {
+				/* first seen as prev: it was switched in before the
+				 * trace began (or it was created), or after this CPU's
+				 * last switch if the CPU had one */
+				p->since = created ? G.m_first : p->first_seen;
+				if (cp->seen && cp->since > p->since)
+					p->since = cp->since;
+				if (cp->seen && cp->cur != e->a) {
+					G.inferred++;
+					p->inferred++;
+					cpu_set(e->cpu, e->a, p->since);
+				}
+				if (!cp->seen)
+					p->initial = t - p->since;
+				p->state = ST_RUNNING;
+				p->switches++;
+			} else if (p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED) {
 				/* Its switch-in is missing (some kernels drop switches
 				 * out of idle): it ran from when it could, its wakeup
 				 * or the CPU's last switch, whichever is later. */
-				uint64_t from = p->since > G.cpu[e->cpu].since ? p->since : G.cpu[e->cpu].since;
+				uint64_t from = cp->seen && cp->since > p->since ? cp->since : p->since;
 
 				G.inferred++;
 				p->inferred++;
 				task_set(p, ST_RUNNING, from);
-				cpu_set(e->cpu, e->a, from);
+				if (cp->seen)
+					cpu_set(e->cpu, e->a, from);
 				p->switches++;
 			}
+		}
+		if (!cp->seen && (e->a == 0 || p)) {
+			/* the CPU's first switch: it ran prev since prev began */
+			cp->cur = e->a;
+			cp->since = p && p->state == ST_RUNNING ? p->since : G.m_first;
+		}
+		cp->seen = true;
+		if (p) {
 			p->cpu = e->cpu;
 			st = p->exited ? ST_DEAD : model_prev_state(e->v);
 			task_set(p, p->in_io && st != ST_RUNNABLE && st != ST_DEAD ? ST_IO : st, t);
 			if (p->state == ST_RUNNABLE)
 				p->waker = -1;	/* preempted, not woken */
 		}
-		if (!G.cpu[e->cpu].seen && (e->a == 0 || p)) {
-			/* the CPU's first switch: prev ran since the start */
-			G.cpu[e->cpu].cur = e->a;
-			G.cpu[e->cpu].since = G.m_first;
-		}
-		G.cpu[e->cpu].seen = true;
 		if ((n = task_get(e->b, t, NULL))) {
 			task_name(n, e->comm2);
 			if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
@@ -1629,7 +1648,7 @@ static void model_event(const struct ev *e)
 			n->switches++;
 		}
 		cpu_set(e->cpu, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
-		G.cpu[e->cpu].switches++;
+		cp->switches++;
 		break;
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
@@ -3447,7 +3466,7 @@ static void out_summary(FILE *f)
 			idx[n++] = i;
 	}
 	qsort(idx, n, sizeof(int), out_cmp_run);
-	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred"
+	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
 	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.task[idx[i]];
@@ -3462,7 +3481,9 @@ static void out_summary(FILE *f)
 		fprintf(f, "\t%u\t%u", t->switches, t->wakeups);
 		out_ms(f, t->max_delay);
 		out_ms(f, t->total[ST_UNKNOWN]);
-		fprintf(f, "\t%u\t%u", t->inferred, t->io_count);
+		fprintf(f, "\t%u", t->inferred);
+		out_ms(f, t->initial);
+		fprintf(f, "\t%u", t->io_count);
 		out_ms(f, t->io_ns);
 		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors);
 	}

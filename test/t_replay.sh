@@ -75,12 +75,13 @@ stderr_ok() {
 # alpha: run [10,30) [50.25,62) [63,75) = 43.75; runnable [0,10) [50,50.25)
 #   [62,63) = 11.25; sleep [30,50) [75,80) = 25; 3 switches, 3 wakeups.
 # beta: run [0,5) [22.5,35) [56,60) [62,70) = 29.5; runnable [20,22.5) [55,56)
-#   [61,62) = 4.5; sleep [5,20) [60,61) [70,80) = 26; blocked [35,55) = 20.
+#   [61,62) = 4.5; sleep [5,20) [60,61) [70,80) = 26; blocked [35,55) = 20;
+#   4 switches: 3 seen, and the one before the start that [0,5) implies.
 # cpu0: idle [0,10) [30,50.25) [70,80) = 40.25, busy 39.75, 5 switches.
 # cpu1: busy [0,5) [22.5,35) [56,60) [63,75) = 33.5, idle 46.5, 7 switches.
 EXP_BASIC='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 100 100 alpha 43.750 11.250 25.000 0.000 0.000 3 3 10.000 0.000
-200 200 beta 29.500 4.500 26.000 20.000 0.000 3 3 2.500 0.000
+200 200 beta 29.500 4.500 26.000 20.000 0.000 4 3 2.500 0.000
 cpu busy_ms idle_ms switches
 0 39.750 40.250 5
 1 33.500 46.500 7'
@@ -388,13 +389,14 @@ replay_timehist_agrees() {
 		return
 	fi
 	# tc's tasks whose switch-ins tc inferred (the kernel dropped them) are
-	# set aside: timehist charges the whole gap to them.
+	# set aside: timehist charges the whole gap to them.  timehist does not
+	# count the run before a CPU's first switch: tc's initial_ms is that.
 	res=$(awk -F'\t' '
 	FNR == NR { split($0, a, " "); thsw[a[1]] = a[2]; thrun[a[1]] = a[3]; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$0 == "" { done = 1 }
 	done { next }
-	{ t = $col["tid"]; run[t] = $col["run_ms"]; sw[t] = $col["switches"]; inf[t] = $col["inferred"] }
+	{ t = $col["tid"]; run[t] = $col["run_ms"] - $col["initial_ms"]; sw[t] = $col["switches"]; inf[t] = $col["inferred"] }
 	END {
 		for (t in thrun) {
 			tot++
