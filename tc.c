@@ -203,6 +203,9 @@ struct cpu {
 	int64_t freq;		/* kHz, -1 unknown */
 	uint64_t freq_since;
 	bool seen;		/* a switch was seen on it */
+	uint64_t cstate_ns[10];	/* time per idle state (deeper ones in the last) */
+	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
+	int64_t freq_max;
 	uint32_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
 };
 
@@ -1500,8 +1503,11 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
 {
 	struct cpu *p = &G.cpu[c];
 
-	if (p->cstate >= 0)
+	if (p->cstate >= 0) {
 		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
+		if (time > p->cstate_since)
+			p->cstate_ns[p->cstate < 9 ? p->cstate : 9] += time - p->cstate_since;
+	}
 	p->cstate = state;
 	p->cstate_since = time;
 }
@@ -1511,10 +1517,15 @@ static void cpu_freq(int c, int64_t khz, uint64_t time)
 {
 	struct cpu *p = &G.cpu[c];
 
-	if (p->freq >= 0)
+	if (p->freq >= 0 && time > p->freq_since) {
 		ival_add(&p->last_fival, -1 - c, p->freq, -1, p->freq_since, time);
+		p->freq_ns += time - p->freq_since;
+		p->freq_sum += (uint64_t)p->freq * (time - p->freq_since);
+	}
 	if (khz > G.freq_max)
 		G.freq_max = khz;
+	if (khz > p->freq_max)
+		p->freq_max = khz;
 	p->freq = khz;
 	p->freq_since = time;
 }
@@ -3487,14 +3498,25 @@ static void out_summary(FILE *f)
 		out_ms(f, t->io_ns);
 		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors);
 	}
-	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\n", f);
+	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\n", f);
 	for (int c = 0; c < G.ncpu; c++) {
+		const struct cpu *p = &G.cpu[c];
+		bool any = false;
+
 		if (!filter_cpu(c))
 			continue;
 		fprintf(f, "%d", c);
-		out_ms(f, G.cpu[c].busy);
-		out_ms(f, G.cpu[c].idle);
-		fprintf(f, "\t%u\n", G.cpu[c].switches);
+		out_ms(f, p->busy);
+		out_ms(f, p->idle);
+		fprintf(f, "\t%u\t", p->switches);
+		for (int k = 0; k < 10; k++)	/* "1:12.000,2:3.500": ms per idle state */
+			if (p->cstate_ns[k]) {
+				fprintf(f, "%s%d:%" PRIu64 ".%03u", any ? "," : "", k, p->cstate_ns[k] / 1000000,
+					(unsigned)(p->cstate_ns[k] / 1000 % 1000));
+				any = true;
+			}
+		fprintf(f, "%s\t%" PRIu64 "\t%" PRId64 "\n", any ? "" : "-",
+			p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
 	}
 	free(idx);
 }

@@ -20,13 +20,14 @@ SCHED_EVENTS=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking
 	-e sched:sched_migrate_task)
 
 # summary_cols FILE: a --summary as space-separated lines of the columns
-# product.md documents plus unknown_ms, found by header name (tc may add or
+# product.md documents plus unknown_ms (tasks) and the idle-state and
+# frequency columns (CPUs), found by header name (tc may add or
 # move other columns); a missing column prints as MISSING.
 summary_cols() {
 	awk -F'\t' '
 	BEGIN {
 		nt = split("tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms", tw, " ")
-		nc = split("cpu busy_ms idle_ms switches", cw, " ")
+		nc = split("cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz", cw, " ")
 	}
 	$0 == "" { next }
 	$1 == "tid" || $1 == "cpu" {
@@ -82,9 +83,9 @@ stderr_ok() {
 EXP_BASIC='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 100 100 alpha 43.750 11.250 25.000 0.000 0.000 3 3 10.000 0.000
 200 200 beta 29.500 4.500 26.000 20.000 0.000 4 3 2.500 0.000
-cpu busy_ms idle_ms switches
-0 39.750 40.250 5
-1 33.500 46.500 7'
+cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
+0 39.750 40.250 5 - 0 0
+1 33.500 46.500 7 - 0 0'
 
 EXP_BASIC_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=100 tid=100 exec=0 comm=alpha
@@ -116,12 +117,13 @@ EXP_BASIC_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 #         C1 [38.5,40); idle -> worker at 26, worker D -> idle at 38
 #   worker: unknown [0,4.5) runnable [4.5,5) [25.5,26) sleep [15,25.5)
 #         blocked [38,40).
-# (--summary has no idle-state or frequency columns; --script checks them.)
+# cpu0: C1 4.5 ms, C2 13 ms; 1000 MHz for 8 ms, 2000 for 32: 1800 average.
+# cpu1: C1 1.5, C2 14, C3 9; 800 MHz for 19.5 ms, 1600 for 20: 1205 average.
 EXP_POWER='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 300 300 worker 22.000 1.000 10.500 2.000 0.000 2 2 0.500 4.500
-cpu busy_ms idle_ms switches
-0 10.000 30.000 2
-1 12.000 28.000 2'
+cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
+0 10.000 30.000 2 1:4.500,2:13.000 1800 2000
+1 12.000 28.000 2 1:1.500,2:14.000,3:9.000 1205 1600'
 
 EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=300 tid=300 exec=0 comm=worker
@@ -161,9 +163,9 @@ EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 EXP_LOST='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 500 500 right 21.000 1.000 10.000 0.000 0.000 2 2 1.000 13.000
 400 400 left 20.000 1.000 7.000 0.000 0.000 2 1 1.000 17.000
-cpu busy_ms idle_ms switches
-0 20.000 9.000 4
-1 21.000 11.000 4'
+cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
+0 20.000 9.000 4 - 0 0
+1 21.000 11.000 4 - 0 0'
 
 EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=400 tid=400 exec=0 comm=left
