@@ -4384,10 +4384,11 @@ static void draw_help(void)
 	}
 }
 
-/* Build the whole frame into G.scr. */
+/* Build the whole frame into G.scr (live, draining the rings now and then). */
 static void draw_frame(void)
 {
 	int body = G.rows - 3;
+	uint64_t drained = now_ns();
 
 	for (int i = 0; i < G.rows * G.cols; i++)
 		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
@@ -4440,6 +4441,10 @@ static void draw_frame(void)
 		}
 		acc_row(row);
 		draw_cells(r, row);
+		if (G.live && !G.paused && now_ns() - drained > 2000000) {
+			pe_pass(false);	/* a long frame must not let the rings overflow */
+			drained = now_ns();
+		}
 	}
 	draw_details(G.rows - 1);
 	if (G.v_help)
