@@ -7,19 +7,30 @@
  *
  * How to read this file: top to bottom.
  *
- *   limits and types     fixed sizes, the decoded event, the global state G
+ *   limits and types     fixed sizes, the decoded event, tasks, CPUs, G
  *   utilities            errors, clocks, files, byte order
  *   tracefs              finding it, parsing event format files
  *   events               the tracepoints tc uses, attrs and the id map
  *   decoding             perf records (samples, side-band) into struct ev
- *   perf_event and rings opening events per CPU, the ring buffer reader
+ *   model                events into task and CPU states (the state rules)
  *   merge                per-CPU queues released in time order
+ *   perf_event and rings opening events per CPU, the ring buffer reader
  *   recorder             the crash-tolerant perf.data writer
  *   reader               perf.data files (tc's and perf's, file and pipe mode)
  *   repair               making a cut-off recording whole again
  *   traced command       fork, hold, exec, stop, reap
- *   output               --script lines
- *   main loop, options and main
+ *   output               --script and --summary text
+ *   terminal             raw mode, restoring it; the escape sequences tc writes
+ *   drawing              a frame from the model, and its diff to the screen
+ *   input                keys and mouse from escape sequences
+ *   view state           cursor, zoom, following
+ *   main loop            emit(), signals, --record, the view, --replay
+ *   options and main
+ *
+ * One pipeline serves every mode: records come from the rings (live) or a
+ * file, the merge releases them in time order to emit(), which appends them
+ * to a recording, decodes them and feeds the model and the outputs.  The
+ * view only reads the model.
  *
  * The ring buffer contract (linux/perf_event.h): the kernel writes records
  * into data[] and advances data_head; we read data_head with acquire
