@@ -296,7 +296,6 @@ static struct {
 	bool power_only, tasks_only, io;	/* -P, -T, -I */
 	const char *filt[32];		/* -p PID|NAME, as given */
 	int nfilt;
-	const char *cpu_arg;		/* -C LIST */
 	char self_filter[512];		/* -I: the tracepoint filter excluding tc's threads */
 	bool *cpu_filt;			/* NULL: every CPU */
 	double duration;		/* seconds, 0 = until stopped */
@@ -345,7 +344,7 @@ static struct {
 	int64_t freq_max;		/* highest frequency seen, kHz */
 
 	/* counters (nothing lost silently) */
-	uint64_t n_kind[EV_NKIND], n_records, lost, lost_read, corrupt,
+	uint64_t n_kind[EV_NKIND], lost, lost_read, corrupt,
 		 out_of_order, bad_cpu, unknown_id;
 
 	/* recorder */
@@ -3085,7 +3084,6 @@ static int rd_run(uint64_t limit)
 			return 1;
 		}
 		G.rd_pos += sz;
-		G.n_records++;
 		switch (type) {
 		case PR_FINISHED_ROUND:
 			mrg_release(round_prev);
@@ -3558,6 +3556,8 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		fprintf(stderr, ", bad pid %" PRIu64, G.bad_pid);
 	if (G.inferred)
 		fprintf(stderr, ", missing switch-ins inferred %" PRIu64, G.inferred);
+	if (G.gaps)
+		fprintf(stderr, ", gaps %" PRIu64, G.gaps);
 	if (G.evicted_tasks)
 		fprintf(stderr, ", tasks evicted %" PRIu64 " (table of %d)", G.evicted_tasks, TC_MAX_TASKS);
 	if (bytes)
@@ -4351,10 +4351,11 @@ static void draw_status(int r)
 			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " run %s wait %s", rn, wt);
 		}
 	}
-	if (G.evicted_tasks || G.evicted_ivals || G.out_of_order || G.corrupt || G.inferred)
+	if (G.evicted_tasks || G.evicted_ivals || G.out_of_order || G.corrupt || G.inferred || G.gaps)
 		draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
-			 " | evicted %" PRIu64 "/%" PRIu64 " ooo %" PRIu64 " bad %" PRIu64 " inferred %" PRIu64,
-			 G.evicted_tasks, G.evicted_ivals, G.out_of_order, G.corrupt, G.inferred);
+			 " | evicted %" PRIu64 "/%" PRIu64 " ooo %" PRIu64 " bad %" PRIu64 " inferred %" PRIu64
+			 " gaps %" PRIu64, G.evicted_tasks, G.evicted_ivals, G.out_of_order,
+			 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id, G.inferred, G.gaps);
 }
 
 /* The help overlay. */
@@ -5339,6 +5340,7 @@ quit:
 		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
+	note("%" PRIu64 " frames, %" PRIu64 " bytes to the terminal", G.frames, G.bytes_out);
 	return G.sig_stop && !G.cmd ? 0 : status;
 }
 
