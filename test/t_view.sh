@@ -1,0 +1,448 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Terminal tests of tc's view, sourced by test/run.sh (see there for the
+# helpers). tmux runs tc in a detached pane of a fixed size on a private
+# server (its own -L socket, no config file); send-keys types, capture-pane
+# reads the screen. Every wait polls the screen or a file, up to ~10 s.
+#
+# The command line typed into the pane's shell is
+#   stty -g >stty.before; tc ARGS; echo rc=$? >rc; stty -g >stty.after
+# so the terminal settings around tc are compared for each way out.
+#
+# The traced workload prints nothing (a view shares the terminal with it):
+# pingpong with many round trips, its output sent to /dev/null.
+
+TV_SOCK='' TV_PANE='' TV_TC='' TV_CMD='' TV_SERVER=''
+TV_WORK="exec $ROOT/test/pingpong 100000000 >/dev/null"
+TV_NAME=$(basename "$TC" | cut -c1-15)
+
+tv_tmux() { tmux -L "$TV_SOCK" "$@"; }
+tv_screen() { tv_tmux capture-pane -p -t t 2>/dev/null; }
+tv_shows() { tv_screen | grep -qF -- "$1"; }
+tv_hides() { ! tv_screen | grep -qF -- "$1"; }
+tv_status() { tv_screen | head -1; }
+tv_status_has() { tv_status | grep -qF -- "$1"; }
+tv_details() { tv_screen | sed -n "${TV_ROWS}p"; }
+
+# tv_wait SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds.
+tv_wait() {
+	local i
+	for ((i = 0; i < $1 * 5; i++)); do
+		"${@:2}" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+tv_alive() {
+	local s
+	s=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	case $s in Z*) return 1 ;; esac
+	return 0
+}
+tv_gone() { ! tv_alive "$1"; }
+
+# tv_begin COLS ROWS [VAR=VALUE...]: a tmux server with one pane running an
+# interactive bash in $ROOT with a plain prompt; extra environment for it.
+tv_begin() {
+	TV_SOCK=tctest-$$-$RANDOM TV_ROWS=$2 TV_TC='' TV_CMD=''
+	tmux -L "$TV_SOCK" -f /dev/null new-session -d -x "$1" -y "$2" -s t -c "$ROOT" \
+		"env PS1='$ ' PROMPT_COMMAND= LANG=C.UTF-8 TERM=xterm-256color ${*:3} bash --norc --noprofile -i" ||
+		return 1
+	tv_tmux set-option -g status off >/dev/null
+	TV_SERVER=$(tv_tmux display -p '#{pid}')
+	TV_PANE=$(tv_tmux display -p -t t '#{pane_pid}')
+	reap_later "$TV_SERVER"
+	tv_wait 10 tv_shows '$'
+}
+
+# The tc started by the pane's shell, and the command it traces.
+tv_find_tc() { TV_TC=$(pgrep -P "$TV_PANE" -x "$TV_NAME" | head -1); [ -n "$TV_TC" ]; }
+tv_find_cmd() { TV_CMD=$(pgrep -P "$TV_TC" | head -1); [ -n "$TV_CMD" ]; }
+
+# tv_run ARGS: type the tc command line (ARGS quoted for the shell already);
+# wait for tc, its command (when -- is in ARGS) and its status line.
+tv_run() {
+	rm -f "$T/stty.before" "$T/stty.after" "$T/rc"
+	tv_tmux send-keys -t t -l "stty -g >$T/stty.before; $TC $1; echo rc=\$? >$T/rc; stty -g >$T/stty.after"
+	tv_tmux send-keys -t t Enter
+	tv_wait 10 tv_find_tc || return 1
+	case $1 in *" -- "*) tv_wait 10 tv_find_cmd || return 1 ;; esac
+	reap_later "$TV_TC" ${TV_CMD:+"$TV_CMD"}
+	tv_wait 10 tv_shows ' tc '
+}
+
+# Kill the server (the pane's shell and tc get SIGHUP) and make sure tc
+# and its command are gone; kill them by pid if not and say so.
+tv_end() {
+	local left=''
+	tv_tmux kill-server 2>/dev/null
+	for p in $TV_TC $TV_CMD; do
+		tv_wait 5 tv_gone "$p" || { left="$left $p"; kill -KILL "$p" 2>/dev/null; }
+	done
+	[ -z "$left" ] || echo "  note: killed what the test left:$left"
+}
+
+# Wait for tc to have exited and the shell to have run the rest of the line.
+tv_wait_exit() { tv_wait 15 test -s "$T/stty.after"; }
+
+# A duration of the status line ("10.0s", "5.00s", "625ms", "35us") in ns.
+tv_ns() {
+	awk -v d="$1" 'BEGIN {
+		m = 1e9
+		if (d ~ /ms$/) m = 1e6; else if (d ~ /us$/) m = 1e3; else if (d ~ /ns$/) m = 1
+		sub(/[a-z]+$/, "", d); printf "%.0f\n", d * m }'
+}
+tv_win() { tv_status | sed -n 's/.*| win \([0-9.]*[a-z]*\) .*/\1/p'; }
+
+ncpus_online() { grep -c '^processor' /proc/cpuinfo; }
+
+# The screen of a live view: status line, CPU rows, the workload's row.
+view_live_screen_at() {
+	local name=$1 cols=$2 rows=$3 why=''
+	tv_begin "$cols" "$rows" || { fail "$name" "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	elif ! tv_wait 10 tv_shows 'pingpong'; then
+		why="no pingpong row: $(tv_screen | head -5 | tr '\n' '|')"
+	elif ! tv_status | grep -q '^ tc live '; then
+		why="status line: $(tv_status)"
+	elif ! tv_screen | grep -q '^cpu0 '; then
+		why="no cpu0 row"
+	elif [ "$(ncpus_online)" -gt 1 ] && ! tv_screen | grep -q '^cpu1 '; then
+		why="no cpu1 row"
+	elif [ "$(tv_screen | wc -l)" != "$rows" ]; then
+		why="capture has $(tv_screen | wc -l) lines, pane $rows"
+	fi
+	tv_tmux send-keys -t t q
+	if [ -z "$why" ] && ! tv_wait_exit; then
+		why="q did not end tc"
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail "$name" "$why"; else pass "$name"; fi
+}
+view_live_80x24() { view_live_screen_at view_live_80x24 80 24; }
+view_live_200x60() { view_live_screen_at view_live_200x60 200 60; }
+
+# TERM=vt100 and --ascii: nothing but ASCII on the screen.
+view_live_ascii() {
+	local why=''
+	tv_begin 80 24 || { fail view_live_ascii "tmux did not start"; tv_end; return; }
+	tv_tmux send-keys -t t -l "export TERM=vt100"
+	tv_tmux send-keys -t t Enter
+	if ! tv_run "--live --ascii -- sh -c '$TV_WORK'"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	elif ! tv_wait 10 tv_shows 'pingpong'; then
+		why="no pingpong row"
+	else
+		sleep 1	# a few frames with timelines
+		tv_screen >"$T/screen"
+		if LC_ALL=C grep -q $'[\x80-\xff]' "$T/screen"; then
+			why="non-ASCII bytes on the screen: $(LC_ALL=C grep -m1 $'[\x80-\xff]' "$T/screen")"
+		elif ! grep -q '^ tc live ' "$T/screen"; then
+			why="status line: $(head -1 "$T/screen")"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_live_ascii "$why"; else pass view_live_ascii; fi
+}
+
+# Keys: + zooms and stops following, 0 follows again, j selects the next
+# row, space pauses and resumes, ? shows the help, q quits.
+view_keys() {
+	local w0 w1
+	tv_begin 200 60 || { fail view_keys "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'" || ! tv_wait 10 tv_shows 'pingpong'; then
+		fail view_keys "tc did not start: $(tv_status)"
+		tv_end
+		return
+	fi
+	if ! tv_wait 10 tv_shows '| following'; then
+		fail view_keys_zoom "not following at start: $(tv_status)"
+	else
+		w0=$(tv_win)
+		tv_tmux send-keys -t t +
+		if ! tv_wait 10 tv_hides '| following'; then
+			fail view_keys_zoom "still following after +: $(tv_status)"
+		else
+			w1=$(tv_win)
+			if [ -z "$w0" ] || [ -z "$w1" ] || [ "$(tv_ns "$w1")" -ge "$(tv_ns "$w0")" ]; then
+				fail view_keys_zoom "win '$w0' -> '$w1' after +"
+			else
+				pass view_keys_zoom
+			fi
+		fi
+		tv_tmux send-keys -t t 0
+		if tv_wait 10 tv_shows '| following' && [ "$(tv_win)" = "$w0" ]; then
+			pass view_keys_follow_again
+		else
+			fail view_keys_follow_again "after 0: $(tv_status)"
+		fi
+	fi
+
+	local d0
+	d0=$(tv_details)
+	tv_tmux send-keys -t t j
+	# shellcheck disable=SC2016
+	if tv_wait 10 eval '[ "$(tv_details | cut -c1-5)" != "${d0:0:5}" ]'; then
+		pass view_keys_select
+	else
+		fail view_keys_select "details line after j: '$(tv_details)', before: '$d0'"
+	fi
+
+	tv_tmux send-keys -t t Space
+	if tv_wait 10 eval 'tv_status | grep -q "^ tc PAUSED "'; then
+		tv_tmux send-keys -t t Space
+		if tv_wait 10 eval 'tv_status | grep -q "^ tc live "'; then
+			pass view_keys_pause
+		else
+			fail view_keys_pause "not live again after a second space: $(tv_status)"
+		fi
+	else
+		fail view_keys_pause "no PAUSED after space: $(tv_status)"
+	fi
+
+	tv_tmux send-keys -t t '?'
+	if tv_wait 10 tv_shows 'tc keys' && tv_shows 'zoom in'; then
+		tv_tmux send-keys -t t x
+		if tv_wait 10 tv_hides 'tc keys'; then
+			pass view_keys_help
+		else
+			fail view_keys_help "a key did not close the help"
+		fi
+	else
+		fail view_keys_help "no help after ?"
+	fi
+
+	tv_tmux send-keys -t t q
+	if tv_wait_exit && tv_wait 10 tv_gone "$TV_TC"; then
+		pass view_keys_quit
+	else
+		fail view_keys_quit "tc still running after q"
+	fi
+	tv_end
+}
+
+# view_way_out NAME HOW: start tc, end it with HOW (a key for send-keys, or
+# a signal name for kill), then: tc is gone, the terminal settings are what
+# they were, the main screen is back, the traced command is gone.
+view_way_out() {
+	local name=$1 how=$2 why=''
+	tv_begin 100 30 || { fail "$name" "tmux did not start"; tv_end; return; }
+	tv_tmux send-keys -t t -l "echo before-tc-marker"
+	tv_tmux send-keys -t t Enter
+	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+		fail "$name" "tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+		tv_end
+		return
+	fi
+	case $how in
+	SIG*) kill -s "${how#SIG}" "$TV_TC" ;;
+	*) tv_tmux send-keys -t t "$how" ;;
+	esac
+	if ! tv_wait_exit; then
+		why="tc still running after $how"
+	elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+		why="stty -g before '$(cat "$T/stty.before")' after '$(cat "$T/stty.after")'"
+	elif ! tv_wait 10 tv_shows before-tc-marker; then
+		why="main screen not back: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' '|')"
+	elif ! tv_wait 10 tv_gone "$TV_CMD"; then
+		why="traced command $TV_CMD still running"
+	fi
+	note "$name: $(cat "$T/rc" 2>/dev/null)"
+	tv_end
+	if [ -n "$why" ]; then fail "$name" "$why"; else pass "$name"; fi
+}
+view_restore_q() { view_way_out view_restore_q q; }
+view_restore_ctrl_c() { view_way_out view_restore_ctrl_c C-c; }
+view_restore_sigterm() { view_way_out view_restore_sigterm SIGTERM; }
+view_restore_sighup() { view_way_out view_restore_sighup SIGHUP; }
+view_restore_sigquit() { view_way_out view_restore_sigquit SIGQUIT; }
+
+# Ctrl-Z: back at the shell with the terminal as it was; fg repaints; q.
+view_suspend() {
+	local why=''
+	tv_begin 100 30 || { fail view_suspend "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+		fail view_suspend "tc did not start"
+		tv_end
+		return
+	fi
+	tv_tmux send-keys -t t C-z
+	# the shell goes on with the rest of the line while tc is stopped
+	if ! tv_wait_exit; then
+		why="no shell after Ctrl-Z: $(tv_status)"
+	elif [ "$(ps -o stat= -p "$TV_TC" | cut -c1)" != T ]; then
+		why="tc is not stopped: $(ps -o stat= -p "$TV_TC")"
+	elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+		why="stty -g before '$(cat "$T/stty.before")' while stopped '$(cat "$T/stty.after")'"
+	elif ! tv_wait 10 tv_shows 'Stopped'; then
+		why="the shell did not report tc stopped"
+	fi
+	if [ -z "$why" ]; then
+		rm -f "$T/stty.after"
+		tv_tmux send-keys -t t -l "clear; fg; stty -g >$T/stty.after"
+		tv_tmux send-keys -t t Enter
+		if ! tv_wait 10 eval 'tv_status | grep -q "^ tc live "'; then
+			why="no repaint after fg: $(tv_screen | grep -v '^$' | head -3 | tr '\n' '|')"
+		elif ! tv_wait 10 tv_shows 'cpu0'; then
+			why="no cpu0 row after fg"
+		else
+			tv_tmux send-keys -t t q
+			if ! tv_wait_exit; then
+				why="q after fg did not end tc"
+			elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+				why="stty -g after q differs"
+			fi
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_suspend "$why"; else pass view_suspend; fi
+}
+
+# A command that writes to the terminal must not break the view: when it
+# has exited (and said "exited ... q quits"), the status line is still on
+# the first row. pingpong prints "pids A B" when it is done.
+view_command_output() {
+	local why=''
+	tv_begin 100 30 || { fail view_command_output "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- $PINGPONG 20000"; then
+		why="tc did not start"
+	elif ! tv_wait 15 tv_shows 'exited'; then
+		why="no 'exited' message"
+	else
+		sleep 1	# a few frames more
+		if ! tv_status | grep -q '^ tc live '; then
+			why="first row after the command wrote to the terminal: '$(tv_status)'"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit
+	tv_end
+	if [ -n "$why" ]; then fail view_command_output "$why"; else pass view_command_output; fi
+}
+
+# Find the task named ...pwn... with '/' (among many rows it may be off
+# screen) and see whether its name shows, sanitized, in its row.
+tv_find_pwn() {
+	tv_tmux send-keys -t t -l /pwn
+	tv_tmux send-keys -t t Enter
+	sleep 0.3
+	tv_screen | grep -qF -- '?[2J?]0;pwn?evi'
+}
+
+# A hostile task name: no clear screen, no window title, escaped in --script.
+view_hostile_name() {
+	local why='' data=$T/evil.data
+	tv_begin 200 60 || { fail view_hostile_name "tmux did not start"; tv_end; return; }
+	tv_tmux select-pane -t t -T tc-test-title
+	if ! tv_run "--live --record $data -- $ROOT/test/evilname 8"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	elif ! tv_wait 10 tv_find_pwn; then
+		why="the name does not show as '?[2J?]0;pwn?evi': $(tv_screen | grep -n evi | head -3)"
+	else
+		sleep 2	# frames with the name in them, and its details
+		if ! tv_status | grep -q '^ tc live '; then
+			why="status line gone: '$(tv_status)'"
+		elif ! tv_shows 'cpu0'; then
+			why="cpu0 row gone (screen cleared?)"
+		elif [ "$(tv_tmux display -p -t t '#{pane_title}')" != tc-test-title ]; then
+			why="window title set to '$(tv_tmux display -p -t t '#{pane_title}')'"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then
+		fail view_hostile_name "$why"
+		return
+	fi
+	pass view_hostile_name
+	if ! timeout 60 "$TC_SAN" --replay "$data" --script >"$T/evil.script" 2>"$T/evil.err"; then
+		fail view_hostile_name_script "tc --replay --script failed: $(head -3 "$T/evil.err")"
+	elif LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f-\xff]' "$T/evil.script"; then
+		fail view_hostile_name_script "raw control bytes in the --script output"
+	elif ! grep -qF '\x1b[2J\x1b]0;pwn\x07evi' "$T/evil.script"; then
+		fail view_hostile_name_script "escaped name not found: $(grep -m2 pwn "$T/evil.script")"
+	else
+		pass view_hostile_name_script
+	fi
+}
+
+# The view needs a terminal on stdout.
+view_not_a_tty() {
+	local rc
+	timeout 20 "$TC" --live </dev/null >"$T/x" 2>"$T/err"
+	rc=$?
+	if [ "$rc" != 1 ]; then
+		fail view_not_a_tty "exit status $rc, want 1: $(head -3 "$T/err")"
+	elif ! grep -qi 'terminal' "$T/err"; then
+		fail view_not_a_tty "no message about the terminal: $(head -3 "$T/err")"
+	elif [ -s "$T/x" ]; then
+		fail view_not_a_tty "wrote $(wc -c <"$T/x") bytes to stdout"
+	else
+		pass view_not_a_tty
+	fi
+}
+
+# A recording for the replay tests: tc's own of pingpong when the kernel
+# can be traced, else test/mkdata's synthetic one. Prints its path.
+TV_DATA='' TV_DATA_NAME=''
+tv_recording() {
+	if [ -n "$TV_DATA" ]; then
+		return 0
+	elif [ -z "$KERNEL_WHY" ]; then
+		timeout 60 "$TC" --record "$TMP/tv.data" -- "$PINGPONG" 2000 >/dev/null 2>&1 &&
+			TV_DATA=$TMP/tv.data TV_DATA_NAME=pingpong
+	elif [ -x "$ROOT/test/mkdata" ]; then
+		"$ROOT/test/mkdata" "$TMP/tv.data" >/dev/null 2>&1 && TV_DATA=$TMP/tv.data TV_DATA_NAME=cpu0
+	fi
+	[ -n "$TV_DATA" ]
+}
+
+# tc --replay in the view, and --speed 2 through the rolling view.
+view_replay_at() {
+	local name=$1 args=$2 want=$3 why=''
+	if ! tv_recording; then
+		skip "$name" "no recording: ${KERNEL_WHY:-tc --record failed} and no test/mkdata"
+		return
+	fi
+	tv_begin 120 40 || { fail "$name" "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $TV_DATA $args"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	elif ! tv_wait 10 tv_status_has "$want"; then
+		why="status line '$(tv_status)', want '$want'"
+	elif ! tv_wait 10 tv_shows "$TV_DATA_NAME"; then
+		why="no $TV_DATA_NAME row"
+	elif ! tv_screen | grep -q '^cpu0 '; then
+		why="no cpu0 row"
+	fi
+	tv_tmux send-keys -t t q
+	if ! tv_wait_exit; then
+		why=${why:-"q did not end tc"}
+	elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+		why=${why:-"terminal settings changed"}
+	elif ! grep -qx 'rc=0' "$T/rc"; then
+		why=${why:-"$(cat "$T/rc") after q"}
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail "$name" "$why"; else pass "$name"; fi
+}
+view_replay() { view_replay_at view_replay '' ' tc replay |'; }
+view_replay_speed() { view_replay_at view_replay_speed '--speed 2' ' tc replay > |'; }
+
+if ! command -v tmux >/dev/null; then
+	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
+		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
+		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed; do
+		skip "$t" "tmux is not installed (apt-get install tmux)"
+	done
+	run_tests view_not_a_tty
+else
+	run_tests view_not_a_tty view_replay view_replay_speed
+	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
+		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
+		view_restore_sigquit view_suspend view_command_output view_hostile_name
+fi
