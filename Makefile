@@ -71,6 +71,13 @@ test/pingpong: test/pingpong.c
 test/evilname: test/evilname.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/evilname.c
 
+# A workload with a known set of I/O calls, for the -I tests (t_io.sh).
+# Static, so that no dynamic loader reads before main; a dynamic build if
+# there is no static libc (t_io.sh then says so and skips the exact counts).
+test/iorw: test/iorw.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -static -o $@ test/iorw.c || \
+		$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/iorw.c
+
 # Synthetic perf.data files for the replay tests.
 test/mkdata: test/mkdata.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/mkdata.c
@@ -79,11 +86,12 @@ test/mkdata: test/mkdata.c
 tc-small: tc.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_MAX_TASKS=64 -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/evilname test/mkdata $(UNIT)
+test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw $(UNIT)
 	bash test/run.sh
 
-bench: tc
+bench: tc test/pingpong
 	bash test/bench.sh
+	bash test/bench_view.sh
 
 # Fuzzing the reader: tc-fuzz is tc built with AFL++ instrumentation, ASan
 # and UBSan; afl-fuzz feeds it mutated recordings from test/fuzz-seeds as
@@ -107,5 +115,5 @@ fuzz: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata tc-fuzz
+		test/mkdata test/iorw tc-fuzz
 	rm -rf $(MUSL_INC) fuzz-out

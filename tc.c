@@ -176,6 +176,7 @@ enum st {
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
 #define NO_IVAL UINT32_MAX
 #define WAKER_IRQ (-2)		/* a wakeup from interrupt context */
+#define TRACE_IRQ_FLAGS 0x58	/* common_flags: HARDIRQ | SOFTIRQ | NMI */
 
 /* A task (thread) of the model.  Times in ns; totals per state. */
 struct task {
@@ -1680,7 +1681,7 @@ static void model_event(const struct ev *e)
 		if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
 			task_set(n, ST_RUNNABLE, t);
 			n->wakeups++;
-			n->waker = e->flags & 0x58 ? WAKER_IRQ : e->tid;	/* HARDIRQ|SOFTIRQ|NMI */
+			n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
 		}
 		if (e->c >= 0 && e->c < G.ncpu)
 			n->cpu = e->c;
@@ -3281,6 +3282,13 @@ static void cmd_start(void)
 		close(go[1]);
 		close(err[0]);
 		signal(SIGPIPE, SIG_DFL);
+		if (G.view) {	/* the terminal is the view's: no keys, no output */
+			int nul = open("/dev/null", O_RDWR);
+
+			dup2(nul, 0);
+			dup2(nul, 1);
+			dup2(nul, 2);
+		}
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(G.cmd[0], G.cmd);
@@ -3405,7 +3413,7 @@ static void out_event(FILE *f, const struct ev *e)
 		fputs(" comm=", f);
 		out_name(f, e->comm);
 		fprintf(f, " pid=%d target_cpu=%d waker=%d irq=%d", e->a, e->c, e->tid,
-			!!(e->flags & 0x18));	/* TRACE_FLAG_HARDIRQ | SOFTIRQ */
+			!!(e->flags & TRACE_IRQ_FLAGS));
 		break;
 	case EV_PFORK:
 		fputs(" parent_comm=", f);
@@ -4687,8 +4695,10 @@ static void view_pan(int quarters)
 		q = G.v_start;
 	G.v_start += quarters < 0 ? -q : q;
 	G.v_end += quarters < 0 ? -q : q;
-	if (G.v_cursor < G.v_start || G.v_cursor > G.v_end)
-		G.v_cursor = quarters < 0 ? G.v_start : G.v_end;
+	if (G.v_cursor < G.v_start)
+		G.v_cursor = G.v_start;
+	if (G.v_cursor > G.v_end)
+		G.v_cursor = G.v_end;
 }
 
 /* Move the cursor by cols columns, panning if it leaves the view. */
@@ -5145,7 +5155,7 @@ static int run_view(void)
 	size_t kn = 0;
 	uint64_t next_frame = 0, esc_t = 0, rate_t, rate_n = 0, wall0 = 0, data0 = 0;
 	int status = 0, np;
-	bool ended = false;
+	bool ended = false, quit_by_user = false;
 
 	if (!isatty(1))
 		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
@@ -5249,8 +5259,10 @@ static int run_view(void)
 			esc_t = 0;
 			memmove(kb, kb + used, kn - used);
 			kn -= used;
-			if (key != K_NONE && !view_key(key, mx, my))
+			if (key != K_NONE && !view_key(key, mx, my)) {
+				quit_by_user = !G.child_done;
 				goto quit;
+			}
 			next_frame = 0;
 		}
 		if (G.want_pause != G.paused)
@@ -5341,7 +5353,8 @@ quit:
 			  G.rec_path ? G.rec_pos : 0);
 	}
 	note("%" PRIu64 " frames, %" PRIu64 " bytes to the terminal", G.frames, G.bytes_out);
-	return G.sig_stop && !G.cmd ? 0 : status;
+	/* quitting the view stops the command: that is not its failure */
+	return quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
 }
 
 /* tc --replay: read the recording to the outputs. */
