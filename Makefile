@@ -90,6 +90,7 @@ test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw $(UNI
 	bash test/run.sh
 
 bench: tc test/pingpong
+	bash test/bench_record.sh
 	bash test/bench.sh
 	bash test/bench_view.sh
 

@@ -3542,6 +3542,7 @@ static void out_summary(FILE *f)
 static void out_stats(const char *verb, double secs, uint64_t bytes)
 {
 	uint64_t total = 0;
+	struct rusage ru;
 
 	for (int k = 0; k < EV_NKIND; k++)
 		total += k == EV_LOST ? 0 : G.n_kind[k];
@@ -3570,7 +3571,9 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		fprintf(stderr, ", tasks evicted %" PRIu64 " (table of %d)", G.evicted_tasks, TC_MAX_TASKS);
 	if (bytes)
 		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
-	fprintf(stderr, ", %.3f s\n", secs);
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, ", %.3f s, tc's CPU %.3f s\n", secs,
+		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 }
 
 /* ---------------------------------------------------------------- terminal */
