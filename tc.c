@@ -2722,85 +2722,83 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 	return 0;
 }
 
+/* The size-prefixed blob (u64 size, then the bytes) at *o of tracing data
+ * b[0..len): its start, or NULL if it does not fit; *o moves past it. */
+static const uint8_t *td_next(const uint8_t *b, size_t len, size_t *o, uint64_t *sz)
+{
+	if (len - *o < 8)
+		return NULL;
+	*sz = g64(b + *o);
+	*o += 8;
+	if (*sz > len - *o)
+		return NULL;
+	*o += *sz;
+	return b + *o - *sz;
+}
+
+/* Move *o past the NUL-terminated string there; false if it has no end. */
+static bool td_str(const uint8_t *b, size_t len, size_t *o)
+{
+	const uint8_t *z = memchr(b + *o, 0, len - *o);
+
+	if (!z)
+		return false;
+	*o = z - b + 1;
+	return true;
+}
+
 /*
- * Parse TRACING_DATA (blob of len bytes) into G.fmt.  Its numbers are in the
- * byte order its own header names.  Returns the number of formats, -1 if
- * the blob is malformed before any format.
+ * Parse TRACING_DATA (blob of len bytes, see td_build) into G.fmt.  Its
+ * numbers are in the byte order its own header names.  Returns the number
+ * of formats, -1 if the blob is malformed before any format.
  */
 static int td_parse(const uint8_t *b, size_t len)
 {
 	size_t o = 10;
-	bool save = G.swap;
+	bool save = G.swap, whole = false;
 	int nf = 0;
 	uint32_t n;
+	uint64_t sz;
+	const uint8_t *p;
 
-#define TD_NEED(k) do { if (len - o < (size_t)(k) || o > len) goto bad; } while (0)
-	if (len < 10 || memcmp(b, "\x17\x08\x44tracing", 10))
+	if (len < 10 || memcmp(b, "\x17\x08\x44tracing", 10) || !td_str(b, len, &o) || len - o < 6)
 		return -1;
-	while (o < len && b[o])
-		o++;
-	o++;
-	TD_NEED(6);
 	G.swap = b[o] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	o += 6;
-	for (int i = 0; i < 2; i++) {	/* header_page, header_event */
-		uint64_t sz;
-
-		while (o < len && b[o])
-			o++;
-		o++;
-		TD_NEED(8);
-		sz = g64(b + o);
-		o += 8;
-		TD_NEED(sz);
-		o += sz;
-	}
-	TD_NEED(4);
+	o += 6;	/* endianness, sizeof(long), page size */
+	for (int i = 0; i < 2; i++)	/* header_page, header_event */
+		if (!td_str(b, len, &o) || !td_next(b, len, &o, &sz))
+			goto out;
+	if (len - o < 4)
+		goto out;
 	n = g32(b + o);
 	o += 4;
-	for (uint32_t i = 0; i < n; i++) {	/* ftrace formats: skipped */
-		uint64_t sz;
-
-		TD_NEED(8);
-		sz = g64(b + o);
-		o += 8;
-		TD_NEED(sz);
-		o += sz;
-	}
-	TD_NEED(4);
+	for (uint32_t i = 0; i < n; i++)	/* ftrace formats: skipped */
+		if (!td_next(b, len, &o, &sz))
+			goto out;
+	if (len - o < 4)
+		goto out;
 	n = g32(b + o);
 	o += 4;
-	for (uint32_t i = 0; i < n && i < 4096; i++) {
+	for (uint32_t i = 0; i < n && i < 4096; i++) {	/* systems */
 		char sys[32];
 		size_t s0 = o;
 		uint32_t cnt;
 
-		while (o < len && b[o])
-			o++;
-		TD_NEED(1);
-		snprintf(sys, sizeof(sys), "%.*s", (int)(o - s0), (const char *)b + s0);
-		o++;
-		TD_NEED(4);
+		if (!td_str(b, len, &o) || len - o < 4)
+			goto out;
+		snprintf(sys, sizeof(sys), "%.*s", (int)(o - 1 - s0), (const char *)b + s0);
 		cnt = g32(b + o);
 		o += 4;
 		for (uint32_t j = 0; j < cnt; j++) {
-			uint64_t sz;
-
-			TD_NEED(8);
-			sz = g64(b + o);
-			o += 8;
-			TD_NEED(sz);
-			if (fmt_add(sys, (const char *)b + o, sz))
-				nf++;
-			o += sz;
+			if (!(p = td_next(b, len, &o, &sz)))
+				goto out;
+			nf += fmt_add(sys, (const char *)p, sz) != NULL;
 		}
 	}
+	whole = true;
+out:
 	G.swap = save;
-	return nf;
-bad:
-	G.swap = save;
-	return nf ? nf : -1;
-#undef TD_NEED
+	return whole || nf ? nf : -1;
 }
 
 /* Bind every attr to its format.  With local, formats the recording lacks
