@@ -92,6 +92,8 @@ enum {
 	RD_BUF = 1 << 20,		/* reader input buffer */
 	RD_QUEUE_TOTAL = 8 << 20,	/* reader merge queues, all CPUs */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
+	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
+	MAX_TD = 64 << 20,		/* a recording's tracing data */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -2827,7 +2829,7 @@ static void rd_open(const char *path)
 {
 	uint8_t h[FILE_HDR_SIZE];
 	struct stat st;
-	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4];
+	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4], total_ids = 0;
 
 	if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		die("cannot open %s: %s", path, strerror(errno));
@@ -2874,7 +2876,8 @@ static void rd_open(const char *path)
 			die("%s: attr %" PRIu64 " is outside the file", path, i);
 		io = g64(a + attr_size - 16);
 		is = g64(a + attr_size - 8);
-		if (is % 8 || is > (1u << 20) * 8ull)
+		total_ids += is / 8;
+		if (is % 8 || total_ids > MAX_IDS)
 			die("%s: attr %" PRIu64 " has a bad id list", path, i);
 		ids = xcalloc(is / 8 + 1, 8);
 		if (rd_pread(ids, is, io) < 0)
@@ -2919,7 +2922,7 @@ static void rd_open(const char *path)
 		uint64_t sz = G.rd_feat_size[FEAT_TRACING_DATA];
 		uint8_t *td;
 
-		if (sz > (256u << 20))
+		if (sz > MAX_TD)
 			die("%s: tracing data too large", path);
 		td = xcalloc(1, sz + 1);
 		if (rd_pread(td, sz, G.rd_feat_off[FEAT_TRACING_DATA]) < 0 || td_parse(td, sz) < 0)
@@ -2989,7 +2992,7 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 	uint8_t *td;
 	size_t got = 0;
 
-	if (sz > (256u << 20))
+	if (sz > MAX_TD)
 		die("tracing data too large");
 	td = xcalloc(1, sz + 1);
 	while (got < sz) {
