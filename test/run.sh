@@ -67,8 +67,10 @@ elif [ ! -d /sys/kernel/tracing/events ] &&
 	KERNEL_WHY="kernel has no tracefs (CONFIG_FTRACE)"
 fi
 
-# run_one FN: run test function FN in a fresh $T.
+# run_one FN: run test function FN in a fresh $T (only those named in
+# $TESTS, when it is set: `make test TESTS="view_resize io_exact"`).
 run_one() {
+	[ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]] || return 0
 	T=$TMP/$1
 	mkdir -p "$T"
 	"$1"
@@ -126,8 +128,8 @@ unit_binary() {
 	fi
 }
 
-unit_binary unit "$ROOT/test/unit"
-unit_binary unit-san "$ROOT/test/unit-san"
+[ -n "${TESTS:-}" ] || unit_binary unit "$ROOT/test/unit"
+[ -n "${TESTS:-}" ] || unit_binary unit-san "$ROOT/test/unit-san"
 
 for t in "$ROOT"/test/t_*.sh; do
 	[ -e "$t" ] || continue

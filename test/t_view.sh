@@ -433,10 +433,35 @@ view_replay_at() {
 view_replay() { view_replay_at view_replay '' ' tc replay |'; }
 view_replay_speed() { view_replay_at view_replay_speed '--speed 2' ' tc replay > |'; }
 
+# Resize: the view redraws at the new size (the status line, cut at 80
+# columns, shows "following" at 200; the axis reaches the new right edge).
+view_resize() {
+	local why=''
+	tv_begin 80 24 || { fail view_resize "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+		why="tc did not start"
+	elif tv_status_has 'following'; then
+		why="status line not cut at 80 columns: $(tv_status)"
+	else
+		tv_tmux resize-window -t t -x 200 -y 40
+		TV_ROWS=40
+		if ! tv_wait 10 tv_status_has 'following'; then
+			why="no redraw at 200x40: $(tv_status)"
+		elif [ "$(tv_screen | sed -n 2p | sed 's/ *$//' | wc -c)" -le 100 ]; then
+			why="axis not redrawn to the new width: $(tv_screen | sed -n 2p)"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_resize "$why"; else pass view_resize; fi
+}
+
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
-		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed; do
+		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
+		 view_resize; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
 	run_tests view_not_a_tty
@@ -444,5 +469,5 @@ else
 	run_tests view_not_a_tty view_replay view_replay_speed
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_hostile_name
+		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize
 fi
