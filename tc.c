@@ -4652,8 +4652,6 @@ static void view_whole(uint64_t *a, uint64_t *b)
 		start = end > G.window_ns ? end - G.window_ns : 0;
 	else
 		start = G.m_first;
-	if (start < G.m_first && !(G.live || G.speed > 0))
-		start = G.m_first;
 	if (end <= start)
 		end = start + 1;
 	*a = start;
@@ -4878,12 +4876,10 @@ static bool view_key(int key, int mx, int my)
 	case '+': case '=': case K_WHEEL_UP: view_zoom(1, 2); break;
 	case '-': case K_WHEEL_DOWN: view_zoom(2, 1); break;
 	case '0': case K_ESC:
-		G.v_following = true;
 		view_whole(&G.v_start, &G.v_end);
-		G.v_cursor = G.live || G.speed > 0 ? G.v_end : G.v_cursor;
-		if (G.v_cursor < G.v_start || G.v_cursor > G.v_end)
-			G.v_cursor = G.v_start;
 		G.v_following = G.live || G.speed > 0;
+		if (G.v_following || G.v_cursor < G.v_start || G.v_cursor > G.v_end)
+			G.v_cursor = G.v_following ? G.v_end : G.v_start;
 		break;
 	case 'n': view_change(1); break;
 	case 'p': view_change(-1); break;
