@@ -4720,7 +4720,6 @@ static void view_cursor(int cols)
 		view_pan(-1);
 	else if (G.v_cursor > G.v_end)
 		view_pan(1);
-	view_place();
 }
 
 /* Put the cursor at time t, moving the view to show it. */
