@@ -379,7 +379,7 @@ static struct {
 	pid_t child;
 	int child_status;
 	bool child_done;
-	int go_fd;
+	bool child_held;		/* forked, waiting for SIGUSR1 to exec */
 
 	/* terminal and frame */
 	int tty_in;
@@ -2099,7 +2099,7 @@ static void pe_setup(void)
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < (rlim_t)need + 32)
 		die("%d events on %d CPUs need %d file descriptors and the limit is %llu: raise it (ulimit -n %d as root), or trace fewer CPUs (-C)",
-		    G.nattr, G.ncpu, need, (unsigned long long)rl.rlim_cur, need + 32);
+		    G.nattr, need / G.nattr, need, (unsigned long long)rl.rlim_cur, need + 32);
 	G.fds = xcalloc(need, sizeof(int));
 	if (G.io) {	/* every thread of tc, so that none of its calls is traced */
 		DIR *d = opendir("/proc/self/task");
@@ -3253,11 +3253,11 @@ static void rp_repair(const char *path)
 /* ---------------------------------------------------------------- traced command */
 
 /*
- * The command is forked first and held: it waits for one byte on a pipe
- * that tc writes once the events are enabled, so its first instructions are
- * traced.  If tc dies first, the pipe closes without a byte and the child
- * exits without running the command.  It runs in its own process group so
- * that stopping it reaches its children, and dies with tc (PDEATHSIG).
+ * The command is forked first and held: it waits for SIGUSR1, which tc
+ * sends once the events are enabled, so its first instructions are traced.
+ * Waiting makes no system call that -I traces (a read would be the
+ * command's first I/O).  It runs in its own process group so that stopping
+ * it reaches its children, and dies with tc (PDEATHSIG), also while held.
  * An exec failure is reported back over a close-on-exec pipe.
  */
 static int cmd_err_fd = -1;
@@ -3265,22 +3265,26 @@ static int cmd_err_fd = -1;
 /* Fork the held command G.cmd; G.child is its pid (and process group). */
 static void cmd_start(void)
 {
-	int go[2], err[2];
-	pid_t pid;
+	int err[2];
+	pid_t pid, parent = getpid();
+	sigset_t go, old;
 
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+	if (pipe2(err, O_CLOEXEC) < 0)
 		die("pipe: %s", strerror(errno));
+	sigemptyset(&go);
+	sigaddset(&go, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
-		char c;
 		int e;
 
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(go[1]);
+		if (getppid() != parent)
+			_exit(127);	/* tc died before PDEATHSIG was set */
 		close(err[0]);
 		signal(SIGPIPE, SIG_DFL);
 		if (G.view) {	/* the terminal is the view's: no keys, no output */
@@ -3290,19 +3294,20 @@ static void cmd_start(void)
 			dup2(nul, 1);
 			dup2(nul, 2);
 		}
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
+		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
+			;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(G.cmd[0], G.cmd);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	setpgid(pid, pid);
-	close(go[0]);
 	close(err[1]);
 	G.child = pid;
-	G.go_fd = go[1];
+	G.child_held = true;
 	cmd_err_fd = err[0];
 }
 
@@ -3312,10 +3317,8 @@ static void cmd_go(void)
 {
 	int e;
 
-	if (write(G.go_fd, "g", 1) != 1)
-		die("cannot start %s", G.cmd[0]);
-	close(G.go_fd);
-	G.go_fd = -1;
+	kill(G.child, SIGUSR1);
+	G.child_held = false;
 	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
 		waitpid(G.child, NULL, 0);
 		G.child = 0;
@@ -3355,9 +3358,9 @@ static void cmd_kill(void)
 
 	if (G.child <= 0)
 		return;
-	if (G.go_fd >= 0) {		/* never started: closing the pipe ends it */
-		close(G.go_fd);
-		G.go_fd = -1;
+	if (G.child_held) {		/* never started */
+		kill(G.child, SIGKILL);
+		G.child_held = false;
 	}
 	if (!cmd_reap()) {
 		kill(-G.child, SIGTERM);
@@ -5030,11 +5033,11 @@ static int run_record(void)
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
 	rec_open(nonline);
+	if (G.cmd)
+		cmd_start();	/* before the COMM records, so it has a name */
 	if (!G.power_only)
 		rec_synth_comms();
 	rec_round();
-	if (G.cmd)
-		cmd_start();
 	pe_enable(true);
 	t_start = now_ns();
 	if (G.duration > 0)
@@ -5169,6 +5172,8 @@ static int run_view(void)
 			nonline += G.cpu_online[c];
 		if (G.rec_path)
 			rec_open(nonline);
+		if (G.cmd)
+			cmd_start();	/* before the COMM records, so it has a name */
 		if (!G.power_only)
 			rec_synth_comms();
 		if (G.rec_path)
@@ -5188,8 +5193,6 @@ static int run_view(void)
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	pfd = xcalloc(G.nrb + 3, sizeof(*pfd));
 	term_init();
-	if (G.live && G.cmd)
-		cmd_start();
 	if (G.live)
 		pe_enable(true);
 	if (G.live && G.cmd) {
@@ -5510,7 +5513,6 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	G.rec_fd = -1;
-	G.go_fd = -1;
 	parse_args(argc, argv);
 	if (G.script) {
 		out_script = stdout;

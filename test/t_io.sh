@@ -218,7 +218,9 @@ io_perf_reads() {
 	[ -n "$IO_DATA" ] || { fail io_perf_reads "no -I recording (io_exact failed)"; return; }
 	io_have_perf || { skip io_perf_reads "perf is not installed"; return; }
 	local rc n pre
-	timeout 120 perf timechart -i "$IO_DATA" -o "$T/out.svg" >"$T/tc.out" 2>"$T/tc.err"
+	# perf stretches short calls to --io-min-time and then merges the ones
+	# that overlap: a box per call needs both at their least
+	timeout 120 perf timechart --io-min-time 1ns --io-merge-dist 0 -i "$IO_DATA" -o "$T/out.svg" >"$T/tc.out" 2>"$T/tc.err"
 	rc=$?
 	n=$(grep -c 'class="disk"' "$T/out.svg" 2>/dev/null)
 	if [ "$rc" != 0 ]; then
