@@ -110,7 +110,6 @@ static void g_reset(void)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
 	G.rec_fd = -1;
-	G.go_fd = -1;
 }
 
 static void run(const char *name, void (*fn)(void))
