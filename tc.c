@@ -5224,7 +5224,7 @@ static int run_view(void)
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		now = now_ns();
-		if (G.sig_stop)
+		if (G.sig_stop || (G.live && G.duration > 0 && now - wall0 >= G.duration * 1e9))
 			break;
 		if (G.sig_winch) {
 			G.sig_winch = 0;
