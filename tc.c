@@ -98,6 +98,7 @@ enum {
 
 #define NS_PER_SEC 1000000000ull
 #define CKPT_NS (500 * 1000000ull)	/* recorder checkpoint interval */
+#define SLACK_NS (20 * 1000000ull)	/* how late a record may reach its ring (see merge) */
 #define PASS_MS 250			/* longest wait between ring passes */
 #define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
 #define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
@@ -1782,9 +1783,11 @@ static bool filter_cpu(int c)
  * first, to emit().  What "can no longer deliver an older one" means:
  *
  *   live:  after a pass over all rings, a CPU whose ring was drained is
- *          caught up to the clock read before the pass; one that was not
- *          (its queue was full) is caught up to its last record.  Records
- *          up to the smallest caught-up time are released.
+ *          caught up to the clock read before the pass, less SLACK_NS: a
+ *          record is stamped before it is written, and a virtual CPU can be
+ *          descheduled in between; one that was not drained (its queue was
+ *          full) is caught up to its last record.  Records up to the
+ *          smallest caught-up time are released.
  *   file:  perf's rule: at each FINISHED_ROUND, records up to the newest
  *          time seen before the previous FINISHED_ROUND are released.
  *
@@ -2175,7 +2178,7 @@ static void pe_setup(void)
 	if (!G.nrb)
 		die("no online CPU could be traced");
 	idmap_build();
-	mrg_init(G.ncpu + 1, (size_t)pages * psz + MAX_REC);
+	mrg_init(G.ncpu + 1, 2 * (size_t)pages * psz + MAX_REC);	/* a ring and the slack */
 }
 
 /* Enable (on) or disable every event. */
@@ -2213,7 +2216,7 @@ static bool pe_pass(bool final)
 		uint64_t last = q->caught;
 		int drained = rb_drain(r, q, &last);
 
-		q->caught = drained ? t0 : last;
+		q->caught = drained ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) : last;
 		if (q->caught < bound)
 			bound = q->caught;
 		all &= drained;

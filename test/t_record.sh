@@ -128,10 +128,10 @@ record_missing_command() {
 }
 
 # The ping-pong recording is shared by the tests after it.
-PP_DATA='' PP_SCRIPT='' PP_PIDS=''
+PP_DATA='' PP_SCRIPT='' PP_PIDS='' PP_DIR=''
 record_pingpong() {
 	local n=2000 rc got
-	PP_DATA=$T/pp.data PP_SCRIPT=$T/pp.script
+	PP_DATA=$T/pp.data PP_SCRIPT=$T/pp.script PP_DIR=$T
 	timeout 120 "$TC" --record "$PP_DATA" -- "$PINGPONG" $n >"$T/out" 2>"$T/err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
@@ -175,7 +175,7 @@ record_script_format() {
 
 record_merge_order() {
 	[ -n "$PP_SCRIPT" ] || { fail record_merge_order "no script output"; return; }
-	local bad
+	local bad said
 	# Compare as strings of digits: ns timestamps may exceed a double's 2^53.
 	bad=$(awk '
 	function lt(a, b) {
@@ -185,10 +185,15 @@ record_merge_order() {
 	NR > 1 && lt($1, prev) { n++; if (!first) first = NR ": " prev " then " $1 }
 	{ prev = $1 }
 	END { print n + 0, first }' "$PP_SCRIPT")
-	if [ "${bad%% *}" = 0 ]; then
+	# A record that reaches its ring later than the merge's slack (a virtual
+	# CPU descheduled between stamping and writing it) is passed on late:
+	# tc must count every such one in its "out of order" figure.
+	said=$(sed -n 's/.*, out of order \([0-9]*\).*/\1/p' "$PP_DIR/err")
+	if [ "${bad%% *}" = "${said:-0}" ]; then
 		pass record_merge_order
+		[ "${bad%% *}" = 0 ] || note "record_merge_order: ${bad%% *} late record(s), counted by tc"
 	else
-		fail record_merge_order "time goes backwards $bad"
+		fail record_merge_order "time goes backwards ${bad%% *} times, tc counted ${said:-0}: ${bad#* }"
 	fi
 }
 
