@@ -1659,7 +1659,9 @@ static void model_event(const struct ev *e)
 		cp->seen = true;
 		if (p) {
 			p->cpu = e->cpu;
-			st = p->exited ? ST_DEAD : model_prev_state(e->v);
+			/* dead at its last switch (X, Z; TASK_DEAD on old kernels),
+			 * not at an earlier one while it exits */
+			st = p->exited && (e->v & 0x70) ? ST_DEAD : model_prev_state(e->v);
 			task_set(p, p->in_io && st != ST_RUNNABLE && st != ST_DEAD ? ST_IO : st, t);
 			if (p->state == ST_RUNNABLE)
 				p->waker = -1;	/* preempted, not woken */
