@@ -9,13 +9,13 @@ cd "$(dirname "$0")/.."
 DUR=${DUR:-5}
 RUNS=${RUNS:-3}
 D=$(mktemp -d /tmp/tc-brec.XXXXXX)
-trap 'kill $LOAD 2>/dev/null; rm -rf "$D"' EXIT
+trap 'kill -- -$LOAD 2>/dev/null; rm -rf "$D"' EXIT
 EV=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new
     -e sched:sched_waking -e sched:sched_process_fork -e sched:sched_process_exec
     -e sched:sched_process_exit -e sched:sched_migrate_task -e power:cpu_idle)
 
-perf bench sched messaging -g 10 -l 10000000 >/dev/null 2>&1 &
-LOAD=$!
+setsid perf bench sched messaging -g 10 -l 10000000 >/dev/null 2>&1 &
+LOAD=$!	# a process group of its own: the workers go with it
 sleep 1
 med() { sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"; }
 for i in $(seq "$RUNS"); do
@@ -31,7 +31,7 @@ for i in $(seq "$RUNS"); do
 	echo "$n $l $(awk '{ print $1 + $2 }' "$D/t")" >>"$D/perf.runs"
 	rm -f "$D/tc.data" "$D/tc.data.old" "$D/p.data" "$D/p.data.old"
 done
-kill $LOAD 2>/dev/null
+kill -- -$LOAD 2>/dev/null
 wait $LOAD 2>/dev/null
 echo "== recording ($RUNS runs of ${DUR} s each under perf bench sched messaging -g 10; medians)"
 printf '%-6s %12s %10s %12s %14s\n' tool events/s lost cpu_s cpu_ns/event

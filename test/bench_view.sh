@@ -18,6 +18,7 @@ export LANG=C.UTF-8 TERM=xterm-256color
 # pane CMD COLSxROWS: run CMD in a fresh pane
 pane() {
 	$T kill-server 2>/dev/null
+	sleep 0.5
 	$T new-session -d -s b -x "${2%x*}" -y "${2#*x}" "$1"
 }
 # cpu_of PID: utime+stime in clock ticks
@@ -60,12 +61,12 @@ for load in idle messaging; do
 	p=$(tcpid)
 	c0=$(cpu_of "$p")
 	if [ $load = messaging ]; then
-		timeout 25 perf bench sched messaging -g 4 -l 4000 >/dev/null 2>&1 &
+		setsid timeout 25 perf bench sched messaging -g 4 -l 100000 >/dev/null 2>&1 &
 		bp=$!
 	fi
 	sleep 10
 	c1=$(cpu_of "$p")
-	[ $load = messaging ] && { kill $bp 2>/dev/null; wait $bp 2>/dev/null; }
+	[ $load = messaging ] && { kill -- -$bp 2>/dev/null; wait $bp 2>/dev/null; }
 	hz=$(getconf CLK_TCK)
 	echo "CPU use of tc --live at 200x60, $load: $(echo "scale=1; ($c1 - $c0) * 100 / $hz / 10" | bc) % of one core"
 	$T send-keys -t b q
