@@ -270,6 +270,10 @@ struct attr {
 	struct perf_event_attr pa;	/* as opened or as read (byte order fixed) */
 	int kind;			/* enum ev_kind for tracepoints, else EV_NONE */
 	int io;				/* SYS_ENTER/EXIT: index in io_calls */
+	/* byte offsets in its samples of TID, TIME, CPU and RAW (0: absent)
+	 * when nothing of variable size precedes them (fixed) */
+	bool fixed;
+	uint16_t pos_tid, pos_time, pos_cpu, pos_raw, min_size;
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
@@ -336,7 +340,7 @@ static struct {
 	/* model */
 	struct task *task;
 	int ntask;			/* slots in use */
-	int *task_hash;			/* open addressing tid -> slot, -1 empty */
+	struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
 	size_t task_hash_cap;
 	struct cpu *cpu;		/* G.ncpu of them */
 	struct ival *ival;
@@ -737,6 +741,11 @@ static void fld_str(const struct tfs_field *f, const uint8_t *raw, uint32_t raws
 		if (off > rawsz || n > rawsz - off)
 			return;
 		s = raw + off;
+	} else if (!tail) {	/* char[N]: a C string within it, no scan needed */
+		n = f->size < COMM_LEN - 1 ? f->size : COMM_LEN - 1;
+		memcpy(out, raw + f->off, n);
+		out[n] = 0;
+		return;
 	} else {
 		s = raw + f->off;
 		n = f->size;
@@ -943,9 +952,26 @@ static int fmt_from_local(void)
 	return n;
 }
 
-/* Bind attr a to its format and event kind, and look its fields up. */
+/* Bind attr a to its format and event kind, look its fields up, and lay
+ * out its samples (see rec_info). */
 static void attr_bind(struct attr *a)
 {
+	uint64_t st = a->pa.sample_type;
+	uint16_t o = 8;
+
+	a->fixed = !(st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN));
+	o += 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP));
+	a->pos_tid = st & PERF_SAMPLE_TID ? o : 0;
+	o += st & PERF_SAMPLE_TID ? 8 : 0;
+	a->pos_time = st & PERF_SAMPLE_TIME ? o : 0;
+	o += st & PERF_SAMPLE_TIME ? 8 : 0;
+	o += 8 * (!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
+	a->pos_cpu = st & PERF_SAMPLE_CPU ? o : 0;
+	o += st & PERF_SAMPLE_CPU ? 8 : 0;
+	o += st & PERF_SAMPLE_PERIOD ? 8 : 0;
+	a->pos_raw = st & PERF_SAMPLE_RAW ? o : 0;
+	a->min_size = o + (st & PERF_SAMPLE_RAW ? 4 : 0);
+
 	a->kind = EV_NONE;
 	a->fmt = NULL;
 	memset(a->fp, 0, sizeof(a->fp));
@@ -1086,6 +1112,29 @@ static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 		return -1;
 	pa = &G.attr[ri->attr].pa;
 	st = pa->sample_type;
+	if (type == PERF_RECORD_SAMPLE && G.attr[ri->attr].fixed) {	/* the common case, fast */
+		const struct attr *a = &G.attr[ri->attr];
+
+		if (n < a->min_size)
+			return -1;
+		if (a->pos_tid) {
+			ri->pid = g32(r + a->pos_tid);
+			ri->tid = g32(r + a->pos_tid + 4);
+		}
+		if (a->pos_time) {
+			ri->time = g64(r + a->pos_time);
+			ri->has_time = true;
+		}
+		if (a->pos_cpu)
+			ri->cpu = g32(r + a->pos_cpu);
+		if (a->pos_raw) {
+			ri->rawsz = g32(r + a->pos_raw);
+			if (ri->rawsz > n - a->pos_raw - 4)
+				return -1;
+			ri->raw = r + a->pos_raw + 4;
+		}
+		return 0;
+	}
 #define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
 	if (type == PERF_RECORD_SAMPLE) {
 		if (st & PERF_SAMPLE_IDENTIFIER) { NEED(8); p += 8; }
@@ -1331,9 +1380,9 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 	G.task_hash_cap = 16;
 	while (G.task_hash_cap < (size_t)ntask * 2)
 		G.task_hash_cap <<= 1;
-	G.task_hash = xcalloc(G.task_hash_cap, sizeof(int));
+	G.task_hash = xcalloc(G.task_hash_cap, sizeof(*G.task_hash));
 	for (size_t i = 0; i < G.task_hash_cap; i++)
-		G.task_hash[i] = -1;
+		G.task_hash[i].slot = -1;
 	G.cpu = xcalloc(ncpu, sizeof(*G.cpu));
 	for (int c = 0; c < ncpu; c++) {
 		G.cpu[c].cur = -1;
@@ -1376,9 +1425,20 @@ static size_t task_hash_find(int tid)
 {
 	size_t h = task_hash_of(tid);
 
-	while (G.task_hash[h] >= 0 && G.task[G.task_hash[h]].tid != tid)
+	while (G.task_hash[h].slot >= 0 && G.task_hash[h].tid != tid)
 		h = (h + 1) & (G.task_hash_cap - 1);
 	return h;
+}
+
+/* The task tid, or NULL. */
+static struct task *task_find(int tid)
+{
+	size_t h;
+
+	if (!G.task_hash)
+		return NULL;
+	h = task_hash_find(tid);
+	return G.task_hash[h].slot >= 0 ? &G.task[G.task_hash[h].slot] : NULL;
 }
 
 /* Remove tid from the hash (linear probing: shift the cluster back). */
@@ -1386,17 +1446,17 @@ static void task_hash_del(int tid)
 {
 	size_t i = task_hash_find(tid), j = i;
 
-	if (G.task_hash[i] < 0)
+	if (G.task_hash[i].slot < 0)
 		return;
 	for (;;) {
 		size_t k;
 
-		G.task_hash[i] = -1;
+		G.task_hash[i].slot = -1;
 		for (;;) {
 			j = (j + 1) & (G.task_hash_cap - 1);
-			if (G.task_hash[j] < 0)
+			if (G.task_hash[j].slot < 0)
 				return;
-			k = task_hash_of(G.task[G.task_hash[j]].tid);
+			k = task_hash_of(G.task_hash[j].tid);
 			/* move j back to i unless k lies cyclically in (i, j] */
 			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 				continue;
@@ -1444,8 +1504,8 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 		return NULL;
 	}
 	h = task_hash_find(tid);
-	if (G.task_hash[h] >= 0) {
-		t = &G.task[G.task_hash[h]];
+	if (G.task_hash[h].slot >= 0) {
+		t = &G.task[G.task_hash[h].slot];
 		t->last_seen = time;
 		return t;
 	}
@@ -1466,7 +1526,7 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
-	G.task_hash[h] = slot;
+	G.task_hash[h] = (struct thash){ tid, slot };
 	if (created)
 		*created = true;
 	return t;
@@ -4190,12 +4250,9 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 /* Name of task tid for the details line. */
 static const char *task_comm(int tid)
 {
-	size_t h;
+	const struct task *t = tid > 0 ? task_find(tid) : NULL;
 
-	if (tid <= 0 || !G.task_hash)
-		return tid == 0 ? "idle" : "?";
-	h = task_hash_find(tid);
-	return G.task_hash[h] >= 0 ? G.task[G.task_hash[h]].comm : "?";
+	return t ? t->comm : tid == 0 ? "idle" : "?";
 }
 
 /* The details line: the selected row at the cursor. */

@@ -2416,9 +2416,7 @@ static void ev_idle(uint64_t t, int cpu, int64_t state)
 
 static struct task *task_of(int tid)
 {
-	size_t h = task_hash_find(tid);
-
-	return G.task_hash[h] >= 0 ? &G.task[G.task_hash[h]] : NULL;
+	return task_find(tid);
 }
 
 #define CHECK_TOTAL(tid, st, want) do {					\
