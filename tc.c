@@ -3610,6 +3610,12 @@ static void out_summary(FILE *f)
 /* The one-line account of a recording or replay, to stderr. */
 static void out_stats(const char *verb, double secs, uint64_t bytes)
 {
+	static const struct { const char *name; const uint64_t *v; } anomalies[] = {
+		{ "out of order", &G.out_of_order }, { "corrupt", &G.corrupt },
+		{ "unknown", &G.unknown_id }, { "bad cpu", &G.bad_cpu }, { "bad pid", &G.bad_pid },
+		{ "missing switch-ins inferred", &G.inferred }, { "gaps", &G.gaps },
+		{ "tasks evicted", &G.evicted_tasks },
+	};
 	uint64_t total = 0;
 	struct rusage ru;
 
@@ -3622,22 +3628,11 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 			first = 0;
 		}
 	fprintf(stderr, "), lost %" PRIu64, G.lost > G.lost_read ? G.lost : G.lost_read);
-	if (G.out_of_order)
-		fprintf(stderr, ", out of order %" PRIu64, G.out_of_order);
-	if (G.corrupt)
-		fprintf(stderr, ", corrupt %" PRIu64, G.corrupt);
-	if (G.unknown_id)
-		fprintf(stderr, ", unknown %" PRIu64, G.unknown_id);
-	if (G.bad_cpu)
-		fprintf(stderr, ", bad cpu %" PRIu64, G.bad_cpu);
-	if (G.bad_pid)
-		fprintf(stderr, ", bad pid %" PRIu64, G.bad_pid);
-	if (G.inferred)
-		fprintf(stderr, ", missing switch-ins inferred %" PRIu64, G.inferred);
-	if (G.gaps)
-		fprintf(stderr, ", gaps %" PRIu64, G.gaps);
+	for (size_t i = 0; i < sizeof(anomalies) / sizeof(anomalies[0]); i++)
+		if (*anomalies[i].v)
+			fprintf(stderr, ", %s %" PRIu64, anomalies[i].name, *anomalies[i].v);
 	if (G.evicted_tasks)
-		fprintf(stderr, ", tasks evicted %" PRIu64 " (table of %d)", G.evicted_tasks, TC_MAX_TASKS);
+		fprintf(stderr, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
 	getrusage(RUSAGE_SELF, &ru);
@@ -5424,6 +5419,7 @@ quit:
 /* tc --replay: read the recording to the outputs. */
 static int run_replay(void)
 {
+	uint64_t t0 = now_ns();
 	int ret;
 
 	rd_open(G.replay_path);
@@ -5439,7 +5435,7 @@ static int run_replay(void)
 	}
 	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu || G.bad_pid ||
 	    G.evicted_tasks || G.inferred)
-		out_stats("replayed", 0, 0);
+		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
 	return ret < 0 && !G.rd_cut ? 1 : 0;
 }
 
