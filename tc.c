@@ -3674,17 +3674,24 @@ enum { CA_REVERSE = 1, CA_BOLD = 2 };
 
 /*
  * Per column of the timeline, G.acc[col * ACC_N + slot] holds what the row
- * did in the column's span: ns per task state (slots < ST_N), whether an
- * I/O call touched it (ACC_IO, so that short calls show at any zoom), ns
- * per idle state depth (ACC_C0...), and the ns-weighted frequency sum.
+ * did in the column's span: ns per task state (slots < ST_N), ns in I/O
+ * calls per kind (ACC_IO + kind: any at all shows, so that short calls are
+ * seen at any zoom), ns per idle state depth (ACC_C0...), and the
+ * ns-weighted frequency sum.
  */
-enum { ACC_IO = ST_N, ACC_C0, ACC_NC = 10, ACC_FSUM = ACC_C0 + ACC_NC, ACC_FNS, ACC_N };
+enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = 10, ACC_FSUM = ACC_C0 + ACC_NC,
+       ACC_FNS, ACC_N };
 
 /* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
 enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
-	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR, COL_N };
-static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231 };
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7 };
+	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR,
+	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_N };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4 };
+/* The colour of each enum io_kind (read is COL_IO). */
+static const uint8_t io_col[IO_NKIND] = { COL_IO, COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL };
+/* --ascii glyphs of I/O by kind */
+static const char io_ascii[IO_NKIND] = { 'I', 'W', 'S', 'P' };
 
 /* The state colour of each enum st (unknown and dead share one). */
 static const uint8_t st_col[ST_N] = { COL_UNKNOWN, COL_RUN, COL_RUNNABLE, COL_SLEEP,
@@ -3982,7 +3989,8 @@ static bool acc_task_fn(const struct ival *v, void *arg)
 static bool acc_io_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
-	acc_add(v->start, v->end > v->start ? v->end : v->start + 1, ACC_IO, 1);
+	acc_add(v->start, v->end > v->start ? v->end : v->start + 1,
+		ACC_IO + (v->state < N_IO ? io_calls[v->state].kind : IO_READ), 1);
 	return true;
 }
 
@@ -4028,7 +4036,7 @@ static void acc_row(int row)
 		if (t->state != ST_DEAD)
 			acc_add(t->since, G.v_now, t->state, 1);
 		if (t->in_io)
-			acc_add(t->io_start, G.v_now, ACC_IO, 1);
+			acc_add(t->io_start, G.v_now, ACC_IO + io_calls[t->io_call].kind, 1);
 	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
@@ -4068,8 +4076,8 @@ static void draw_cells(int r, int row)
 	for (int c = 0; c < ncol; c++) {
 		const uint64_t *a = &G.acc[c * ACC_N];
 		uint64_t cw = span * (c + 1) / ncol - span * c / ncol, best = 0, run = a[ST_RUNNING];
-		uint64_t best_cs = 0, idle_cs = 0;
-		int other = -1, eighths, fg = -1, bg = -1, cs = -1;
+		uint64_t best_cs = 0, idle_cs = 0, best_io = 0;
+		int other = -1, eighths, fg = -1, bg = -1, cs = -1, io = IO_READ;
 		uint16_t ch;
 
 		if (!cw)
@@ -4083,8 +4091,12 @@ static void draw_cells(int r, int row)
 				best = a[s];
 				other = s;
 			}
-		if (!cpu && a[ACC_IO] && run < cw)
-			other = ST_IO;
+		for (int k = 0; !cpu && k < IO_NKIND && run < cw; k++)
+			if (a[ACC_IO + k] > best_io) {	/* any I/O shows, by its main kind */
+				best_io = a[ACC_IO + k];
+				other = ST_IO;
+				io = k;
+			}
 		for (int k = 0; cpu && k < ACC_NC; k++) {
 			if (a[ACC_C0 + k] > best_cs) {
 				best_cs = a[ACC_C0 + k];
@@ -4104,7 +4116,8 @@ static void draw_cells(int r, int row)
 			if (!freq)
 				fg = COL_RUN;
 			if (other >= 0)
-				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) : st_col[other];
+				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) :
+				     other == ST_IO ? io_col[io] : st_col[other];
 			if (bg == COL_SLEEP)
 				bg = -1;
 		}
@@ -4115,7 +4128,8 @@ static void draw_cells(int r, int row)
 				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 :
 				     cpu && cs >= 0 ? '0' + cs : ' ';
 		} else {
-			ch = eighths >= 4 ? '#' : eighths ? '+' : other >= 0 ? (uint16_t)st_ascii[other] : ' ';
+			ch = eighths >= 4 ? '#' : eighths ? '+' : other == ST_IO ? (uint16_t)io_ascii[io] :
+			     other >= 0 ? (uint16_t)st_ascii[other] : ' ';
 			if (cpu && other == ST_SLEEPING && !eighths)
 				ch = cs >= 0 ? '0' + cs : '_';
 		}
