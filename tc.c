@@ -5088,6 +5088,33 @@ static void sig_setup(void)
 }
 
 /*
+ * Stop capturing: disable the events, release everything still in the
+ * rings, close the recording if there is one, stop the command.  Returns
+ * the command's exit status (128+signal if killed), 0 without one.
+ */
+static int capture_stop(void)
+{
+	int status = 0;
+
+	pe_enable(false);
+	while (!pe_pass(true))
+		;
+	pe_read_lost();
+	if (G.rec_fd >= 0) {
+		rec_round();
+		rec_close();
+	}
+	if (G.cmd) {
+		cmd_kill();
+		if (WIFEXITED(G.child_status))
+			status = WEXITSTATUS(G.child_status);
+		else if (WIFSIGNALED(G.child_status))
+			status = 128 + WTERMSIG(G.child_status);
+	}
+	return status;
+}
+
+/*
  * tc --record: capture until the command exits, a signal, or --duration;
  * then disable the events, drain and release everything, close the file.
  * Returns tc's exit status (the command's, 128+signal if it was killed).
@@ -5146,19 +5173,7 @@ static int run_record(void)
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
 	}
-	pe_enable(false);
-	while (!pe_pass(true))
-		;
-	rec_round();
-	pe_read_lost();
-	rec_close();
-	if (G.cmd) {
-		cmd_kill();
-		if (WIFEXITED(G.child_status))
-			status = WEXITSTATUS(G.child_status);
-		else if (WIFSIGNALED(G.child_status))
-			status = 128 + WTERMSIG(G.child_status);
-	}
+	status = capture_stop();
 	stat(G.rec_path, &st);
 	out_stats("recorded", (now_ns() - t_start) / 1e9, st.st_size);
 	if (G.sig_stop && !G.cmd)
@@ -5406,22 +5421,7 @@ static int run_view(void)
 quit:
 	term_restore();
 	if (G.live) {
-		if (!G.paused)
-			pe_enable(false);
-		while (!pe_pass(true))
-			;
-		if (G.rec_fd >= 0) {
-			rec_round();
-			pe_read_lost();
-			rec_close();
-		}
-		if (G.cmd) {
-			cmd_kill();
-			if (WIFEXITED(G.child_status))
-				status = WEXITSTATUS(G.child_status);
-			else if (WIFSIGNALED(G.child_status))
-				status = 128 + WTERMSIG(G.child_status);
-		}
+		status = capture_stop();
 		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
