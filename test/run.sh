@@ -67,6 +67,88 @@ elif [ ! -d /sys/kernel/tracing/events ] &&
 	KERNEL_WHY="kernel has no tracefs (CONFIG_FTRACE)"
 fi
 
+# Helpers shared by the t_*.sh files.
+
+# Wait up to $2 seconds for pid $1 to end. Returns 0 if it ended.
+wait_gone() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Print the pids of all descendants of pid $1, children first.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# Wait up to $3 seconds for a descendant of pid $1 running program $2.
+# Returns 0 once there is one.
+has_descendant() {
+	local i p
+	for ((i = 0; i < $3 * 10; i++)); do
+		for p in $(descendants "$1"); do
+			[ "$(ps -o comm= -p "$p")" = "$2" ] && return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# Print those of the pids given that are still alive (zombies count as gone).
+alive() {
+	local p s
+	for p; do
+		s=$(ps -o stat= -p "$p" 2>/dev/null) || continue
+		case $s in Z*) ;; *) echo "$p" ;; esac
+	done
+}
+
+# Kill the pids given and their process groups (unless it is ours): what a
+# killed recorder left behind.
+kill_workload() {
+	local p g mine
+	mine=$(ps -o pgid= -p $$ | tr -d ' ')
+	for p; do
+		g=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
+		[ -n "$g" ] && [ "$g" != "$mine" ] && kill -KILL -- "-$g" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
+	done
+	for p; do wait_gone "$p" 5; done
+}
+
+have_perf() { command -v perf >/dev/null; }
+
+# script FILE OUT: tc --replay FILE --script > OUT (with the sanitizer build).
+script() {
+	timeout 120 "$TC_SAN" --replay "$1" --script >"$2" 2>"$2.err"
+}
+
+# killed_perf FILE EVENT...: a perf record of EVENTs into FILE, killed with
+# SIGKILL 2 s into its `sleep 5` (its data size stays 0), workload reaped.
+killed_perf() {
+	local out=$1 perf kids
+	shift
+	perf record -q "$@" -a -o "$out" -- sleep 5 >/dev/null 2>&1 &
+	perf=$!
+	reap_later "$perf"
+	has_descendant "$perf" sleep 30 || note "no sleep under perf after 30 s"
+	sleep 2
+	kids=$(descendants "$perf")
+	# shellcheck disable=SC2086
+	reap_later $kids
+	kill -KILL "$perf"
+	wait "$perf" 2>/dev/null
+	# shellcheck disable=SC2086
+	kill_workload $kids
+}
+
 # run_one FN: run test function FN in a fresh $T (only those named in
 # $TESTS, when it is set: `make test TESTS="view_resize io_exact"`).
 run_one() {

@@ -11,40 +11,10 @@
 # arch_prctl, set_tid_address, set_robust_list, rseq, prlimit64, readlink,
 # getrandom, mprotect). So its --summary row must show exactly these.
 #
-# run.sh sources this file before t_record.sh and t_replay.sh, so it has
-# its own helpers (io_*), in their style.
+# The helpers shared with the other t_*.sh files are in run.sh.
 
 IORW=$ROOT/test/iorw
 IO_EXP='15 7000 1665 1'		# io_calls read_bytes write_bytes io_errors
-
-io_have_perf() { command -v perf >/dev/null; }
-
-# io_wait_gone PID SECONDS: wait for PID to end; 0 if it did.
-io_wait_gone() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# io_kill PID...: kill these and their process groups (unless it is ours).
-io_kill() {
-	local p g mine
-	mine=$(ps -o pgid= -p $$ | tr -d ' ')
-	for p; do
-		g=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
-		[ -n "$g" ] && [ "$g" != "$mine" ] && kill -KILL -- "-$g" 2>/dev/null
-		kill -KILL "$p" 2>/dev/null
-	done
-	for p; do io_wait_gone "$p" 5; done
-}
-
-# io_script FILE OUT: tc --replay FILE --script > OUT (sanitizer build).
-io_script() {
-	timeout 120 "$TC_SAN" --replay "$1" --script >"$2" 2>"$2.err"
-}
 
 # io_stderr_bad ERRFILE: prints a sanitizer report or a stderr line that is
 # not "tc: ...", if there is one.
@@ -128,7 +98,7 @@ io_exact() {
 	why=$(io_stderr_bad "$T/sum.err")
 	rows=$(io_rows "$T/sum" iorw)
 	IO_TID=${rows%% *}
-	io_script "$IO_DATA" "$T/script"
+	script "$IO_DATA" "$T/script"
 	IO_SCRIPT=$T/script
 	if [ "$rc" != 0 ] || [ -n "$why" ]; then
 		fail io_exact "--summary: exit status $rc $why: $(head -3 "$T/sum.err")"
@@ -150,7 +120,7 @@ io_exact() {
 	# iorw's pid as tc --script (the held child's, before exec, included).
 	if [ -z "$IO_TID" ]; then
 		fail io_exact_perf_script "no iorw tid"
-	elif ! io_have_perf; then
+	elif ! have_perf; then
 		skip io_exact_perf_script "perf is not installed"
 	else
 		sys_counts_tc "$T/script" "$IO_TID" >"$T/tc.counts"
@@ -182,8 +152,8 @@ io_self_filtered() {
 	"$IORW" "$T" &
 	iorw_pid=$!
 	wait "$iorw_pid"
-	if ! io_wait_gone "$tcpid" 30; then
-		io_kill "$tcpid"
+	if ! wait_gone "$tcpid" 30; then
+		kill_workload "$tcpid"
 		fail io_self_filtered "tc --record -I -d 2 did not stop"
 		return
 	fi
@@ -191,14 +161,14 @@ io_self_filtered() {
 		fail io_self_filtered "tc --record -I -d 2 failed: $(head -3 "$T/err")"
 		return
 	fi
-	io_script "$T/f" "$T/script"
+	script "$T/f" "$T/script"
 	n_self=$(grep -Ec "^[0-9]+ -?[0-9]+ sys_(enter|exit)_[a-z0-9_]+ pid=$tcpid " "$T/script")
 	n_iorw=$(grep -Ec "^[0-9]+ -?[0-9]+ sys_(enter|exit)_[a-z0-9_]+ pid=$iorw_pid " "$T/script")
 	if [ "$n_self" != 0 ] || [ "$n_iorw" -lt 30 ]; then
 		fail io_self_filtered "tc --script: $n_self syscalls events of tc (pid $tcpid), want 0; $n_iorw of iorw (pid $iorw_pid), want >= 30"
 		return
 	fi
-	if io_have_perf; then
+	if have_perf; then
 		n_self=$(timeout 120 perf script -i "$T/f" -F pid,event 2>/dev/null |
 			 awk -v p="$tcpid" '$1 == p && $2 ~ /^syscalls:/' | grep -c .)
 		n_iorw=$(timeout 120 perf script -i "$T/f" -F pid,event 2>/dev/null |
@@ -216,7 +186,7 @@ io_self_filtered() {
 # perf timechart draws the I/O of a tc -I recording; perf report reads it.
 io_perf_reads() {
 	[ -n "$IO_DATA" ] || { fail io_perf_reads "no -I recording (io_exact failed)"; return; }
-	io_have_perf || { skip io_perf_reads "perf is not installed"; return; }
+	have_perf || { skip io_perf_reads "perf is not installed"; return; }
 	local rc n pre
 	# perf stretches short calls to --io-min-time and then merges the ones
 	# that overlap: a box per call needs both at their least
@@ -241,7 +211,7 @@ io_perf_reads() {
 
 # tc reads perf timechart's own -I recordings: same program, same numbers.
 io_from_perf_timechart_record() {
-	io_have_perf || { skip io_from_perf_timechart_record "perf is not installed"; return; }
+	have_perf || { skip io_from_perf_timechart_record "perf is not installed"; return; }
 	iorw_static || { skip io_from_perf_timechart_record "test/iorw is not static"; return; }
 	local rc rows
 	# perf timechart record has no -o: it writes perf.data in the cwd.
@@ -284,7 +254,7 @@ evlist_events() {
 # its samples (perf report --stats; a busy or cpuidle-less machine may have
 # none in 1 s).
 power_only_events() {
-	io_have_perf || { skip power_only_events "perf is not installed"; return; }
+	have_perf || { skip power_only_events "perf is not installed"; return; }
 	local rc ev ea
 	timeout 30 "$TC" --record "$T/f" -P -d 1 >"$T/out" 2>"$T/err"
 	rc=$?
@@ -310,7 +280,7 @@ power_only_events() {
 
 # -T: scheduler events, no power events, by attributes and by samples.
 tasks_only_events() {
-	io_have_perf || { skip tasks_only_events "perf is not installed"; return; }
+	have_perf || { skip tasks_only_events "perf is not installed"; return; }
 	local rc ev ea
 	timeout 30 "$TC" --record "$T/f" -T -d 1 >"$T/out" 2>"$T/err"
 	rc=$?
@@ -385,14 +355,14 @@ filter_record_cpu() {
 		fail filter_record_cpu "tc --record -C 0: exit status $rc: $(head -3 "$T/err")"
 		return
 	fi
-	io_script "$T/f" "$T/script"
+	script "$T/f" "$T/script"
 	n=$(grep -c . "$T/script")
 	bad=$(awk '$2 != 0' "$T/script" | head -3 | tr '\n' ';')
 	if [ "$n" -lt 10 ] || [ -n "$bad" ]; then
 		fail filter_record_cpu "tc --script: $n events, not on CPU 0: $bad"
 		return
 	fi
-	if io_have_perf; then
+	if have_perf; then
 		n=$(timeout 120 perf script -i "$T/f" -F cpu 2>/dev/null | grep -c .)
 		bad=$(timeout 120 perf script -i "$T/f" -F cpu 2>/dev/null | grep -v '^ *\[000\]' | sort | uniq -c | tr '\n' ';')
 		if [ "$n" -lt 10 ] || [ -n "$bad" ]; then
@@ -437,7 +407,7 @@ live_screen() {
 	tmux -L "$sock" kill-server 2>/dev/null
 	if pgrep -f "^$PINGPONG 200000" >/dev/null; then
 		# shellcheck disable=SC2046
-		io_kill $(pgrep -f "^$PINGPONG 200000")
+		kill_workload $(pgrep -f "^$PINGPONG 200000")
 		fail "$name" "pingpong left running after q"
 		return 1
 	fi

@@ -518,19 +518,8 @@ replay_three_forms() {
 
 replay_killed_perf() {
 	have_perf || { skip replay_killed_perf "perf is not installed"; return; }
-	local perf kids n rc
-	perf record -q -e sched:sched_switch -e sched:sched_wakeup -a -o "$T/p" -- sleep 5 >/dev/null 2>&1 &
-	perf=$!
-	reap_later "$perf"
-	has_descendant "$perf" sleep 30 || note "no sleep under perf after 30 s"
-	sleep 2
-	kids=$(descendants "$perf")
-	# shellcheck disable=SC2086
-	reap_later $kids
-	kill -KILL "$perf"
-	wait "$perf" 2>/dev/null
-	# shellcheck disable=SC2086
-	kill_workload $kids
+	local n rc
+	killed_perf "$T/p" -e sched:sched_switch -e sched:sched_wakeup
 	[ "$(u64_at "$T/p" 48)" = 0 ] || note "the killed perf record file has data size $(u64_at "$T/p" 48), not 0"
 	timeout 60 "$TC_SAN" --replay "$T/p" --summary >"$T/sum" 2>"$T/err"
 	rc=$?
