@@ -5017,20 +5017,22 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 			G.rec_last = t;
 		}
 	}
-	if (!ri) {
-		if (rec_info(r, n, &tmp) < 0)
-			return;
-		ri = &tmp;
-	}
 	if (!G.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {
-		/* recording only: count without decoding */
-		int k = type == PERF_RECORD_SAMPLE ? G.attr[ri->attr].kind :
+		/* recording only: count by attr, no second parse (the rings'
+		 * records were checked by rec_info when they were queued) */
+		int a = ri ? ri->attr : rec_attr(r, n, type);
+		int k = type == PERF_RECORD_SAMPLE ? (a >= 0 ? G.attr[a].kind : EV_NONE) :
 			type == PERF_RECORD_COMM ? EV_COMM : type == PERF_RECORD_FORK ? EV_FORK :
 			type == PERF_RECORD_EXIT ? EV_EXIT : EV_NONE;
 
 		if (k != EV_NONE)
 			G.n_kind[k]++;
 		return;
+	}
+	if (!ri) {
+		if (rec_info(r, n, &tmp) < 0)
+			return;
+		ri = &tmp;
 	}
 	if (ev_decode(r, ri, &e) <= 0)
 		return;
