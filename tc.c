@@ -90,7 +90,6 @@ enum {
 	DEF_MMAP_PAGES = 128,		/* ring data pages per CPU */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
 	RD_BUF = 1 << 20,		/* reader input buffer */
-	RD_QUEUE_TOTAL = 8 << 20,	/* reader merge queues, all CPUs */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -99,6 +98,7 @@ enum {
 #define NS_PER_SEC 1000000000ull
 #define CKPT_NS (500 * 1000000ull)	/* recorder checkpoint interval */
 #define SLACK_NS (20 * 1000000ull)	/* how late a record may reach its ring (see merge) */
+#define QUEUE_MAX ((size_t)64 << 20)	/* merge queues, all CPUs, at most */
 #define PASS_MS 250			/* longest wait between ring passes */
 #define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
 #define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
@@ -109,6 +109,7 @@ enum {
 	PR_HEADER_EVENT_TYPE = 65,
 	PR_HEADER_TRACING_DATA = 66,
 	PR_FINISHED_ROUND = 68,
+	PR_FINISHED_INIT = 82,
 	PR_HEADER_FEATURE = 80,
 	PR_COMPRESSED = 81,
 	PR_MAX_USER = 100,
@@ -280,10 +281,22 @@ struct attr {
 	int nids;
 };
 
-/* A per-CPU queue of raw records, each preceded by its u64 time. */
+/* A queued record: its time, and where it is (see the merge section). */
+struct qent {
+	uint64_t time;
+	uint64_t ref;			/* stream offset << 8 | attr index */
+};
+_Static_assert(sizeof(struct qent) == 16, "a queued record costs 16 bytes");
+_Static_assert(MAX_ATTRS <= 256, "an attr index fits in a queue entry's low byte");
+
+/* A per-CPU merge queue: entries in arrival order, and for copied records
+ * their bytes in a ring in the same order (positions are running counts). */
 struct mq {
-	uint8_t *buf;
-	size_t cap, head, tail;		/* bytes in use: [head, tail) */
+	struct qent *e;
+	uint32_t ecap, ehead, n;	/* ecap a power of two; n entries from ehead */
+	uint8_t *b;			/* NULL: records stay in the mapped file */
+	size_t bcap;			/* a power of two */
+	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
 };
 
@@ -333,9 +346,14 @@ static struct {
 	/* merge */
 	struct mq *q;			/* ncpu + 1 queues: the last for records without a CPU */
 	int nq;
+	int *q_heap, q_nheap;		/* the non-empty queues, a min-heap by oldest record */
+	bool q_grow;			/* queues grow (files) or refuse when full (rings) */
+	size_t q_bytes, q_peak;		/* queue memory allocated, and its peak */
+	size_t q_n, q_nmax;		/* records queued, and their peak (the largest round) */
+	uint64_t q_seq;			/* live: bytes taken from the rings (arrival order) */
+	uint64_t q_forced;		/* records released early: the queues were at QUEUE_MAX */
 	uint64_t released;		/* time of the last released record */
 	uint64_t pass_bound;		/* live: everything up to this was released */
-	uint8_t *rec_tmp;		/* one record being copied from a ring */
 
 	/* model */
 	struct task *task;
@@ -375,6 +393,8 @@ static struct {
 	size_t rd_len, rd_pos;		/* rd_buf holds file bytes [rd_off, rd_off + rd_len) */
 	bool rd_mapped;
 	size_t rd_dropped;		/* mapped bytes below this were let go */
+	size_t rd_checked;		/* rd_pos when that was last looked at */
+	uint64_t rd_tmax, rd_round_prev;	/* newest time read, and as of the last round */
 	uint64_t rd_off, rd_end, rd_data_off, rd_fsize;
 	uint64_t rd_feat_bits;		/* valid features below bit 64 */
 	uint64_t rd_feat_off[64], rd_feat_size[64];
@@ -1093,11 +1113,13 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 
 /*
  * Parse the generic part of record r (n bytes, header included, n checked
- * by the caller to be >= 8 and its size field): for SAMPLE the fields in
- * sample_type order up to RAW, for other kernel records the sample_id
- * trailer.  Returns 0, or -1 if the record does not fit its attr.
+ * by the caller to be >= 8 and its size field) as a record of attr index
+ * attr (rec_attr's answer, kept by the merge so it is looked up once): for
+ * SAMPLE the fields in sample_type order up to RAW, for other kernel
+ * records the sample_id trailer.  Returns 0, or -1 if the record does not
+ * fit its attr.
  */
-static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
 	uint32_t type = g32(r);
 	const uint8_t *p = r + 8, *end = r + n;
@@ -1107,8 +1129,8 @@ static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 	memset(ri, 0, sizeof(*ri));
 	ri->cpu = ri->pid = ri->tid = -1;
 	ri->body_end = n;
-	ri->attr = rec_attr(r, n, type);
-	if (ri->attr < 0)
+	ri->attr = attr;
+	if (ri->attr < 0 || ri->attr >= G.nattr)
 		return -1;
 	pa = &G.attr[ri->attr].pa;
 	st = pa->sample_type;
@@ -1226,6 +1248,12 @@ static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 	}
 #undef NEED
 	return 0;
+}
+
+/* rec_info_as for the attr the record names. */
+static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+{
+	return rec_info_as(r, n, rec_attr(r, n, g32(r)), ri);
 }
 
 /* Copy a NUL-terminated string of at most max bytes at s into out[COMM_LEN]. */
@@ -1840,9 +1868,9 @@ static bool filter_cpu(int c)
 /* ---------------------------------------------------------------- merge */
 
 /*
- * Records wait in per-CPU queues (struct mq), each in its CPU's time order,
- * until no CPU can deliver an older one; then they are released, oldest
- * first, to emit().  What "can no longer deliver an older one" means:
+ * Records wait in per-CPU queues (struct mq) until no CPU can deliver an
+ * older one; then they are released, oldest first (equal times in arrival
+ * order), to emit().  What "can no longer deliver an older one" means:
  *
  *   live:  after a pass over all rings, a CPU whose ring was drained is
  *          caught up to the clock read before the pass, less SLACK_NS: a
@@ -1850,86 +1878,308 @@ static bool filter_cpu(int c)
  *          descheduled in between; one that was not drained (its queue was
  *          full) is caught up to its last record.  Records up to the
  *          smallest caught-up time are released.
- *   file:  perf's rule: at each FINISHED_ROUND, records up to the newest
- *          time seen before the previous FINISHED_ROUND are released.
+ *   file:  perf's rule (ordered_events): at each FINISHED_ROUND, records up
+ *          to the newest time seen before the previous FINISHED_ROUND are
+ *          released; a file without rounds is one round.  Records without a
+ *          time (perf's synthesized ones) pass at once, as in perf.
  *
  *   cpu0  |--a----c--------|         pass at T: cpu0 drained -> caught T
  *   cpu1  |----b-----d--e  (full)              cpu1 caught at e
  *         release a b c d e (<= min(T, e)), keep later ones for next pass
  *
- * A record older than one already released is counted (out_of_order) and
- * passed on, never dropped.
+ * A queue keeps 16 bytes per record (struct qent: time, where it is, its
+ * attr), sorted by time: a ring's records are in time order but for a few
+ * side-band ones (a FORK stamped before the samples written ahead of it),
+ * which are inserted in place, as perf does.  Records of a mapped file stay
+ * in the mapping; the others (rings, streams) are copied once into the
+ * queue's byte ring, in arrival order:
+ *
+ *   b: [ free | rec | 0,len (released) | rec | rec | 0,len (skip to end) ]
+ *              ^bhead                              ^btail
+ *
+ * A released record's type is set to 0 so that bhead moves past it when
+ * the records before it are gone; a record never straddles the end of b
+ * (the rest is skipped, marked the same way).  The queue holding the oldest
+ * record is found with a binary heap over the non-empty queues.  Queues grow
+ * by doubling up to QUEUE_MAX bytes in all; past that the oldest record is
+ * released early (counted in q_forced).  A record older than one already
+ * released is counted (out_of_order) and passed on, never re-stamped.
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
 
-/* Set up nq queues of cap bytes each; a queue's buffer is allocated at its
- * first record (recordings may name thousands of CPUs and use few). */
-static void mrg_init(int nq, size_t cap)
+enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
+
+/* Set up nq queues.  bytes: each queue's byte ring for copied records (0:
+ * the records stay in the mapped file); grow: queues may grow (up to
+ * QUEUE_MAX in all) instead of refusing records when full. */
+static void mrg_init(int nq, size_t bytes, bool grow)
 {
+	size_t b = 64;
+
+	while (bytes && b < bytes)
+		b <<= 1;
 	G.q = xcalloc(nq, sizeof(*G.q));
 	G.nq = nq;
+	G.q_heap = xcalloc(nq, sizeof(int));
+	G.q_grow = grow;
 	for (int i = 0; i < nq; i++)
-		G.q[i].cap = cap;
+		G.q[i].bcap = bytes ? b : 0;
 	G.released = 0;
 }
 
-/* Append record r (n bytes) with time t to q; -1 if q is full. */
-static int mq_push(struct mq *q, const uint8_t *r, size_t n, uint64_t t)
+/* Entry i (0: the oldest) of queue q. */
+static struct qent *mq_at(const struct mq *q, uint32_t i)
 {
-	if (!q->buf)
-		q->buf = xcalloc(1, q->cap);
-	if (q->tail + 8 + n > q->cap) {
-		if (q->head) {
-			memmove(q->buf, q->buf + q->head, q->tail - q->head);
-			q->tail -= q->head;
-			q->head = 0;
-		}
-		if (q->tail + 8 + n > q->cap)
-			return -1;
-	}
-	memcpy(q->buf + q->tail, &t, 8);
-	memcpy(q->buf + q->tail + 8, r, n);
-	q->tail += 8 + n;
-	return 0;
+	return &q->e[(q->ehead + i) & (q->ecap - 1)];
 }
 
-/* Time of q's oldest record; false if q is empty. */
-static bool mq_peek(const struct mq *q, uint64_t *t)
+/* The oldest record of non-empty queue qi. */
+static const struct qent *mq_first(int qi)
 {
-	if (q->head == q->tail)
+	return mq_at(&G.q[qi], 0);
+}
+
+/* Where entry e of queue q arrived: its file offset, or for a copy the
+ * stream position kept in the 8 bytes before it. */
+static uint64_t mq_seq(const struct mq *q, const struct qent *e)
+{
+	uint64_t seq;
+
+	if (!q->b)
+		return e->ref >> 8;
+	memcpy(&seq, q->b + (((e->ref >> 8) - 8) & (q->bcap - 1)), 8);
+	return seq;
+}
+
+/* Is the oldest record of queue qa older than queue qb's (time, then
+ * arrival)? */
+static bool mq_older(int qa, int qb)
+{
+	const struct qent *a = mq_first(qa), *b = mq_first(qb);
+
+	if (a->time != b->time)
+		return a->time < b->time;
+	return mq_seq(&G.q[qa], a) < mq_seq(&G.q[qb], b);
+}
+
+/* Restore the heap order around heap slot k (its queue's oldest record
+ * changed, or the slot was just filled). */
+static void mrg_heap_fix(int k)
+{
+	int *h = G.q_heap, n = G.q_nheap, v = h[k];
+
+	while (k > 0 && mq_older(v, h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	for (;;) {
+		int c = 2 * k + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && mq_older(h[c + 1], h[c]))
+			c++;
+		if (!mq_older(h[c], v))
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	h[k] = v;
+}
+
+/* Count n more bytes of queue memory; false if that passes QUEUE_MAX. */
+static bool mrg_take(size_t n)
+{
+	if (G.q_bytes + n > QUEUE_MAX)
 		return false;
-	memcpy(t, q->buf + q->head, 8);
+	G.q_bytes += n;
+	if (G.q_bytes > G.q_peak)
+		G.q_peak = G.q_bytes;
 	return true;
+}
+
+/* Double q's byte ring.  Bytes keep their running positions (a record
+ * within one block of the old size is within one block of the new), so
+ * the entries stay valid.  False if the queues may not grow. */
+static bool mq_grow_bytes(struct mq *q)
+{
+	size_t nb = q->bcap * 2;
+	uint8_t *b;
+
+	if (!G.q_grow || !mrg_take(q->bcap))
+		return false;
+	b = xcalloc(1, nb);
+	for (uint64_t p = q->bhead; p < q->btail;) {
+		size_t o = p & (q->bcap - 1), k = q->bcap - o;
+
+		if (k > q->btail - p)
+			k = q->btail - p;
+		memcpy(b + (p & (nb - 1)), q->b + o, k);
+		p += k;
+	}
+	free(q->b);
+	q->b = b;
+	q->bcap = nb;
+	return true;
+}
+
+/* Room for one more entry in q; false if it is full and may not grow.
+ * The first entries: as many as the byte ring holds records of 32 bytes,
+ * or 1024 for references into a mapped file. */
+static bool mq_room(struct mq *q)
+{
+	struct qent *e;
+	uint32_t nc;
+
+	if (q->n < q->ecap)
+		return true;
+	nc = q->ecap ? q->ecap * 2 : q->bcap >= 32 * 1024 ? q->bcap / 32 : 1024;
+	if ((q->ecap && !G.q_grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e)))
+		return false;
+	e = xcalloc(nc, sizeof(*e));
+	for (uint32_t i = 0; i < q->n; i++)
+		e[i] = *mq_at(q, i);
+	free(q->e);
+	q->e = e;
+	q->ecap = nc;
+	q->ehead = 0;
+	return true;
+}
+
+/* Mark len bytes (a multiple of 8, at most 128 KiB) at running position p
+ * of q's byte ring as free space: a header of type 0, its length in size
+ * and misc. */
+static void mq_mark_free(struct mq *q, uint64_t p, size_t len)
+{
+	struct perf_event_header h = { .type = 0, .misc = len >> 16, .size = len & 0xffff };
+
+	memcpy(q->b + (p & (q->bcap - 1)), &h, sizeof(h));
+}
+
+/*
+ * Space for a copied record of n bytes (a multiple of 8) that arrived at
+ * stream position seq, at the end of q's byte ring, in one piece after its
+ * seq; NULL if q is full (and may not grow).  *pos gets its running
+ * position.  The record is queued only by mq_commit.
+ */
+static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
+{
+	if (!mq_room(q))
+		return NULL;
+	if (!q->b) {
+		if (!mrg_take(q->bcap))
+			return NULL;
+		q->b = xcalloc(1, q->bcap);
+	}
+	n += 8;
+	for (;;) {
+		size_t left = q->bcap - (q->btail & (q->bcap - 1));
+		size_t skip = left < n ? left : 0;
+
+		if (q->btail - q->bhead + skip + n <= q->bcap) {
+			if (skip) {
+				mq_mark_free(q, q->btail, skip);
+				q->btail += skip;
+			}
+			memcpy(q->b + (q->btail & (q->bcap - 1)), &seq, 8);
+			*pos = q->btail + 8;
+			return q->b + (*pos & (q->bcap - 1));
+		}
+		if (!mq_grow_bytes(q))
+			return NULL;
+	}
+}
+
+/*
+ * Queue a record in queue qi with time t and attr index attr, found at
+ * pos: a file offset in the mapped file, or the position mq_reserve gave
+ * (n bytes written there).  The caller made room (mq_room or mq_reserve).
+ * A record older than the newest queued one is moved back to its place
+ * (at most MQ_SHIFT_MAX entries: farther, it stays and is released late).
+ */
+static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
+{
+	struct mq *q = &G.q[qi];
+	struct qent e = { t, pos << 8 | (unsigned)attr };
+	uint32_t i = q->n;
+
+	if (q->b)
+		q->btail = pos + n;
+	while (i > 0 && q->n - i < MQ_SHIFT_MAX && mq_at(q, i - 1)->time > t) {
+		*mq_at(q, i) = *mq_at(q, i - 1);
+		i--;
+	}
+	*mq_at(q, i) = e;
+	q->n++;
+	if (++G.q_n > G.q_nmax)
+		G.q_nmax = G.q_n;
+	if (q->n == 1) {		/* it joins the heap */
+		G.q_heap[G.q_nheap++] = qi;
+		mrg_heap_fix(G.q_nheap - 1);
+	} else if (i == 0) {		/* its oldest record changed */
+		for (int k = 0; k < G.q_nheap; k++)
+			if (G.q_heap[k] == qi)
+				mrg_heap_fix(k);
+	}
+}
+
+/* Take queue qi's oldest entry out of it (and the heap). */
+static struct qent mq_pop(int qi)
+{
+	struct mq *q = &G.q[qi];
+	struct qent e = *mq_at(q, 0);
+
+	q->ehead = (q->ehead + 1) & (q->ecap - 1);
+	G.q_n--;
+	if (--q->n) {
+		mrg_heap_fix(0);
+	} else if (--G.q_nheap) {
+		G.q_heap[0] = G.q_heap[G.q_nheap];
+		mrg_heap_fix(0);
+	}
+	return e;
+}
+
+/* Free a copied record of q at running position p (emit is done with it):
+ * mark it and its seq, and move bhead past every free span at its front. */
+static void mq_free(struct mq *q, uint64_t p, size_t n)
+{
+	mq_mark_free(q, p - 8, ((n + 7) & ~(size_t)7) + 8);
+	while (q->bhead < q->btail) {
+		const uint8_t *h = q->b + (q->bhead & (q->bcap - 1));
+
+		if (g32(h))
+			break;
+		q->bhead += g16(h + 6) | (size_t)g16(h + 4) << 16;
+	}
 }
 
 /* Release the oldest queued record if its time is <= bound; false if none. */
 static bool mrg_release_one(uint64_t bound)
 {
-	int best = -1;
-	uint64_t bt = 0, t;
 	struct mq *q;
+	struct qent e;
+	struct rinfo ri;
 	const uint8_t *r;
+	uint64_t pos;
 	size_t n;
 
-	for (int i = 0; i < G.nq; i++)
-		if (mq_peek(&G.q[i], &t) && (best < 0 || t < bt)) {
-			best = i;
-			bt = t;
-		}
-	if (best < 0 || bt > bound)
+	if (!G.q_nheap || mq_first(G.q_heap[0])->time > bound)
 		return false;
-	q = &G.q[best];
-	r = q->buf + q->head + 8;
+	q = &G.q[G.q_heap[0]];
+	e = mq_pop(G.q_heap[0]);
+	pos = e.ref >> 8;
+	r = q->b ? q->b + (pos & (q->bcap - 1)) : G.rd_buf + (pos - G.rd_off);
 	n = g16(r + 6);
-	q->head += 8 + n;
-	if (q->head == q->tail)
-		q->head = q->tail = 0;
-	if (bt < G.released)
+	if (e.time < G.released)
 		G.out_of_order++;
 	else
-		G.released = bt;
-	emit(r, n, bt, NULL);
+		G.released = e.time;
+	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
+		emit(r, n, e.time, &ri);
+	if (q->b)
+		mq_free(q, pos, n);
 	return true;
 }
 
@@ -1938,6 +2188,22 @@ static void mrg_release(uint64_t bound)
 {
 	while (mrg_release_one(bound))
 		;
+}
+
+/* The lowest file offset a queued record of a mapped file has, or
+ * UINT64_MAX: the mapping below it may be let go. */
+static uint64_t mrg_oldest_pos(void)
+{
+	uint64_t lo = UINT64_MAX;
+
+	for (int k = 0; k < G.nq; k++) {
+		const struct mq *q = &G.q[k];
+
+		for (uint32_t i = 0; !q->b && i < q->n && i < MQ_SHIFT_MAX; i++)
+			if (mq_at(q, i)->ref >> 8 < lo)
+				lo = mq_at(q, i)->ref >> 8;
+	}
+	return lo;
 }
 
 /* ---------------------------------------------------------------- perf_event and rings */
@@ -1957,50 +2223,73 @@ static void rb_copy(const struct rb *r, uint64_t off, void *out, size_t n)
 }
 
 /*
- * Move complete records from ring r into queue q, up to the ring's head or
- * until q is full.  A record of size zero, not a multiple of 8, or larger
- * than what the kernel published is corruption: everything up to the head is
- * skipped and counted.  *last gets the time of the last record queued.
- * Returns 1 if the ring was drained, 0 if q filled up first.
+ * Bytes published in a ring from tail to head.  A 32-bit kernel keeps its
+ * positions in an unsigned long that wraps at 4 GiB while tc counts on in
+ * 64 bits: a distance that is only sane in 32 bits is taken in 32 bits.
  */
-static int rb_drain(struct rb *r, struct mq *q, uint64_t *last)
+static uint64_t rb_avail(uint64_t head, uint64_t tail, uint64_t size)
+{
+	uint64_t d = head - tail;
+
+	if (head >> 32 == 0 && d > size && (uint32_t)d <= size)
+		d = (uint32_t)d;
+	return d;
+}
+
+/*
+ * Move complete records from ring r into merge queue qi (copied once, into
+ * the queue's byte ring), up to the ring's head or until the queue is full.
+ * A record of size zero, not a multiple of 8, or larger than what the
+ * kernel published is corruption: everything up to the head is skipped and
+ * counted.  *last gets the time of the last record queued.  Returns 1 if
+ * the ring was drained, 0 if the queue filled up first.
+ */
+static int rb_drain(struct rb *r, int qi, uint64_t *last)
 {
 	/* acquire: read the head, then the data it covers (a plain load and a
 	 * fence, as tools/include/linux/ring_buffer.h does: 32-bit targets
 	 * have no 8-byte atomics) */
 	uint64_t head = *(volatile __u64 *)&r->pc->data_head;
-	uint64_t tail = r->pc->data_tail;
-
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	uint64_t tail = r->pc->data_tail, avail;
+	struct mq *q = &G.q[qi];
 	int drained = 1;
 
-	if (head - tail > r->size) {	/* overrun: the writer lapped us */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	avail = rb_avail(head, tail, r->size);
+	if (avail > r->size) {	/* overrun: the writer lapped us */
 		G.corrupt++;
+		avail = 0;
 		tail = head;
 	}
-	while (head - tail >= 8) {
+	while (avail >= 8) {
 		struct perf_event_header h;
 		struct rinfo ri;
+		uint64_t pos;
+		uint8_t *p;
 
 		rb_copy(r, tail, &h, sizeof(h));
-		if (h.size < 8 || h.size % 8 || h.size > head - tail) {
+		if (h.size < 8 || h.size % 8 || h.size > avail) {
 			G.corrupt++;
+			avail = 0;
 			tail = head;
 			break;
 		}
-		rb_copy(r, tail, G.rec_tmp, h.size);
-		if (rec_info(G.rec_tmp, h.size, &ri) < 0 || !ri.has_time) {
+		if (!(p = mq_reserve(q, h.size, G.q_seq, &pos))) {
+			drained = 0;
+			break;
+		}
+		rb_copy(r, tail, p, h.size);
+		if (rec_info(p, h.size, &ri) < 0 || !ri.has_time) {
 			G.unknown_id++;
 		} else {
-			if (mq_push(q, G.rec_tmp, h.size, ri.time) < 0) {
-				drained = 0;
-				break;
-			}
+			mq_commit(qi, h.size, ri.time, pos, ri.attr);
 			*last = ri.time;
 		}
+		G.q_seq += h.size;
 		tail += h.size;
+		avail -= h.size;
 	}
-	if (head != tail && head - tail < 8 && drained)
+	if (avail && avail < 8 && drained)
 		tail = head;	/* a stub smaller than a header cannot be a record */
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* done with the data, then free it */
 	*(volatile __u64 *)&r->pc->data_tail = tail;
@@ -2182,7 +2471,6 @@ static void pe_setup(void)
 	G.rb = xcalloc(G.ncpu, sizeof(*G.rb));
 	for (int i = 0; i < G.nattr; i++)
 		G.attr[i].ids = xcalloc(G.ncpu, sizeof(uint64_t));
-	G.rec_tmp = xcalloc(1, MAX_REC);
 	for (int c = 0; c < G.ncpu; c++) {
 		struct rb *r;
 		int lead = -1;
@@ -2240,7 +2528,7 @@ static void pe_setup(void)
 	if (!G.nrb)
 		die("no online CPU could be traced");
 	idmap_build();
-	mrg_init(G.ncpu + 1, 2 * (size_t)pages * psz + MAX_REC);	/* a ring and the slack */
+	mrg_init(G.ncpu + 1, (size_t)pages * psz + MAX_REC, false);	/* a ring and one record */
 }
 
 /* Enable (on) or disable every event. */
@@ -2276,7 +2564,7 @@ static bool pe_pass(bool final)
 		struct rb *r = &G.rb[i];
 		struct mq *q = &G.q[r->cpu];
 		uint64_t last = q->caught;
-		int drained = rb_drain(r, q, &last);
+		int drained = rb_drain(r, r->cpu, &last);
 
 		q->caught = drained ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) : last;
 		if (q->caught < bound)
@@ -2704,12 +2992,17 @@ static void rec_synth_comms(void)
  * end of the data. */
 static bool rd_fill(size_t need)
 {
-	if (G.rd_mapped && G.rd_pos - G.rd_dropped >= RD_BUF) {
-		/* let go of what was read: memory stays small for any file size */
-		size_t to = G.rd_pos & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
+	if (G.rd_mapped && G.rd_pos - G.rd_checked >= RD_BUF) {
+		/* let go of what was read and is not queued: memory stays
+		 * small for any file size */
+		uint64_t keep = mrg_oldest_pos();
+		size_t to = (keep < G.rd_pos ? keep : G.rd_pos) & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
 
-		madvise(G.rd_buf + G.rd_dropped, to - G.rd_dropped, MADV_DONTNEED);
-		G.rd_dropped = to;
+		G.rd_checked = G.rd_pos;
+		if (to > G.rd_dropped) {
+			madvise(G.rd_buf + G.rd_dropped, to - G.rd_dropped, MADV_DONTNEED);
+			G.rd_dropped = to;
+		}
 	}
 	if (G.rd_len - G.rd_pos >= need)
 		return true;
@@ -3085,9 +3378,6 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
-	int nq;
-	size_t cap;
-
 	G.ncpu = G.rd_nrcpus > 0 && G.rd_nrcpus <= MAX_CPUS ? G.rd_nrcpus : 0;
 	if (!G.ncpu) {
 		pe_cpus();
@@ -3095,11 +3385,7 @@ static void rd_queues(void)
 	}
 	if (G.rd_pipe)
 		rd_bind(true);
-	nq = G.ncpu + 1;
-	cap = RD_QUEUE_TOTAL / nq;
-	if (cap < MAX_REC + 16)
-		cap = MAX_REC + 16;
-	mrg_init(nq, cap);
+	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
 	if (G.summary || G.view)
 		model_init(G.ncpu, TC_MAX_TASKS, G.view ? TC_MAX_IVALS : 0);
 }
@@ -3111,6 +3397,32 @@ static bool rd_type_ok(uint32_t type)
 }
 
 /*
+ * Queue record r (n bytes at stream offset pos, time t, attr, cpu) for the
+ * merge: a reference into a mapped file, else a copy.  When the queues are
+ * at QUEUE_MAX the oldest record is released early (counted, said once).
+ */
+static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos)
+{
+	int qi = ri->cpu < 0 ? G.nq - 1 : ri->cpu;
+	struct mq *q = &G.q[qi];
+	uint8_t *p = NULL;
+	uint64_t at = pos;
+
+	while (G.rd_mapped ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+		if (!G.q_forced++)
+			note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
+			     QUEUE_MAX >> 20);
+		if (!mrg_release_one(UINT64_MAX)) {
+			G.corrupt++;	/* cannot fit even with empty queues */
+			return;
+		}
+	}
+	if (p)
+		memcpy(p, r, n);
+	mq_commit(qi, (n + 7) & ~(size_t)7, t, at, ri->attr);
+}
+
+/*
  * Stream the records of the opened recording through the merge to emit(),
  * up to the first record newer than limit (which stays unread, for paced
  * replay).  Returns 1 at the limit, 0 if the data ended cleanly, -1 if it
@@ -3118,7 +3430,6 @@ static bool rd_type_ok(uint32_t type)
  */
 static int rd_run(uint64_t limit)
 {
-	static uint64_t round_prev, tmax;
 	int ret = 0;
 
 	while (rd_fill(8)) {
@@ -3128,7 +3439,6 @@ static int rd_run(uint64_t limit)
 		uint64_t roff = G.rd_off + G.rd_pos;
 		struct rinfo ri;
 		uint64_t t;
-		int qi;
 
 		if (sz < 8 || !rd_type_ok(type)) {
 			if (!G.rd_cut)
@@ -3153,8 +3463,9 @@ static int rd_run(uint64_t limit)
 		G.rd_pos += sz;
 		switch (type) {
 		case PR_FINISHED_ROUND:
-			mrg_release(round_prev);
-			round_prev = tmax;
+		case PR_FINISHED_INIT:
+			mrg_release(G.rd_round_prev);
+			G.rd_round_prev = G.rd_tmax;
 			continue;
 		case PR_HEADER_ATTR:
 			rd_attr_rec(r, sz);
@@ -3176,13 +3487,17 @@ static int rd_run(uint64_t limit)
 			G.unknown_id++;
 			continue;
 		}
-		t = ri.has_time ? ri.time : tmax;
-		if (t > tmax)
-			tmax = t;
 		if (ri.cpu >= G.ncpu) {
 			G.bad_cpu++;
 			continue;
 		}
+		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
+			emit(r, sz, G.released, &ri);
+			continue;
+		}
+		t = ri.time;
+		if (t > G.rd_tmax)
+			G.rd_tmax = t;
 		if (G.rd_sorted) {	/* tc's own: already in time order */
 			if (t < G.released)
 				G.out_of_order++;
@@ -3191,12 +3506,7 @@ static int rd_run(uint64_t limit)
 			emit(r, sz, t, &ri);
 			continue;
 		}
-		qi = ri.cpu < 0 ? G.nq - 1 : ri.cpu;
-		while (mq_push(&G.q[qi], r, sz, t) < 0)
-			if (!mrg_release_one(UINT64_MAX)) {
-				G.corrupt++;	/* cannot fit even an empty queue */
-				break;
-			}
+		rd_queue(r, sz, t, &ri, roff);
 	}
 	if (G.q)
 		mrg_release(UINT64_MAX);
@@ -3615,6 +3925,7 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		{ "unknown", &G.unknown_id }, { "bad cpu", &G.bad_cpu }, { "bad pid", &G.bad_pid },
 		{ "missing switch-ins inferred", &G.inferred }, { "gaps", &G.gaps },
 		{ "tasks evicted", &G.evicted_tasks },
+		{ "released early (queues full)", &G.q_forced },
 	};
 	uint64_t total = 0;
 	struct rusage ru;
@@ -3635,6 +3946,8 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		fprintf(stderr, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
+	if (G.q_nmax)
+		fprintf(stderr, ", merge queue peak %zu records (%zu KiB)", G.q_nmax, G.q_peak >> 10);
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, ", %.3f s, tc's CPU %.3f s\n", secs,
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
@@ -5036,7 +5349,7 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	}
 	if (ev_decode(r, ri, &e) <= 0)
 		return;
-	if (!ri->has_time)
+	if (!ri->has_time && !e.time)
 		e.time = t;
 	G.n_kind[e.kind]++;
 	if (e.kind == EV_LOST)
@@ -5450,7 +5763,7 @@ static int run_replay(void)
 		fflush(stdout);
 	}
 	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu || G.bad_pid ||
-	    G.evicted_tasks || G.inferred)
+	    G.evicted_tasks || G.inferred || G.q_forced)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
 	return ret < 0 && !G.rd_cut ? 1 : 0;
 }

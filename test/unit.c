@@ -90,12 +90,14 @@ static void g_reset(void)
 	for (int i = 0; i < MAX_FMTS; i++)
 		free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	for (int i = 0; G.q && i < G.nq; i++)
-		free(G.q[i].buf);
+	for (int i = 0; G.q && i < G.nq; i++) {
+		free(G.q[i].e);
+		free(G.q[i].b);
+	}
 	free(G.q);
+	free(G.q_heap);
 	free(G.idmap_id);
 	free(G.idmap_attr);
-	free(G.rec_tmp);
 	/* the model's and the view's tables (model_init, scr_setup) */
 	free(G.task);
 	free(G.task_hash);
@@ -908,8 +910,7 @@ static void ring_setup(size_t cap)
 {
 	set_attr(0, SMP_LIVE, 0);
 	idmap_build();
-	G.rec_tmp = malloc(MAX_REC);
-	mrg_init(1, cap);
+	mrg_init(1, cap, false);
 }
 
 /* A live SAMPLE of rawsz bytes of raw data (0x11 * k) at time t. */
@@ -923,33 +924,24 @@ static size_t mk_live(uint8_t *rec, uint64_t t, uint32_t rawsz, int k)
 	return mk_sample(rec, SMP_LIVE, &s);
 }
 
-/* The i-th record of q: its time, bytes and size; false if there is none. */
+/* The i-th record of q (a queue of copies): its time, bytes and size;
+ * false if there is none. */
 static bool q_rec(const struct mq *q, int i, uint64_t *t, const uint8_t **r, size_t *n)
 {
-	size_t o = q->head;
+	const struct qent *e;
 
-	for (;;) {
-		if (o + 16 > q->tail)
-			return false;
-		memcpy(t, q->buf + o, 8);
-		*r = q->buf + o + 8;
-		*n = (*r)[6] | (*r)[7] << 8;
-		if (!i--)
-			return o + 8 + *n <= q->tail;
-		o += 8 + *n;
-	}
+	if (i < 0 || (uint32_t)i >= q->n)
+		return false;
+	e = mq_at(q, i);
+	*t = e->time;
+	*r = q->b + ((e->ref >> 8) & (q->bcap - 1));
+	*n = (*r)[6] | (*r)[7] << 8;
+	return (e->ref >> 8) >= q->bhead && (e->ref >> 8) + *n <= q->btail;
 }
 
 static int q_count(const struct mq *q)
 {
-	uint64_t t;
-	const uint8_t *r;
-	size_t n;
-	int k = 0;
-
-	while (q_rec(q, k, &t, &r, &n))
-		k++;
-	return k;
+	return q->n;
 }
 
 static void t_rb_plain(void)
@@ -961,13 +953,13 @@ static void t_rb_plain(void)
 
 	ring_setup(1 << 16);
 	ring_init(&r, 0);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 0, "empty ring");
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 0, "empty ring");
 	CHECK(ring_pc.data_tail == 0 && q_count(&G.q[0]) == 0, "empty ring moved");
 	for (int k = 0; k < 5; k++) {
 		n[k] = mk_live(rec[k], 1000 * (k + 1), 12 + 8 * k, k + 1);
 		ring_put(&r, rec[k], n[k]);
 	}
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "not drained");
+	CHECK(rb_drain(&r, 0, &last) == 1, "not drained");
 	CHECK(last == 5000, "last %" PRIu64, last);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail %llu head %llu",
 	      (unsigned long long)ring_pc.data_tail, (unsigned long long)ring_pc.data_head);
@@ -990,7 +982,7 @@ static void t_rb_plain(void)
 		size_t cn = mk_comm(c, SMP_LIVE, 9, 9, "worker", false, &s);
 
 		ring_put(&r, c, cn);
-		CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 6000, "comm: last %" PRIu64, last);
+		CHECK(rb_drain(&r, 0, &last) == 1 && last == 6000, "comm: last %" PRIu64, last);
 		CHECK(q_count(&G.q[0]) == 6, "comm not queued");
 	}
 }
@@ -1013,12 +1005,12 @@ static void t_rb_wrap(void)
 	ring_put(&r, a, na);
 	nb = mk_live(b, 20, 28, 2);
 	ring_put(&r, b, nb);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 20, "first drain: last %" PRIu64, last);
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 20, "first drain: last %" PRIu64, last);
 	/* now c starts 24 bytes before the end: its time field wraps */
 	ring_init(&r, 5 * RING - 24);
 	nc = mk_live(c, 30, 100, 3);
 	ring_put(&r, c, nc);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 30, "second drain: last %" PRIu64, last);
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 30, "second drain: last %" PRIu64, last);
 	CHECK(ring_pc.data_tail == 5 * RING - 24 + nc, "tail not at head");
 	CHECK(q_count(&G.q[0]) == 3, "%d records", q_count(&G.q[0]));
 	CHECK(q_rec(&G.q[0], 0, &t, &p, &m) && t == 10 && m == na && !memcmp(p, a, na), "a");
@@ -1053,7 +1045,7 @@ static void corrupt_case(uint16_t bad_size, size_t bad_len, const char *what)
 			ring_put(&r, c, nc);
 		ring_pc.data_head = h;
 	}
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "%s: not drained", what);
+	CHECK(rb_drain(&r, 0, &last) == 1, "%s: not drained", what);
 	CHECK(G.corrupt == 1 && G.unknown_id == 0, "%s: corrupt %" PRIu64 " unknown %" PRIu64,
 	      what, G.corrupt, G.unknown_id);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "%s: tail %llu head %llu", what,
@@ -1062,7 +1054,7 @@ static void corrupt_case(uint16_t bad_size, size_t bad_len, const char *what)
 	      q_count(&G.q[0]), last);
 	/* the ring goes on after it */
 	ring_put(&r, c, nc);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 300 && q_count(&G.q[0]) == 2,
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 300 && q_count(&G.q[0]) == 2,
 	      "%s: no recovery", what);
 }
 
@@ -1095,7 +1087,7 @@ static void t_rb_overrun(void)
 	CHECK(na == 64, "record of %zu bytes", na);
 	while (ring_pc.data_head <= RING)
 		ring_put(&r, a, na);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1, "not drained");
+	CHECK(rb_drain(&r, 0, &last) == 1, "not drained");
 	CHECK(G.corrupt == 1 && G.unknown_id == 0, "overrun counted %" PRIu64 " times", G.corrupt);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail not at head");
 	CHECK(q_count(&G.q[0]) == 0 && last == 0, "lapped data was queued");
@@ -1118,14 +1110,15 @@ static void t_rb_short_record(void)
 	ring_put(&r, shortr, 16);
 	nc = mk_live(c, 30, 12, 3);
 	ring_put(&r, c, nc);
-	CHECK(rb_drain(&r, &G.q[0], &last) == 1 && last == 30, "last %" PRIu64, last);
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 30, "last %" PRIu64, last);
 	CHECK(G.unknown_id == 1 && G.corrupt == 0, "unknown %" PRIu64 " corrupt %" PRIu64,
 	      G.unknown_id, G.corrupt);
 	CHECK(q_count(&G.q[0]) == 2 && ring_pc.data_tail == ring_pc.data_head, "queued %d",
 	      q_count(&G.q[0]));
 }
 
-/* A full queue stops the drain; the rest stays in the ring for later. */
+/* A full queue stops the drain; the rest stays in the ring for later, and
+ * the queue's byte ring skips its end rather than split a record. */
 static void t_rb_queue_full(void)
 {
 	struct rb r;
@@ -1134,8 +1127,11 @@ static void t_rb_queue_full(void)
 	uint64_t last = 0, t, t0;
 	const uint8_t *p;
 	size_t m;
+	static const int want[3] = { 3, 2, 0 };
+	int done = 0;
 
-	ring_setup(2 * (8 + 72));	/* room for two 72-byte records */
+	ring_setup(256);		/* room for three 72-byte records */
+	CHECK(G.q[0].bcap == 256, "byte ring of %zu", G.q[0].bcap);
 	ring_init(&r, RING - 104);	/* pass the end of data[] on the way */
 	t0 = ring_pc.data_tail;
 	for (int k = 0; k < 5; k++) {
@@ -1144,24 +1140,52 @@ static void t_rb_queue_full(void)
 	}
 	CHECK(n == 72, "records of %zu bytes", n);
 	for (int pass = 0; pass < 3; pass++) {
-		int want = pass < 2 ? 2 : 1;
-		int got = rb_drain(&r, &G.q[0], &last);
+		int got = rb_drain(&r, 0, &last);
 
-		CHECK(got == (pass == 2), "pass %d: rb_drain returned %d", pass, got);
-		CHECK(q_count(&G.q[0]) == want, "pass %d: %d queued", pass, q_count(&G.q[0]));
-		CHECK(last == 100u * (2 * pass + want), "pass %d: last %" PRIu64, pass, last);
-		CHECK(ring_pc.data_tail == t0 + 72 * (2 * pass + want),
+		CHECK(got == (pass > 0), "pass %d: rb_drain returned %d", pass, got);
+		CHECK(q_count(&G.q[0]) == want[pass], "pass %d: %d queued", pass, q_count(&G.q[0]));
+		CHECK(last == 100u * (done + want[pass]), "pass %d: last %" PRIu64, pass, last);
+		CHECK(ring_pc.data_tail == t0 + 72 * (done + want[pass]),
 		      "pass %d: tail at +%llu, want +%d", pass,
-		      (unsigned long long)(ring_pc.data_tail - t0), 72 * (2 * pass + want));
-		for (int k = 0; k < want; k++) {
-			int idx = 2 * pass + k;
+		      (unsigned long long)(ring_pc.data_tail - t0), 72 * (done + want[pass]));
+		for (int k = 0; k < want[pass]; k++) {
+			int idx = done + k;
 
 			CHECK(q_rec(&G.q[0], k, &t, &p, &m) && t == 100u * (idx + 1) &&
 			      m == 72 && !memcmp(p, rec[idx], 72), "pass %d: record %d", pass, idx);
 		}
-		G.q[0].head = G.q[0].tail = 0;	/* released */
+		done += want[pass];
+		mrg_release(UINT64_MAX);
+		CHECK(G.q[0].n == 0 && G.q[0].bhead == G.q[0].btail, "pass %d: not freed", pass);
 	}
 	CHECK(ring_pc.data_tail == ring_pc.data_head && G.corrupt == 0, "end");
+	CHECK(G.released == 500, "released %" PRIu64, G.released);
+}
+
+/* 32-bit kernels: ring positions wrap at 4 GiB; records across the wrap
+ * are read, not dropped as corruption. */
+static void t_rb_wrap32(void)
+{
+	struct rb r;
+	uint8_t a[256], b[256];
+	size_t na, nb;
+	uint64_t last = 0;
+
+	ring_setup(1 << 16);
+	ring_init(&r, 0xffffffffull - 40 + 1);	/* 40 bytes before the 4 GiB wrap */
+	na = mk_live(a, 10, 28, 1);
+	ring_put(&r, a, na);
+	nb = mk_live(b, 20, 28, 2);
+	ring_put(&r, b, nb);
+	ring_pc.data_head &= 0xffffffffull;	/* the kernel's unsigned long wrapped */
+	CHECK(ring_pc.data_head < ring_pc.data_tail, "no wrap in the test");
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 20, "last %" PRIu64, last);
+	CHECK(G.corrupt == 0 && q_count(&G.q[0]) == 2, "corrupt %" PRIu64 ", %d queued",
+	      G.corrupt, q_count(&G.q[0]));
+	CHECK((uint32_t)ring_pc.data_tail == (uint32_t)ring_pc.data_head, "tail not at head");
+	/* and a real overrun is still one */
+	CHECK(rb_avail(0x100000000ull + 4096, 0, 4096) > 4096, "64-bit overrun taken for a wrap");
+	CHECK(rb_avail(0x10, 0xfffffff0ull, 4096) == 0x20, "32-bit wrap distance");
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -1173,9 +1197,31 @@ static bool merge_setup(int nq)
 		return false;
 	set_attr(0, SMP_LIVE, 372);
 	idmap_build();
-	mrg_init(nq, 1 << 16);
+	mrg_init(nq, 1 << 16, true);
 	ms_open();
 	return G.attr[0].kind == EV_SWITCH;
+}
+
+/* Copy record rec (n bytes, time t) into queue qi; false if it is full. */
+static bool q_push(int qi, const uint8_t *rec, size_t n, uint64_t t)
+{
+	uint64_t pos;
+	uint8_t *p = mq_reserve(&G.q[qi], n, G.q_seq++, &pos);
+
+	if (!p)
+		return false;
+	memcpy(p, rec, n);
+	mq_commit(qi, n, t, pos, 0);
+	return true;
+}
+
+/* The time of queue qi's oldest record; false if it is empty. */
+static bool q_peek(int qi, uint64_t *t)
+{
+	if (!G.q[qi].n)
+		return false;
+	*t = mq_first(qi)->time;
+	return true;
 }
 
 /* Queue a switch on cpu at time t whose prev_pid is id. */
@@ -1189,7 +1235,7 @@ static bool push_switch(int cpu, uint64_t t, int id)
 
 	sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
 	n = mk_sample(rec, SMP_LIVE, &sm);
-	return mq_push(&G.q[cpu], rec, n, t) == 0;
+	return q_push(cpu, rec, n, t);
 }
 
 /* Parse the lines of out_script after *pos: times, CPUs and prev_pids;
@@ -1275,9 +1321,9 @@ static void t_merge_live_rule(void)
 		}
 		total += k;
 		for (int c = 0; c < NC; c++) {
-			CHECK(!mq_peek(&G.q[c], &qt) || qt > bound,
+			CHECK(!q_peek(c, &qt) || qt > bound,
 			      "cpu %d keeps %" PRIu64 " <= bound %" PRIu64, c, qt, bound);
-			held |= c < 2 && mq_peek(&G.q[c], &qt);
+			held |= c < 2 && q_peek(c, &qt);
 		}
 	}
 	CHECK(total > 0, "nothing released before the end");
@@ -1334,8 +1380,9 @@ static void t_merge_out_of_order(void)
 	CHECK(G.n_kind[EV_SWITCH] == 5, "n_kind %" PRIu64, G.n_kind[EV_SWITCH]);
 }
 
-/* mq_push: a full queue refuses, room made by releases is reused. */
-static void t_mq_push_full(void)
+/* A queue that may not grow refuses when full; room made by releases is
+ * reused, across the end of the byte ring. */
+static void t_mq_full(void)
 {
 	uint8_t rec[256];
 	struct smp s = { .id = 1, .pid = 1, .tid = 1, .cpu = 0 };
@@ -1346,28 +1393,249 @@ static void t_mq_push_full(void)
 	int oc[8], oid[8], k;
 
 	CHECK(merge_setup(1), "setup");
-	free(G.q[0].buf);
+	free(G.q);
+	free(G.q_heap);
+	mrg_init(1, 128, false);	/* two 48-byte records, each after its seq */
 	n = mk_sample(rec, SMP_LIVE, &s);
-	G.q[0].buf = malloc(3 * (8 + n));
-	G.q[0].cap = 3 * (8 + n);
-	for (int i = 0; i < 3; i++) {
+	CHECK(n == 48, "record of %zu bytes", n);
+	for (int i = 0; i < 2; i++) {
 		s.time = 10 * (i + 1);
 		mk_sample(rec, SMP_LIVE, &s);
-		CHECK(mq_push(&G.q[0], rec, n, s.time) == 0, "push %d", i);
+		CHECK(q_push(0, rec, n, s.time), "push %d", i);
 	}
-	s.time = 40;
+	s.time = 30;
 	mk_sample(rec, SMP_LIVE, &s);
-	CHECK(mq_push(&G.q[0], rec, n, 40) < 0, "a full queue took a record");
+	CHECK(!q_push(0, rec, n, 30), "a full queue took a record");
 	CHECK(mrg_release_one(10) && !mrg_release_one(15), "release of one");
-	CHECK(mq_push(&G.q[0], rec, n, 40) == 0, "freed room not reused");
-	CHECK(mq_peek(&G.q[0], &t) && t == 20, "oldest %" PRIu64, t);
+	CHECK(q_push(0, rec, n, 30), "freed room not reused");
+	CHECK(G.q[0].btail == 184, "the end of the byte ring not skipped: tail %" PRIu64, G.q[0].btail);
+	CHECK(q_peek(0, &t) && t == 20, "oldest %" PRIu64, t);
 	mrg_release(UINT64_MAX);
-	CHECK(G.q[0].head == G.q[0].tail, "queue not empty");
-	CHECK(G.released == 40 && G.out_of_order == 0, "released %" PRIu64, G.released);
+	CHECK(G.q[0].n == 0 && G.q[0].bhead == G.q[0].btail, "queue not empty");
+	CHECK(G.released == 30 && G.out_of_order == 0, "released %" PRIu64, G.released);
 	/* raw data of 4 zero bytes: a switch of default fields, in time order */
 	k = out_lines(&pos, ot, oc, oid, 8);
-	CHECK(k == 4 && ot[0] == 10 && ot[1] == 20 && ot[2] == 30 && ot[3] == 40 && oid[0] == -1,
+	CHECK(k == 3 && ot[0] == 10 && ot[1] == 20 && ot[2] == 30 && oid[0] == -1,
 	      "%d lines, first at %" PRIu64, k, ot[0]);
+}
+
+/* ---------------------------------------------------------------- merge of files */
+
+/* A record of a hand-built file: 's' a switch on cpu at time t whose
+ * prev_pid is id, 'c' a COMM side-band record of tid id, 'r' FINISHED_ROUND. */
+struct frec {
+	char kind;
+	int cpu;
+	uint64_t t;
+	int id;
+};
+
+/* Lay out records f[0..n) as a perf.data data section in buf; returns its size. */
+static size_t file_build(uint8_t *buf, const struct frec *f, int n)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = f[i].id,
+				      .next_pid = 0, .prev_prio = 120, .next_prio = 120 };
+		uint8_t raw[128];
+		struct smp sm = { .id = 1, .time = f[i].t, .pid = f[i].id, .tid = f[i].id,
+				  .cpu = f[i].cpu, .raw = raw };
+
+		if (f[i].kind == 'r') {
+			put_hdr(buf + len, PR_FINISHED_ROUND, 0, 8);
+			len += 8;
+		} else if (f[i].kind == 'c') {
+			len += mk_comm(buf + len, SMP_LIVE, f[i].id, f[i].id, "side", false, &sm);
+		} else {
+			sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+			len += mk_sample(buf + len, SMP_LIVE, &sm);
+		}
+	}
+	return len;
+}
+
+/* Read data section buf[0..len) through rd_run, from memory as a mapped
+ * file (mapped) or through a pipe-like read of a memfd (copies), with
+ * ncpu CPUs; records of queues are released into out_script. */
+static bool file_read(uint8_t *buf, size_t len, bool mapped, int ncpu)
+{
+	G.rd_nrcpus = ncpu;
+	G.rd_end = len;
+	if (mapped) {
+		G.rd_buf = buf;
+		G.rd_mapped = true;
+		G.rd_len = len;
+	} else {
+		G.rd_fd = memfd_create("unit", 0);
+		if (G.rd_fd < 0 || write(G.rd_fd, buf, len) != (ssize_t)len ||
+		    lseek(G.rd_fd, 0, SEEK_SET) != 0)
+			return false;
+		G.rd_buf = tmalloc(RD_BUF);
+	}
+	rd_run(UINT64_MAX);
+	if (!mapped)
+		close(G.rd_fd);
+	return true;
+}
+
+/*
+ * perf's order of records f[0..n): by time, equal times in file order
+ * (records without a round before them too); rounds left out.  Returns the
+ * number of records in want[] (indices into f).
+ */
+static int file_order(const struct frec *f, int n, int *want)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (f[i].kind != 'r')
+			want[k++] = i;
+	for (int i = 1; i < k; i++)	/* insertion sort: stable */
+		for (int j = i; j > 0 && f[want[j - 1]].t > f[want[j]].t; j--) {
+			int x = want[j];
+
+			want[j] = want[j - 1];
+			want[j - 1] = x;
+		}
+	return k;
+}
+
+/* The attrs of file_check: a switch format. */
+static bool merge_setup_file(void)
+{
+	if (!fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN)))
+		return false;
+	set_attr(0, SMP_LIVE, 372);
+	idmap_build();
+	ms_open();
+	return true;
+}
+
+/* Read f[0..n) both ways and check the output is perf's order, with
+ * expect_ooo records out of order; why says which layout failed. */
+static void file_check(const char *what, const struct frec *f, int n, int ncpu, int expect_ooo)
+{
+	static uint8_t buf[1 << 20];
+	static int want[20000];
+	int k = file_order(f, n, want);
+	size_t len = file_build(buf, f, n);
+
+	for (int mode = 0; mode < 2; mode++) {
+		size_t pos = 0;
+		int got = 0;
+
+		g_reset();
+		CHECK(merge_setup_file(), "%s: setup", what);
+		CHECK(file_read(buf, len, mode == 0, ncpu), "%s: read", what);
+		fflush(out_script);
+		while (pos < ms_len && got <= k) {
+			char *line = ms_buf + pos, *nl = memchr(line, '\n', ms_len - pos), *p;
+			uint64_t t;
+			int id = -1;
+
+			CHECK(nl, "%s: unterminated output", what);
+			*nl = 0;
+			CHECK(sscanf(line, "%" SCNu64, &t) == 1, "%s: line '%s'", what, line);
+			if ((p = strstr(line, " prev_pid=")) || (p = strstr(line, " tid=")))
+				sscanf(strchr(p, '=') + 1, "%d", &id);
+			CHECK(got < k && t == f[want[got]].t && id == f[want[got]].id,
+			      "%s (%s): record %d is %" PRIu64 "/%d, want %" PRIu64 "/%d", what,
+			      mode ? "copied" : "mapped", got, t, id, got < k ? f[want[got]].t : 0,
+			      got < k ? f[want[got]].id : 0);
+			*nl = '\n';
+			pos = nl + 1 - ms_buf;
+			got++;
+		}
+		CHECK(got == k, "%s (%s): %d of %d records", what, mode ? "copied" : "mapped", got, k);
+		CHECK(G.out_of_order == (uint64_t)expect_ooo, "%s (%s): out_of_order %" PRIu64,
+		      what, mode ? "copied" : "mapped", G.out_of_order);
+		CHECK(G.q_forced == 0 && G.corrupt == 0, "%s: forced %" PRIu64, what, G.q_forced);
+	}
+}
+
+/* perf record's layout: per round, each CPU's chunk in time order. */
+static void t_merge_file_rounds(void)
+{
+	static struct frec f[400];
+	int n = 0, id = 1;
+
+	for (int round = 0; round < 10; round++) {
+		for (int c = 0; c < 3; c++)
+			for (int k = 0; k < 10; k++)
+				f[n++] = (struct frec){ 's', c, 1000 * round + 97 * k + 13 * c + 1, id++ };
+		f[n++] = (struct frec){ 'r', 0, 0, 0 };
+	}
+	file_check("rounds", f, n, 3, 0);
+}
+
+/* No rounds at all: one round, everything read before anything goes out;
+ * one CPU's chunk far larger than the others' (queue growth, wrap). */
+static void t_merge_file_no_rounds(void)
+{
+	static struct frec f[6000];
+	int n = 0, id = 1;
+
+	for (int k = 0; k < 5000; k++)
+		f[n++] = (struct frec){ 's', 1, 10 * k + 5, id++ };
+	for (int k = 0; k < 50; k++)
+		f[n++] = (struct frec){ 's', 0, 1000 * k, id++ };
+	for (int k = 0; k < 3; k++)
+		f[n++] = (struct frec){ 's', 2, 20000 * k + 1, id++ };
+	file_check("no rounds, big chunk", f, n, 3, 0);
+}
+
+/* Side-band records between samples, one stamped before the samples
+ * written ahead of it (a FORK or COMM, as the kernel writes them), and
+ * equal times across CPUs (file order). */
+static void t_merge_file_side_band(void)
+{
+	static const struct frec f[] = {
+		{ 's', 0, 100, 1 }, { 'c', 0, 150, 2 }, { 's', 0, 200, 3 }, { 's', 0, 300, 4 },
+		{ 'c', 0, 250, 5 }, { 's', 0, 400, 6 },
+		{ 's', 1, 150, 7 }, { 's', 1, 250, 8 }, { 'c', 1, 400, 9 },
+		{ 'r', 0, 0, 0 },
+		{ 's', 0, 500, 10 }, { 's', 1, 450, 11 }, { 'r', 0, 0, 0 },
+		{ 's', 1, 600, 12 }, { 'r', 0, 0, 0 },
+	};
+
+	file_check("side band", f, sizeof(f) / sizeof(f[0]), 2, 0);
+}
+
+/* A record really out of order: older than one released at an earlier
+ * round.  It is counted, and passed on where it is read. */
+static void t_merge_file_late(void)
+{
+	static const struct frec f[] = {
+		{ 's', 0, 100, 1 }, { 's', 1, 200, 2 }, { 'r', 0, 0, 0 },
+		{ 's', 0, 300, 3 }, { 'r', 0, 0, 0 },	/* releases up to 200 */
+		{ 's', 1, 150, 4 }, { 's', 1, 400, 5 }, { 'r', 0, 0, 0 },
+	};
+	static uint8_t buf[4096];
+	size_t len = file_build(buf, f, sizeof(f) / sizeof(f[0])), pos = 0;
+	uint64_t ot[8];
+	int oc[8], oid[8], k;
+
+	CHECK(merge_setup_file() && file_read(buf, len, true, 2), "setup");
+	k = out_lines(&pos, ot, oc, oid, 8);
+	CHECK(k == 5 && oid[0] == 1 && oid[1] == 2 && oid[2] == 4 && oid[3] == 3 && oid[4] == 5,
+	      "%d records, order %d %d %d %d %d", k, oid[0], oid[1], oid[2], oid[3], oid[4]);
+	CHECK(ot[2] == 150, "the late record was re-stamped: %" PRIu64, ot[2]);
+	CHECK(G.out_of_order == 1, "out_of_order %" PRIu64, G.out_of_order);
+}
+
+/* Nothing is released before an older record can still come: at each
+ * round, only what is older than the newest time of the round before. */
+static void t_merge_file_held(void)
+{
+	static const struct frec f[] = {
+		{ 's', 0, 100, 1 }, { 's', 0, 900, 2 }, { 'r', 0, 0, 0 },
+		/* CPU 1 delivers 200..800 only now: all must still be held */
+		{ 's', 1, 200, 3 }, { 's', 1, 800, 4 }, { 'r', 0, 0, 0 },
+		{ 's', 1, 950, 5 }, { 'r', 0, 0, 0 },
+	};
+	/* had the first round released 900, 200 and 800 would come late */
+	file_check("held", f, sizeof(f) / sizeof(f[0]), 2, 0);
 }
 
 /* ---------------------------------------------------------------- decoding */
@@ -2609,9 +2877,15 @@ int main(void)
 	RUN(rb_overrun);
 	RUN(rb_short_record);
 	RUN(rb_queue_full);
+	RUN(rb_wrap32);
 	RUN(merge_live_rule);
 	RUN(merge_out_of_order);
-	RUN(mq_push_full);
+	RUN(mq_full);
+	RUN(merge_file_rounds);
+	RUN(merge_file_no_rounds);
+	RUN(merge_file_side_band);
+	RUN(merge_file_late);
+	RUN(merge_file_held);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
 	RUN(rec_info_comm);
