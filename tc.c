@@ -3189,10 +3189,14 @@ static void rd_open(const char *path)
 	struct stat st;
 	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4], total_ids = 0;
 
-	if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!strcmp(path, "-"))
+		G.rd_fd = 0;	/* a stream (or a file) on standard input */
+	else if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		die("cannot open %s: %s", path, strerror(errno));
 	if (fstat(G.rd_fd, &st) < 0)
 		die("cannot stat %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		die("%s is a directory, as perf record --threads (or -o DIR) writes: tc reads one perf.data file; record without --threads", path);
 	G.rd_fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
 	G.rd_buf = xcalloc(1, RD_BUF);
 	G.rd_end = UINT64_MAX;
@@ -3212,7 +3216,9 @@ static void rd_open(const char *path)
 		G.rd_pos = 16;
 		return;
 	}
-	if (g64(h + 8) < FILE_HDR_SIZE || G.rd_fsize == UINT64_MAX || rd_pread(h, sizeof(h), 0) < 0)
+	if (G.rd_fsize == UINT64_MAX)
+		die("%s is a file-mode perf.data arriving as a stream: its tracing data and features are at its end, so it cannot be read in one pass; pass the file name instead (or record with perf record -o - for a stream)", path);
+	if (g64(h + 8) < FILE_HDR_SIZE || rd_pread(h, sizeof(h), 0) < 0)
 		die("%s: bad perf.data header", path);
 	attr_size = g64(h + 16);
 	attrs_off = g64(h + 24);
