@@ -120,6 +120,7 @@ enum {
 	FEAT_RESERVED = 0, FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3,
 	FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_CLOCK_DATA = 29,
+	FEAT_TC_MARK = 60,	/* tc's: what fired a flight recording (perf skips it) */
 	FEAT_BITS = 256,
 };
 
@@ -429,9 +430,26 @@ static struct {
 	double speed;			/* replay pace, 0 = not paced */
 	bool paused, want_pause, want_suspend;
 
+	/* flight recorder (--flight, see its section) */
+	struct flight {
+		uint64_t secs_ns, after_ns;	/* kept before a trigger, recorded after it */
+		size_t mem_mib, cap;		/* --flight-mem, the ring's bytes */
+		int keep, written;		/* files at most, files written */
+		struct trig { int kind; uint64_t d; } trig[8];
+		int ntrig;
+		uint8_t *buf;			/* [u64 time][record, padded to 8] ... */
+		uint64_t head, tail;		/* running byte positions */
+		uint64_t newest, dropped_t;	/* newest time kept, newest time dropped */
+		bool pending;			/* fired: write once until is recorded */
+		uint64_t from, until, arm_after;
+		bool after_set;			/* --after given */
+		char mark[96];			/* what fired: "kind time tid length comm" */
+	} fl;
+	char rd_mark[96];		/* a recording's FEAT_TC_MARK */
+
 	/* signals */
 	int sig_pipe[2];
-	volatile sig_atomic_t sig_stop, sig_child, sig_winch, sig_tstp, sig_cont;
+	volatile sig_atomic_t sig_stop, sig_child, sig_winch, sig_tstp, sig_cont, sig_usr2;
 } G;
 
 /* ---------------------------------------------------------------- utilities */
@@ -2756,6 +2774,12 @@ static void feat_build(uint64_t base, int nr_online)
 	buf_u64(&b, (uint64_t)tod.tv_sec * NS_PER_SEC + tod.tv_nsec);
 	buf_u64(&b, (uint64_t)mono.tv_sec * NS_PER_SEC + mono.tv_nsec);
 	FEAT_END(FEAT_CLOCK_DATA);
+	G.rec_feat &= ~(1ull << FEAT_TC_MARK);
+	if (G.fl.mark[0]) {
+		FEAT_BEGIN(FEAT_TC_MARK);
+		buf_str(&b, G.fl.mark);
+		FEAT_END(FEAT_TC_MARK);
+	}
 #undef FEAT_BEGIN
 #undef FEAT_END
 	free(G.rec_static);
@@ -2977,6 +3001,287 @@ static void rec_synth_comms(void)
 		closedir(td);
 	}
 	closedir(pd);
+}
+
+/* ---------------------------------------------------------------- flight recorder */
+
+/*
+ * tc --record FILE --flight SECONDS: the records released by the merge are
+ * kept in memory only, in a byte ring sized at start (fl.cap), each after
+ * its u64 time; when the ring is full the oldest go.  A file is written
+ * when a trigger fires (the SECONDS before it and --after seconds after),
+ * on SIGUSR2, and when tc stops without having fired (the last SECONDS).
+ * Files are FILE, FILE.1, ... FILE.(keep-1); after the keep-th, tc stops.
+ * A file starts with COMM records of every task the model knows, so that
+ * names survive the records that named them, and says what fired in the
+ * FEAT_TC_MARK feature (perf ignores it; tc's --summary and view show it).
+ *
+ * Triggers are checked on the merged stream against the model's state
+ * before each event changes it:
+ *
+ *   wait>D     a switch-in of a task runnable for more than D
+ *   blocked>D  a wakeup of a task blocked (D state) for more than D
+ *   run>D      a switch-out of a task running for more than D
+ *   lost       a loss of events reported by the kernel
+ */
+
+enum { TRIG_WAIT, TRIG_BLOCKED, TRIG_RUN, TRIG_LOST, TRIG_N };
+static const char *const trig_names[TRIG_N] = { "wait", "blocked", "run", "lost" };
+
+/* A FEAT_TC_MARK ("kind time tid length comm") in words, for a person;
+ * *t gets the time (0 if the mark does not parse). */
+static const char *fl_mark_text(const char *mark, uint64_t *t)
+{
+	static char out[192];
+	char kind[16], comm[COMM_LEN + 1] = "";
+	uint64_t len;
+	int tid;
+
+	*t = 0;
+	if (sscanf(mark, "%15s %" SCNu64 " %d %" SCNu64 " %16[^\n]", kind, t, &tid, &len, comm) < 4) {
+		*t = 0;
+		return "a flight recording whose trigger cannot be read";
+	}
+	for (char *p = comm; *p; p++)	/* a name from the traced programs */
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	if (!strcmp(kind, "lost"))
+		snprintf(out, sizeof(out), "flight recording: trigger lost (%" PRIu64 " events) at %" PRIu64 ".%06u s",
+			 len, (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
+	else
+		snprintf(out, sizeof(out), "flight recording: trigger %s: %s (tid %d) %s %" PRIu64 ".%03u ms, at %" PRIu64 ".%06u s",
+			 kind, comm, tid, !strcmp(kind, "wait") ? "waited runnable" : !strcmp(kind, "run") ?
+			 "ran" : "was blocked", len / 1000000, (unsigned)(len / 1000 % 1000),
+			 (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
+	return out;
+}
+
+/* Parse a trigger "wait>30ms" (units ns, us, ms, s) into G.fl; false if bad. */
+static bool fl_parse_trigger(const char *s)
+{
+	static const struct { const char *u; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+
+	if (G.fl.ntrig == (int)(sizeof(G.fl.trig) / sizeof(G.fl.trig[0])))
+		return false;
+	for (int k = 0; k < TRIG_N; k++) {
+		size_t n = strlen(trig_names[k]);
+		char *end;
+		double d;
+
+		if (strncmp(s, trig_names[k], n))
+			continue;
+		if (k == TRIG_LOST) {
+			if (s[n])
+				return false;
+			G.fl.trig[G.fl.ntrig++] = (struct trig){ k, 0 };
+			return true;
+		}
+		if (s[n] != '>')
+			return false;
+		d = strtod(s + n + 1, &end);
+		for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+			if (end != s + n + 1 && !strcmp(end, units[u].u) && d >= 0 && d * units[u].ns < 1e15) {
+				G.fl.trig[G.fl.ntrig++] = (struct trig){ k, (uint64_t)(d * units[u].ns) };
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
+/* Allocate the ring: --flight-mem MiB, else 16 MiB per second kept
+ * (about 250,000 records a second), at least 16 MiB, at most 512 MiB. */
+static void fl_init(void)
+{
+	size_t mib = G.fl.mem_mib ? G.fl.mem_mib : (size_t)(G.fl.secs_ns / NS_PER_SEC + 1) * 16;
+
+	if (mib < 16 && !G.fl.mem_mib)
+		mib = 16;
+	if (mib > 512 && !G.fl.mem_mib)
+		mib = 512;
+	G.fl.cap = mib << 20;
+	G.fl.buf = xcalloc(1, G.fl.cap);
+	G.fl.arm_after = 0;
+}
+
+/* Keep record r (n bytes, time t) in the ring, dropping the oldest. */
+static void fl_append(const uint8_t *r, size_t n, uint64_t t)
+{
+	size_t need = 8 + ((n + 7) & ~(size_t)7), off = G.fl.head % G.fl.cap, skip;
+
+	if (need > G.fl.cap)
+		return;
+	skip = G.fl.cap - off < need ? G.fl.cap - off : 0;
+	while (G.fl.head + skip + need - G.fl.tail > G.fl.cap) {	/* drop the oldest */
+		size_t o = G.fl.tail % G.fl.cap;
+		uint64_t tt;
+
+		memcpy(&tt, G.fl.buf + o, 8);
+		if (G.fl.cap - o < 16 || tt == UINT64_MAX) {	/* a skip to the start */
+			G.fl.tail += G.fl.cap - o;
+			continue;
+		}
+		G.fl.tail += 8 + ((g16(G.fl.buf + o + 8 + 6) + 7) & ~(size_t)7);
+		G.fl.dropped_t = tt;
+	}
+	if (skip) {
+		if (skip >= 8)
+			memset(G.fl.buf + off, 0xff, 8);
+		G.fl.head += skip;
+		off = 0;
+	}
+	memcpy(G.fl.buf + off, &t, 8);
+	memcpy(G.fl.buf + off + 8, r, n);
+	G.fl.head += need;
+	G.fl.newest = t;
+}
+
+/* A trigger fired on task tid (-1: none) at time t: write from t - SECONDS
+ * to t + --after, once that much has been recorded. */
+static void fl_fire(int kind, const struct task *tk, uint64_t t, uint64_t len)
+{
+	if (G.fl.pending || G.fl.written >= G.fl.keep || t < G.fl.arm_after)
+		return;
+	G.fl.pending = true;
+	G.fl.from = t > G.fl.secs_ns ? t - G.fl.secs_ns : 0;
+	G.fl.until = t + G.fl.after_ns;
+	snprintf(G.fl.mark, sizeof(G.fl.mark), "%s %" PRIu64 " %d %" PRIu64 " %.16s", trig_names[kind],
+		 t, tk ? tk->tid : -1, len, tk ? tk->comm : "");
+}
+
+/* Check the triggers against event e, before the model applies it. */
+static void fl_check(const struct ev *e)
+{
+	for (int i = 0; i < G.fl.ntrig; i++) {
+		const struct trig *g = &G.fl.trig[i];
+		const struct task *tk;
+
+		switch (g->kind) {
+		case TRIG_WAIT:
+			if (e->kind == EV_SWITCH && (tk = task_find(e->b)) && tk->state == ST_RUNNABLE &&
+			    e->time - tk->wait_start > g->d && filter_task(tk))
+				fl_fire(g->kind, tk, e->time, e->time - tk->wait_start);
+			break;
+		case TRIG_RUN:
+			if (e->kind == EV_SWITCH && (tk = task_find(e->a)) && tk->state == ST_RUNNING &&
+			    e->time - tk->since > g->d && filter_task(tk))
+				fl_fire(g->kind, tk, e->time, e->time - tk->since);
+			break;
+		case TRIG_BLOCKED:
+			if ((e->kind == EV_WAKEUP || e->kind == EV_WAKING) && (tk = task_find(e->a)) &&
+			    tk->state == ST_BLOCKED && e->time - tk->since > g->d && filter_task(tk))
+				fl_fire(g->kind, tk, e->time, e->time - tk->since);
+			break;
+		case TRIG_LOST:
+			if (e->kind == EV_LOST && e->v > 0)
+				fl_fire(g->kind, NULL, e->time, e->v);
+			break;
+		}
+	}
+}
+
+/* COMM records (time 0) of every task the model has a name for. */
+static void fl_comms(void)
+{
+	const struct attr *d = &G.attr[G.nattr - 1];
+
+	for (int i = 0; i < G.ntask; i++) {
+		const struct task *tk = &G.task[i];
+		uint8_t r[8 + 8 + 16 + 32] = { 0 };
+		struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = sizeof(r) };
+		uint32_t pt[2] = { tk->pid > 0 ? tk->pid : tk->tid, tk->tid };
+
+		if (!tk->comm[0])
+			continue;
+		memcpy(r, &h, 8);
+		memcpy(r + 8, pt, 8);
+		memcpy(r + 16, tk->comm, strnlen(tk->comm, COMM_LEN - 1));
+		memcpy(r + 32, pt, 8);			/* sample_id: TID, TIME 0, CPU 0 */
+		memcpy(r + 56, &d->ids[0], 8);		/* IDENTIFIER */
+		rec_append(r, sizeof(r));
+	}
+}
+
+/* Write the kept records from time from to until as the next file
+ * (FILE, FILE.1, ...), with what fired. */
+static void fl_write(uint64_t from, uint64_t until)
+{
+	const char *base = G.rec_path;
+	char path[PATH_MAX];
+	int nonline = 0, n = 0;
+	struct stat st;
+
+	if (G.fl.written)
+		snprintf(path, sizeof(path), "%s.%d", base, G.fl.written);
+	else
+		snprintf(path, sizeof(path), "%s", base);
+	for (int c = 0; c < G.ncpu; c++)
+		nonline += G.cpu_online[c];
+	G.rec_path = path;
+	rec_open(nonline);
+	fl_comms();
+	rec_round();
+	for (uint64_t p = G.fl.tail; p < G.fl.head;) {
+		size_t o = p % G.fl.cap, len;
+		uint64_t t;
+
+		memcpy(&t, G.fl.buf + o, 8);
+		if (G.fl.cap - o < 16 || t == UINT64_MAX) {
+			p += G.fl.cap - o;
+			continue;
+		}
+		len = g16(G.fl.buf + o + 8 + 6);
+		if (t >= from && t <= until) {
+			rec_append(G.fl.buf + o + 8, len);
+			if (!G.rec_first && g32(G.fl.buf + o + 8) == PERF_RECORD_SAMPLE)
+				G.rec_first = t;
+			G.rec_last = t;
+			if (++n % 4096 == 0)
+				rec_round();
+		}
+		p += 8 + ((len + 7) & ~(size_t)7);
+	}
+	rec_round();
+	rec_close();
+	stat(path, &st);
+	note("flight recorder: %s: %.3f s, %d records, %.1f MiB%s%s", path,
+	     (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n, st.st_size / 1048576.0,
+	     G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
+	if (G.fl.dropped_t > from)
+		note("flight recorder: the buffer (%zu MiB) held only the last %.3f s: raise --flight-mem",
+		     G.fl.cap >> 20, (until - G.fl.dropped_t) / 1e9);
+	G.rec_path = base;
+	G.rec_first = G.rec_last = 0;
+	G.fl.written++;
+	G.fl.mark[0] = 0;
+	G.fl.pending = false;
+	G.fl.arm_after = until;	/* one moment one file */
+}
+
+/* After each pass: write a file whose --after span has been recorded.
+ * Returns true when tc should stop (keep files written). */
+static bool fl_poll(void)
+{
+	if (G.sig_usr2) {
+		G.sig_usr2 = 0;
+		if (!G.fl.pending && G.fl.newest)
+			fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest);
+	}
+	if (G.fl.pending && G.released >= G.fl.until)
+		fl_write(G.fl.from, G.fl.until);
+	return G.fl.written >= G.fl.keep;
+}
+
+/* tc stops: write a pending file with what there is, or, if nothing was
+ * written, the last SECONDS. */
+static void fl_stop(void)
+{
+	if (G.fl.pending)
+		fl_write(G.fl.from, G.fl.until);
+	else if (!G.fl.written && G.fl.newest)
+		fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest);
 }
 
 /* ---------------------------------------------------------------- reader */
@@ -3304,6 +3609,15 @@ static void rd_open(const char *path)
 
 		if (rd_pread(nr, 8, G.rd_feat_off[FEAT_NRCPUS]) == 0)
 			G.rd_nrcpus = g32(nr);
+	}
+	if (G.rd_feat_bits >> FEAT_TC_MARK & 1 && G.rd_feat_size[FEAT_TC_MARK] > 4) {
+		size_t n = G.rd_feat_size[FEAT_TC_MARK] - 4;	/* perf's string: u32 length, bytes */
+
+		if (n > sizeof(G.rd_mark) - 1)
+			n = sizeof(G.rd_mark) - 1;
+		if (rd_pread(G.rd_mark, n, G.rd_feat_off[FEAT_TC_MARK] + 4) < 0)
+			G.rd_mark[0] = 0;
+		G.rd_mark[n] = 0;
 	}
 	rd_bind(true);
 	/* map the file where the address space allows: no copy per read */
@@ -5336,6 +5650,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 			G.rec_last = t;
 		}
 	}
+	if (G.fl.buf)
+		fl_append(r, n, t);
 	if (!G.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {
 		/* recording only: count by attr, no second parse (the rings'
 		 * records were checked by rec_info when they were queued) */
@@ -5360,6 +5676,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	G.n_kind[e.kind]++;
 	if (e.kind == EV_LOST)
 		G.lost += e.v;
+	if (G.fl.ntrig)
+		fl_check(&e);
 	if (G.task)
 		model_event(&e);
 	if (out_script)
@@ -5373,6 +5691,8 @@ static void on_signal(int sig)
 
 	if (sig == SIGCHLD)
 		G.sig_child = 1;
+	else if (sig == SIGUSR2)
+		G.sig_usr2 = 1;
 	else if (sig == SIGWINCH)
 		G.sig_winch = 1;
 	else if (sig == SIGTSTP)
@@ -5399,7 +5719,8 @@ static void sig_setup_one(int sig)
 /* Install the handlers and the self-pipe. */
 static void sig_setup(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT,
+				    SIGUSR2 };
 
 	if (pipe2(G.sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		die("pipe: %s", strerror(errno));
@@ -5425,6 +5746,8 @@ static int capture_stop(void)
 		rec_round();
 		rec_close();
 	}
+	if (G.fl.buf)
+		fl_stop();
 	if (G.cmd) {
 		cmd_kill();
 		if (WIFEXITED(G.child_status))
@@ -5451,12 +5774,18 @@ static int run_record(void)
 	pe_setup();
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
-	rec_open(nonline);
+	if (G.fl.secs_ns) {	/* memory only, and the model for triggers and names */
+		fl_init();
+		model_init(G.ncpu, TC_MAX_TASKS, 0);
+	} else {
+		rec_open(nonline);
+	}
 	if (G.cmd)
 		cmd_start();	/* before the COMM records, so it has a name */
 	if (!G.power_only)
 		rec_synth_comms();
-	rec_round();
+	if (G.rec_fd >= 0)
+		rec_round();
 	pe_enable(true);
 	t_start = now_ns();
 	if (G.duration > 0)
@@ -5487,16 +5816,18 @@ static int run_record(void)
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		pe_pass(false);
-		if (G.rec_pos != pos)
+		if (G.rec_fd >= 0 && G.rec_pos != pos)
 			rec_round();
-		if (now_ns() - G.rec_ckpt_ns >= CKPT_NS)
+		if (G.rec_fd >= 0 && now_ns() - G.rec_ckpt_ns >= CKPT_NS)
 			rec_checkpoint();
+		if (G.fl.buf && fl_poll())
+			break;
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
 	}
 	status = capture_stop();
-	stat(G.rec_path, &st);
-	out_stats("recorded", (now_ns() - t_start) / 1e9, st.st_size);
+	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9,
+		  !G.fl.buf && stat(G.rec_path, &st) == 0 ? (uint64_t)st.st_size : 0);
 	if (G.sig_stop && !G.cmd)
 		status = 0;
 	return status;
@@ -5760,6 +6091,11 @@ static int run_replay(void)
 	rd_open(G.replay_path);
 	if (G.rd_cut)
 		note("%s was cut off: reading up to its last complete record", G.replay_path);
+	if (G.rd_mark[0]) {
+		uint64_t t;
+
+		note("%s", fl_mark_text(G.rd_mark, &t));
+	}
 	ret = rd_run(UINT64_MAX);
 	if (out_script)
 		fflush(out_script);
@@ -5795,6 +6131,13 @@ static void usage(FILE *f)
 	      "  -d, --duration SECONDS   stop recording after this long\n"
 	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
 	      "  --speed N                replay at N times the recorded pace\n"
+	      "  --flight SECONDS         with --record: keep the last SECONDS in memory; write FILE\n"
+	      "                           when a trigger fires, on SIGUSR2, or when tc stops\n"
+	      "  --trigger COND           wait>D, blocked>D, run>D (D like 500us, 30ms, 2s) or lost;\n"
+	      "                           repeatable; -p narrows it to those tasks\n"
+	      "  --after SECONDS          recorded after a trigger (default 1)\n"
+	      "  --keep N                 files FILE, FILE.1, ... at most; tc stops after the Nth (default 1)\n"
+	      "  --flight-mem MIB         the flight recorder's memory (default 16 MiB a second kept)\n"
 	      "  --ascii                  no UTF-8 block characters\n"
 	      "  --no-color               monochrome (also NO_COLOR set, or TERM=dumb)\n"
 	      "keys in the view: ? shows them\n", f);
@@ -5875,6 +6218,32 @@ static void parse_args(int argc, char **argv)
 			if (*end || !p || p > (1u << 20) || (p & (p - 1)))
 				die("-m %s: a power of two number of pages is needed", v);
 			G.mmap_pages = p;
+		} else if (!strcmp(a, "--flight") || !strcmp(a, "--after")) {
+			char *end;
+			double d;
+
+			NEEDV();
+			d = strtod(v, &end);
+			if (*end || !(d >= 0) || d > 1e6 || (!strcmp(a, "--flight") && !(d > 0)))
+				die("%s %s: a number of seconds is needed", a, v);
+			*(!strcmp(a, "--flight") ? &G.fl.secs_ns : &G.fl.after_ns) = d * 1e9;
+			G.fl.after_set |= !strcmp(a, "--after");
+		} else if (!strcmp(a, "--trigger")) {
+			NEEDV();
+			if (!fl_parse_trigger(v))
+				die("--trigger %s: wait>D, blocked>D, run>D or lost, D like 500us, 30ms, 2s (at most 8 triggers)", v);
+		} else if (!strcmp(a, "--keep") || !strcmp(a, "--flight-mem")) {
+			char *end;
+			unsigned long n;
+
+			NEEDV();
+			n = strtoul(v, &end, 10);
+			if (*end || !n || n > 4096)
+				die("%s %s: a number from 1 to 4096 is needed", a, v);
+			if (!strcmp(a, "--keep"))
+				G.fl.keep = n;
+			else
+				G.fl.mem_mib = n;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(0);
@@ -5900,6 +6269,14 @@ static void parse_args(int argc, char **argv)
 	G.view = G.live || (G.replay_path && !G.script && !G.summary);
 	if (G.power_only && (G.tasks_only || G.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
+	if ((G.fl.ntrig || G.fl.keep || G.fl.mem_mib || G.fl.after_set) && !G.fl.secs_ns)
+		die("--trigger, --after, --keep and --flight-mem go with --flight SECONDS");
+	if (G.fl.secs_ns && (!G.rec_path || G.live || !strcmp(G.rec_path, "-")))
+		die("--flight goes with --record FILE, without --live");
+	if (!G.fl.keep)
+		G.fl.keep = 1;
+	if (!G.fl.after_set)
+		G.fl.after_ns = NS_PER_SEC;
 }
 
 #ifndef TC_TEST
