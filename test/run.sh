@@ -69,6 +69,13 @@ fi
 
 # Helpers shared by the t_*.sh files.
 
+# keep_evidence NAME: copy the current test's files where they outlive the
+# run ($TMP is removed), and say where.
+keep_evidence() {
+	local dir=${TMPDIR:-/tmp}/tc-failed-$1
+	rm -rf "$dir" && cp -r "$T" "$dir" && note "$1: its files are kept in $dir"
+}
+
 # Wait up to $2 seconds for pid $1 to end. Returns 0 if it ended.
 wait_gone() {
 	local i

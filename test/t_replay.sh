@@ -450,13 +450,6 @@ timehist_compare() {
 	fi
 }
 
-# keep_evidence NAME: copy the current test's files where they outlive the
-# run, and say where.
-keep_evidence() {
-	local dir=${TMPDIR:-/tmp}/tc-failed-$1
-	rm -rf "$dir" && cp -r "$T" "$dir" && note "$1: its files are kept in $dir"
-}
-
 replay_timehist_agrees() {
 	have_perf || { skip replay_timehist_agrees "perf is not installed"; return; }
 	if ! timeout 120 perf record -q "${SCHED_EVENTS[@]}" -a -o "$T/p" -- \
