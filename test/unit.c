@@ -2503,8 +2503,8 @@ static void t_model_states(void)
 	uint64_t t = 1000;
 	struct task *p;
 
-	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	G.ncpu = 3;
+	model_init(3, 64, 4096);
 	ev_switch(t, 1, 0, 0, 50);
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		int tid = 10 + i;
@@ -2533,8 +2533,9 @@ static void t_model_states(void)
 	CHECK(task_of(11)->max_delay == 700 + 200, "max_delay %" PRIu64, task_of(11)->max_delay);
 	t += 700;
 
-	/* a task first seen as prev ran since the trace start on that CPU */
-	ev_switch(t += 100, 1, 60, 1, 0);
+	/* a task first seen as prev of its CPU's first switch ran since the
+	 * trace start (on a CPU that had switches: see model_missing_in) */
+	ev_switch(t += 100, 2, 60, 1, 0);
 	p = task_of(60);
 	CHECK(p && p->total[ST_RUNNING] == t - 1000 && p->total[ST_UNKNOWN] == 0,
 	      "first seen as prev: running %" PRIu64 " unknown %" PRIu64 ", want %" PRIu64 " and 0",
