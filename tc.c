@@ -1982,7 +1982,8 @@ static void model_event(const struct ev *e)
 		if ((p = task_get(e->tid, t, NULL)) && p->in_io && p->io_call == e->b) {
 			int kind = io_calls[e->b].kind;
 
-			task_io_wait(p, t);
+			/* no task_io_wait: it ran at this sample, so a waiting
+			 * state now is one whose switch-in was lost */
 			p->in_io = false;
 			p->io_ns += t - p->io_start;
 			p->io_count++;
