@@ -28,7 +28,9 @@
  *   view       the frame diff, key decoding, the following state machine
  *              (live, replay, --speed), hostile names on the screen
  *   model      pause and lost-event gaps, prev_state and wakeup rules,
- *              cpu_idle, bounds of CPU numbers and pids
+ *              cpu_idle, bounds of CPU numbers and pids; missing switches
+ *              (one task per CPU, switch-ins at the evidence), early
+ *              wakings, -I as an overlay (also as drawn), LOST amid each
  */
 #pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
 #include "../tc.c"
@@ -2955,6 +2957,46 @@ static void t_model_lost_middle(void)
 	CHECK_INVARIANTS();
 }
 
+/*
+ * -I in the view: a task sleeping inside a read() is sleeping in the model
+ * and drawn as I/O (from its call intervals), running where it runs.
+ *   100 runs [1000, 2000), read( at 1500, sleeps 2000, woken 9000, runs
+ *   9500, ) at 9600, sleeps at 10000; the view [1000, 11000) in 100 columns
+ */
+static void t_model_io_drawn(void)
+{
+	int slot, st, aux;
+	uint64_t s, e;
+
+	G.ncpu = 1;
+	model_init(1, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_sample(1500, 0, 100, 0, false, 0);
+	ev_switch(2000, 0, 100, 1, 0);
+	ev_wake(9000, EV_WAKING, 0, 0, 100, 0x08);
+	ev_switch(9500, 0, 0, 0, 100);
+	ev_sample(9600, 0, 100, 0, true, 1);
+	ev_switch(10000, 0, 100, 1, 0);
+	ev_idle(11000, 0, 1);
+	slot = task_of(100) - G.task;
+	CHECK(task_at(slot, 6000, &st, &s, &e, &aux) && st == ST_SLEEPING && s == 2000 && e == 9000,
+	      "at 6000: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
+	scr_setup(4, LABEL_W + 100);
+	G.utf8 = false;
+	G.ncolor = 0;
+	G.v_start = 1000;
+	G.v_end = G.v_now = 11000;
+	acc_row(slot);
+	draw_cells(0, slot);
+	for (int c = 0; c < 100; c++) {
+		/* running: #; not running inside the call (sleeping, then
+		 * runnable): the I/O glyph; sleeping after it: blank */
+		uint16_t ch = G.scr[LABEL_W + c].ch, want = c < 10 ? '#' : c < 85 ? 'I' : c < 90 ? '#' : ' ';
+
+		CHECK(ch == want, "column %d (t %d) holds '%c', want '%c'", c, 1000 + c * 100, ch, want);
+	}
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -3011,6 +3053,7 @@ int main(void)
 	RUN(model_early_waking);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
+	RUN(model_io_drawn);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
