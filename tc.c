@@ -165,7 +165,9 @@ struct ev {
 	char comm[COMM_LEN], comm2[COMM_LEN];
 };
 
-/* Task states, in the order the summary and the view use. */
+/* Task states, in the order the summary and the view use.  ST_IO is no
+ * state of the model (I/O calls are an overlay on the states, -I): it is
+ * the slot the view draws them in. */
 enum st {
 	ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED, ST_IO,
 	ST_DEAD,		/* exited: no longer accounted */
@@ -207,6 +209,17 @@ struct task {
 	uint64_t io_start, io_ns, io_rbytes, io_wbytes;
 	uint32_t io_count, io_errors;
 	uint32_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
+	uint64_t io_wait;	/* ns inside I/O calls while runnable, sleeping or blocked */
+	int run_cpu;		/* the CPU whose cur it is while running, else -1 */
+	/* evidence: its first sample on ev_cpu since that CPU's switch ev_gen */
+	int ev_cpu;		/* -1: none yet */
+	uint32_t ev_gen;
+	uint64_t ev_first;
+	/* a wakeup that came while it still ran, applied at its switch-out */
+	bool wk_pending;
+	int wk_waker;
+	bool unk_missing;	/* its unknown state is due to a missing switch */
+	uint32_t missing_out;	/* its switch-outs the kernel did not report */
 };
 
 /* A CPU of the model. */
@@ -224,6 +237,12 @@ struct cpu {
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
 	uint32_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
+	uint32_t gen;		/* switches and gaps so far: evidence older than the last is stale */
+	uint64_t cur_last;	/* last evidence of cur running here (a sample, its switch-in) */
+	uint64_t idle_first;	/* first sample of the idle task (tid 0) since switch idle_gen */
+	uint32_t idle_gen;
+	bool gap;		/* a gap since its last switch */
+	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
 };
 
 /* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
@@ -369,6 +388,8 @@ static struct {
 	uint64_t evicted_tasks, evicted_ivals, bad_pid, gaps;
 	uint64_t inferred;		/* switch-ins the kernel did not report */
 	int64_t freq_max;		/* highest frequency seen, kHz */
+	uint64_t missing_out;		/* switch-outs the kernel did not report */
+	uint64_t missing_unknown;	/* ns of task time unknown because of missing switches */
 
 	/* counters (nothing lost silently) */
 	uint64_t n_kind[EV_NKIND], lost, lost_read, corrupt,
@@ -1407,10 +1428,33 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
  *   sched_switch   prev leaves its CPU: prev_state masked to the state bits
  *                  gives runnable (0: preempted), blocked (D), sleeping (S
  *                  and everything else); next runs.  A task first seen as
- *                  prev ran since the start of the trace.
+ *                  prev of its CPU's first switch ran since the start of the
+ *                  trace (initial).
  *   wakeups        sched_waking, sched_wakeup, sched_wakeup_new: a sleeping,
  *                  blocked or unknown task becomes runnable; the waker is
- *                  the current task, or an interrupt (common_flags).
+ *                  the sample's task, or an interrupt (common_flags).  A
+ *                  wakeup of a task still running (sched_waking while it is
+ *                  in schedule()) is kept and applied at its switch-out S or
+ *                  D: one wakeup, runnable from the switch-out; a later
+ *                  sched_wakeup finds it runnable and adds nothing.
+ *   one per CPU    a task runs on one CPU, a CPU runs one task: a switch on
+ *                  c ends whatever ran on c.  One that is not the switch's
+ *                  prev (its switch-out is missing) is unknown from its last
+ *                  evidence on c: a sample of it there, or its switch-in.
+ *   evidence       every sample names the task running on its CPU.  A task
+ *                  seen leaving c without a switch-in seen on c (dropped by
+ *                  the kernel, or lost in a gap) ran from its first sample
+ *                  on c since c's previous switch, else from the switch-out
+ *                  itself; unknown before that, while c keeps its previous
+ *                  state (idle stays idle):
+ *
+ *                    events on c   0->A ...... (A->0 lost) .. s(B) .. B->0
+ *                    cpu c         |A|  idle (A unknown)  ..   |B   |idle
+ *                    task B        runnable | unknown     |running|
+ *
+ *   I/O (-I)       sys_enter/sys_exit are an overlay: the scheduling state
+ *                  is tracked as without -I; io_wait is the time inside the
+ *                  calls while not running.
  *   cpu_idle       the state applies to cpu_id; IDLE_EXIT closes it, a new
  *                  entry closes the previous one.
  *   gaps           lost events: every open state closes at the last event
@@ -1434,6 +1478,7 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 		G.cpu[c].cur = -1;
 		G.cpu[c].cstate = G.cpu[c].freq = -1;
 		G.cpu[c].last_ival = G.cpu[c].last_cival = G.cpu[c].last_fival = NO_IVAL;
+		G.cpu[c].idle_gen = UINT32_MAX;
 	}
 	G.ival = nival ? xcalloc(nival, sizeof(*G.ival)) : NULL;
 	G.nival = nival;
@@ -1569,6 +1614,7 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->pid = -1;
 	t->cpu = -1;
 	t->waker = -1;
+	t->run_cpu = t->ev_cpu = -1;
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
@@ -1585,11 +1631,30 @@ static void task_name(struct task *t, const char *comm)
 		scopy(t->comm, sizeof(t->comm), comm);
 }
 
-/* Close t's current state at time and enter state st. */
+/* -I: add to io_wait the time up to time that t spent in its current state,
+ * if that is a waiting one (runnable, sleeping, blocked), inside its call. */
+static void task_io_wait(struct task *t, uint64_t time)
+{
+	uint64_t from = t->io_start > t->since ? t->io_start : t->since;
+
+	if (t->in_io && t->state >= ST_RUNNABLE && t->state <= ST_BLOCKED && time > from)
+		t->io_wait += time - from;
+}
+
+/* Close t's current state at time and enter state st (also the same
+ * one: the end).  Leaving running also drops a wakeup kept for the
+ * switch-out, leaving unknown counts it as due to a missing switch if so. */
 static void task_set(struct task *t, int st, uint64_t time)
 {
 	t->stated = true;
+	if (st != ST_RUNNING)
+		t->wk_pending = false;
 	if (time > t->since) {
+		task_io_wait(t, time);
+		if (t->state == ST_RUNNING && t->run_cpu >= 0)
+			G.cpu[t->run_cpu].task_run += time - t->since;
+		if (t->state == ST_UNKNOWN && t->unk_missing)
+			G.missing_unknown += time - t->since;
 		t->total[t->state] += time - t->since;
 		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
 			ival_add(&t->last_ival, t - G.task, t->state,
@@ -1598,6 +1663,8 @@ static void task_set(struct task *t, int st, uint64_t time)
 	}
 	if (st == ST_RUNNABLE && t->state != ST_RUNNABLE)
 		t->wait_start = time;
+	if (st != t->state)
+		t->unk_missing = false;
 	t->state = st;
 }
 
@@ -1672,9 +1739,12 @@ static void model_gap(void)
 	for (int i = 0; i < G.ntask; i++) {
 		if (G.task[i].state != ST_DEAD)
 			task_set(&G.task[i], ST_UNKNOWN, t);
-		G.task[i].in_io = false;
+		G.task[i].in_io = G.task[i].unk_missing = false;
+		G.task[i].run_cpu = -1;
 	}
 	for (int c = 0; c < G.ncpu; c++) {
+		G.cpu[c].gen++;
+		G.cpu[c].gap = true;
 		cpu_set(c, -1, t);
 		cpu_cstate(c, -1, t);
 		cpu_freq(c, -1, t);
@@ -1690,14 +1760,190 @@ static bool model_cpu_ok(int c)
 	return false;
 }
 
+/* Task p, believed running on CPU p->run_cpu, is not (its switch-out is
+ * missing): it is unknown from its last evidence there, and so is the CPU. */
+static void model_displace(struct task *p)
+{
+	struct cpu *cp = &G.cpu[p->run_cpu];
+	uint64_t last = cp->cur == p->tid ? cp->cur_last : p->since;
+
+	if (cp->cur == p->tid)
+		cpu_set(p->run_cpu, -1, last);
+	task_set(p, ST_UNKNOWN, last);
+	p->unk_missing = true;
+	p->run_cpu = -1;
+	p->missing_out++;
+	G.missing_out++;
+}
+
+/* A switch happened on CPU c: whatever tc believed running there ends. */
+static void model_end_cur(int c)
+{
+	struct cpu *cp = &G.cpu[c];
+	struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+
+	if (cur && cur->state == ST_RUNNING && cur->run_cpu == c)
+		model_displace(cur);
+	else if (cp->cur > 0)
+		cpu_set(c, -1, cp->cur_last);
+}
+
+/* When p (NULL: the idle task), seen leaving CPU c without its switch-in,
+ * began running there: its first sample on c since c's last switch or gap,
+ * else t (the switch-out itself); never before c's current state began. */
+static uint64_t model_evidence_start(int c, const struct task *p, uint64_t t)
+{
+	const struct cpu *cp = &G.cpu[c];
+	uint64_t s = t;
+
+	if (!p && cp->idle_gen == cp->gen)
+		s = cp->idle_first;
+	else if (p && p->ev_cpu == c && p->ev_gen == cp->gen)
+		s = p->ev_first;
+	return s > cp->since ? s : cp->since;
+}
+
+/*
+ * The switch on CPU c at time t names as prev tid (p its task, NULL for the
+ * idle task 0) which tc did not believe running there.  On the CPU's first
+ * switch, prev ran since the trace began (or since it was first seen).
+ * Else what ran on c ends, and so does prev on another CPU; prev ran from
+ * its evidence on c, unknown before that since c's previous switch.  A
+ * switch-in not seen without a gap is counted as inferred.
+ */
+static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint64_t t)
+{
+	struct cpu *cp = &G.cpu[c];
+	uint64_t s, from;
+
+	if (!cp->seen && (!p || (!p->stated && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
+		s = !p || created ? G.m_first : p->since;
+		if (p) {
+			p->since = s;
+			p->state = ST_RUNNING;
+			p->stated = true;
+			p->run_cpu = c;
+			p->initial = t - s;
+			p->switches++;
+		}
+		cp->cur = tid;
+		cp->since = s;
+		cp->cur_last = t;
+		return;
+	}
+	if (cp->cur != tid || (p && p->run_cpu != c))
+		model_end_cur(c);
+	if (p && p->state == ST_RUNNING)
+		model_displace(p);
+	s = model_evidence_start(c, p, t);
+	from = p && p->since > cp->since ? p->since : cp->since;
+	cpu_set(c, tid, s);
+	cp->cur_last = s;
+	if (!p)
+		return;
+	if (p->state != ST_UNKNOWN && from < s) {
+		task_set(p, ST_UNKNOWN, from);
+		p->unk_missing = !cp->gap;
+	}
+	task_set(p, ST_RUNNING, s);
+	p->run_cpu = p->cpu = c;
+	p->switches++;
+	if (!cp->seen)
+		p->initial = t - s;
+	if (!cp->gap) {
+		p->inferred++;
+		G.inferred++;
+	}
+}
+
+/* sched_switch on CPU c (checked) at time t: prev leaves with the state its
+ * prev_state says, or runnable if it was woken while still running; next
+ * runs; the CPU runs next. */
+static void model_switch(const struct ev *e, uint64_t t)
+{
+	int c = e->cpu, st;
+	struct cpu *cp = &G.cpu[c];
+	struct task *p, *n;
+	bool created;
+
+	if ((p = task_get(e->a, t, &created))) {
+		task_name(p, e->comm);
+		if (cp->cur != e->a || p->state != ST_RUNNING || p->run_cpu != c)
+			model_prev_unseen(c, e->a, p, created, t);
+	} else if (e->a == 0 && cp->cur != 0) {
+		model_prev_unseen(c, 0, NULL, false, t);
+	} else if (e->a != 0) {
+		model_end_cur(c);	/* prev is no valid pid */
+	}
+	if (p) {
+		bool woken;
+
+		/* dead at its last switch (X, Z; TASK_DEAD on old kernels),
+		 * not at an earlier one while it exits */
+		st = p->exited && (e->v & 0x70) ? ST_DEAD : model_prev_state(e->v);
+		woken = p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED);
+		if (woken) {
+			p->waker = p->wk_waker;
+			p->wakeups++;
+			st = ST_RUNNABLE;
+		} else if (st == ST_RUNNABLE) {
+			p->waker = -1;	/* preempted, not woken */
+		}
+		task_set(p, st, t);
+		p->run_cpu = -1;
+		p->cpu = c;
+	}
+	if ((n = task_get(e->b, t, NULL))) {
+		task_name(n, e->comm2);
+		if (n->state == ST_RUNNING)	/* its switch-out is missing */
+			model_displace(n);
+		if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
+			n->max_delay = t - n->wait_start;
+		task_set(n, ST_RUNNING, t);
+		n->cpu = n->run_cpu = c;
+		n->switches++;
+	}
+	cpu_set(c, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
+	cp->cur_last = t;
+	cp->gen++;
+	cp->gap = false;
+	cp->seen = true;
+	cp->switches++;
+}
+
+/* A sample on CPU c at time t whose task is tid (0: the idle task): tid was
+ * running there then.  A task's sample in process context also tells that a
+ * wakeup kept for it came while it was not going to sleep: dropped. */
+static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
+{
+	struct cpu *cp = &G.cpu[c];
+	struct task *p;
+
+	if (tid == 0) {
+		if (cp->idle_gen != cp->gen) {
+			cp->idle_gen = cp->gen;
+			cp->idle_first = t;
+		}
+		return;
+	}
+	if (!(p = task_get(tid, t, NULL)))
+		return;
+	if (p->ev_cpu != c || p->ev_gen != cp->gen) {
+		p->ev_cpu = c;
+		p->ev_gen = cp->gen;
+		p->ev_first = t;
+	}
+	if (cp->cur == tid)
+		cp->cur_last = t;
+	if (!(flags & TRACE_IRQ_FLAGS))
+		p->wk_pending = false;
+}
+
 /* Feed one event, in time order, to the model. */
 static void model_event(const struct ev *e)
 {
 	uint64_t t = e->time;
 	struct task *p, *n;
-	struct cpu *cp;
-	bool created;
-	int st;
 
 	if (e->kind == EV_COMM) {	/* names, also of synthesized tasks at time 0 */
 		if ((p = task_get(e->b, t ? t : G.m_last, NULL))) {
@@ -1720,68 +1966,13 @@ static void model_event(const struct ev *e)
 		return;
 	}
 	G.m_last = t;
+	if (e->kind != EV_SWITCH && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT) &&
+	    e->cpu >= 0 && e->cpu < G.ncpu && e->tid >= 0)
+		model_evidence(e->cpu, e->tid, e->flags, t);
 	switch (e->kind) {
 	case EV_SWITCH:
-		if (!model_cpu_ok(e->cpu))
-			return;
-		cp = &G.cpu[e->cpu];
-		if ((p = task_get(e->a, t, &created))) {
-			task_name(p, e->comm);
-			if (!p->stated) {
-				/* first seen as prev: it was switched in before the
-				 * trace began (or it was created), or after this CPU's
-				 * last switch if the CPU had one */
-				p->since = created ? G.m_first : p->first_seen;
-				if (cp->seen && cp->since > p->since)
-					p->since = cp->since;
-				if (cp->seen && cp->cur != e->a) {
-					G.inferred++;
-					p->inferred++;
-					cpu_set(e->cpu, e->a, p->since);
-				}
-				if (!cp->seen)
-					p->initial = t - p->since;
-				p->state = ST_RUNNING;
-				p->switches++;
-			} else if (p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED) {
-				/* Its switch-in is missing (some kernels drop switches
-				 * out of idle): it ran from when it could, its wakeup
-				 * or the CPU's last switch, whichever is later. */
-				uint64_t from = cp->seen && cp->since > p->since ? cp->since : p->since;
-
-				G.inferred++;
-				p->inferred++;
-				task_set(p, ST_RUNNING, from);
-				if (cp->seen)
-					cpu_set(e->cpu, e->a, from);
-				p->switches++;
-			}
-		}
-		if (!cp->seen && (e->a == 0 || p)) {
-			/* the CPU's first switch: it ran prev since prev began */
-			cp->cur = e->a;
-			cp->since = p && p->state == ST_RUNNING ? p->since : G.m_first;
-		}
-		cp->seen = true;
-		if (p) {
-			p->cpu = e->cpu;
-			/* dead at its last switch (X, Z; TASK_DEAD on old kernels),
-			 * not at an earlier one while it exits */
-			st = p->exited && (e->v & 0x70) ? ST_DEAD : model_prev_state(e->v);
-			task_set(p, p->in_io && st != ST_RUNNABLE && st != ST_DEAD ? ST_IO : st, t);
-			if (p->state == ST_RUNNABLE)
-				p->waker = -1;	/* preempted, not woken */
-		}
-		if ((n = task_get(e->b, t, NULL))) {
-			task_name(n, e->comm2);
-			if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
-				n->max_delay = t - n->wait_start;
-			task_set(n, ST_RUNNING, t);
-			n->cpu = e->cpu;
-			n->switches++;
-		}
-		cpu_set(e->cpu, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
-		cp->switches++;
+		if (model_cpu_ok(e->cpu))
+			model_switch(e, t);
 		break;
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
@@ -1793,6 +1984,10 @@ static void model_event(const struct ev *e)
 			task_set(n, ST_RUNNABLE, t);
 			n->wakeups++;
 			n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
+		} else if (n->state == ST_RUNNING && !n->wk_pending && e->tid != e->a) {
+			/* still in schedule(): applied at its switch-out */
+			n->wk_pending = true;
+			n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
 		}
 		if (e->c >= 0 && e->c < G.ncpu)
 			n->cpu = e->c;
@@ -1833,6 +2028,8 @@ static void model_event(const struct ev *e)
 		if ((p = task_get(e->tid, t, NULL)) && p->in_io && p->io_call == e->b) {
 			int kind = io_calls[e->b].kind;
 
+			/* no task_io_wait: it ran at this sample, so a waiting
+			 * state now is one whose switch-in was lost */
 			p->in_io = false;
 			p->io_ns += t - p->io_start;
 			p->io_count++;
@@ -4177,7 +4374,9 @@ static int out_cmp_run(const void *a, const void *b)
 
 /*
  * --summary: per task, then per CPU, tab-separated, times in ms (product.md,
- * "--summary output").  Tasks with nothing but a name are left out.
+ * "--summary output"; README.md says what each column means).  Tasks with
+ * nothing but a name are left out.  Then, on stderr, a warning when the
+ * kernel left out switches, with the task time unknown because of them.
  */
 static void out_summary(FILE *f)
 {
@@ -4194,7 +4393,7 @@ static void out_summary(FILE *f)
 	}
 	qsort(idx, n, sizeof(int), out_cmp_run);
 	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
-	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\n", f);
+	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.task[idx[i]];
 
@@ -4204,7 +4403,7 @@ static void out_summary(FILE *f)
 		out_ms(f, t->total[ST_RUNNABLE]);
 		out_ms(f, t->total[ST_SLEEPING]);
 		out_ms(f, t->total[ST_BLOCKED]);
-		out_ms(f, t->total[ST_IO]);
+		out_ms(f, t->io_wait);
 		fprintf(f, "\t%u\t%u", t->switches, t->wakeups);
 		out_ms(f, t->max_delay);
 		out_ms(f, t->total[ST_UNKNOWN]);
@@ -4212,9 +4411,10 @@ static void out_summary(FILE *f)
 		out_ms(f, t->initial);
 		fprintf(f, "\t%u", t->io_count);
 		out_ms(f, t->io_ns);
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
+			t->missing_out);
 	}
-	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\n", f);
+	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
 	for (int c = 0; c < G.ncpu; c++) {
 		const struct cpu *p = &G.cpu[c];
 		bool any = false;
@@ -4231,10 +4431,18 @@ static void out_summary(FILE *f)
 					(unsigned)(p->cstate_ns[k] / 1000 % 1000));
 				any = true;
 			}
-		fprintf(f, "%s\t%" PRIu64 "\t%" PRId64 "\n", any ? "" : "-",
+		fprintf(f, "%s\t%" PRIu64 "\t%" PRId64, any ? "" : "-",
 			p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
+		out_ms(f, p->task_run);
+		fputc('\n', f);
 	}
 	free(idx);
+	fflush(f);
+	if (G.inferred || G.missing_out)
+		note("warning: the kernel did not report %" PRIu64 " switch-ins and %" PRIu64 " switch-outs;"
+		     " %" PRIu64 ".%03u ms of task time is unknown because of them (unknown_ms)",
+		     G.inferred, G.missing_out, G.missing_unknown / 1000000,
+		     (unsigned)(G.missing_unknown / 1000 % 1000));
 }
 
 /* The one-line account of a recording or replay, to stderr. */

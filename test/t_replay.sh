@@ -158,13 +158,14 @@ EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 # right: runnable [0,1) run [1,12) [25,35) unknown [12,25) sleep [35,45)
 # left: unknown [0,2) [12,27) run [2,10) [28,40) sleep [10,12) [40,45)
 #   runnable [27,28)
-# cpu0: idle [0,2) [10,12) [40,45) = 9, busy 20; cpu1: idle [0,1) [35,45)
-#   = 11, busy 21; [12,28) and [12,25) are neither.
+# cpu0: idle [0,2) [10,12) [40,45), and [27,28) from the idle task's waking
+#   at 27 (the first evidence of idle after the gap) = 10, busy 20; cpu1:
+#   idle [0,1) [35,45) = 11, busy 21; [12,27) and [12,25) are neither.
 EXP_LOST='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 500 500 right 21.000 1.000 10.000 0.000 0.000 2 2 1.000 13.000
 400 400 left 20.000 1.000 7.000 0.000 0.000 2 1 1.000 17.000
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
-0 20.000 9.000 4 - 0 0
+0 20.000 10.000 4 - 0 0
 1 21.000 11.000 4 - 0 0'
 
 EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper

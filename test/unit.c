@@ -28,7 +28,9 @@
  *   view       the frame diff, key decoding, the following state machine
  *              (live, replay, --speed), hostile names on the screen
  *   model      pause and lost-event gaps, prev_state and wakeup rules,
- *              cpu_idle, bounds of CPU numbers and pids
+ *              cpu_idle, bounds of CPU numbers and pids; missing switches
+ *              (one task per CPU, switch-ins at the evidence), early
+ *              wakings, -I as an overlay (also as drawn), LOST amid each
  */
 #pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
 #include "../tc.c"
@@ -2771,8 +2773,8 @@ static void t_model_states(void)
 	uint64_t t = 1000;
 	struct task *p;
 
-	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	G.ncpu = 3;
+	model_init(3, 64, 4096);
 	ev_switch(t, 1, 0, 0, 50);
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		int tid = 10 + i;
@@ -2801,8 +2803,9 @@ static void t_model_states(void)
 	CHECK(task_of(11)->max_delay == 700 + 200, "max_delay %" PRIu64, task_of(11)->max_delay);
 	t += 700;
 
-	/* a task first seen as prev ran since the trace start on that CPU */
-	ev_switch(t += 100, 1, 60, 1, 0);
+	/* a task first seen as prev of its CPU's first switch ran since the
+	 * trace start (on a CPU that had switches: see model_missing_in) */
+	ev_switch(t += 100, 2, 60, 1, 0);
 	p = task_of(60);
 	CHECK(p && p->total[ST_RUNNING] == t - 1000 && p->total[ST_UNKNOWN] == 0,
 	      "first seen as prev: running %" PRIu64 " unknown %" PRIu64 ", want %" PRIu64 " and 0",
@@ -2851,6 +2854,415 @@ static void t_model_idle_bounds(void)
 	ev_switch(6500, 0, 100, 0, PID_MAX + 1);
 	CHECK(G.bad_pid == 3, "bad_pid %" PRIu64 ", want 3", G.bad_pid);
 	CHECK(!task_of(-5) && !task_of(PID_MAX + 1), "a bad pid became a task");
+}
+
+/* A sample of tid on cpu: a syscall record when call >= 0 (sys_enter, or
+ * sys_exit with ret when exit), else a sched_migrate_task it raised. */
+static void ev_sample(uint64_t t, int cpu, int tid, int call, bool exit, int64_t ret)
+{
+	struct ev e = { .time = t, .cpu = cpu, .tid = tid, .pid = tid };
+
+	if (call >= 0) {
+		e.kind = exit ? EV_SYS_EXIT : EV_SYS_ENTER;
+		e.b = call;
+		e.a = 3;
+		e.v = ret;
+	} else {
+		e.kind = EV_MIGRATE;
+		e.a = 999;
+		e.b = e.c = cpu;
+	}
+	model_event(&e);
+}
+
+/* sched_waking (or another wakeup kind) of wakee raised by tid waker on cpu. */
+static void ev_wake(uint64_t t, int kind, int cpu, int waker, int wakee, unsigned flags)
+{
+	struct ev e = { .kind = kind, .time = t, .cpu = cpu, .tid = waker, .pid = waker,
+			.a = wakee, .c = cpu, .flags = flags };
+
+	snprintf(e.comm, sizeof(e.comm), "t%d", wakee);
+	model_event(&e);
+}
+
+/* The model's invariants after model_end: at no instant more tasks running
+ * than CPUs; per CPU, the tasks' run time is its busy time.  Empty string
+ * if they hold, else what broke. */
+static const char *model_invariants(void)
+{
+	static char msg[160];
+
+	for (uint32_t i = 0; i < G.nival; i++) {
+		const struct ival *v = &G.ival[i];
+		int n = 0;
+
+		if (!v->end || v->row < 0 || v->state != ST_RUNNING)
+			continue;
+		for (uint32_t j = 0; j < G.nival; j++) {
+			const struct ival *w = &G.ival[j];
+
+			if (w->end && w->row >= 0 && w->state == ST_RUNNING &&
+			    w->start <= v->start && v->start < w->end)
+				n++;
+		}
+		if (n > G.ncpu) {
+			snprintf(msg, sizeof(msg), "%d tasks running at %" PRIu64 " on %d CPUs", n, v->start, G.ncpu);
+			return msg;
+		}
+	}
+	for (int c = 0; c < G.ncpu; c++)
+		if (G.cpu[c].task_run != G.cpu[c].busy) {
+			snprintf(msg, sizeof(msg), "cpu%d: tasks ran %" PRIu64 ", busy %" PRIu64, c,
+				 G.cpu[c].task_run, G.cpu[c].busy);
+			return msg;
+		}
+	return "";
+}
+
+#define CHECK_INVARIANTS() do {						\
+	const char *m_ = model_invariants();				\
+	CHECK(!m_[0], "%s", m_);					\
+} while (0)
+
+/*
+ * Switch-ins never followed by their switch-outs: the next switch on the
+ * CPU ends the task at its last sample there, or at its switch-in.
+ *
+ *   cpu0  1000 0->100  1500 sample 100  (100->0 lost)  3000 0->200  4000 200(S)->0
+ *   cpu1  1000 0->300  1200 sample 300  (300->0 lost)  3500 0->300
+ */
+static void t_model_missing_out(void)
+{
+	struct task *a, *b;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_switch(1000, 1, 0, 0, 300);
+	ev_sample(1200, 1, 300, -1, false, 0);
+	ev_sample(1500, 0, 100, -1, false, 0);
+	ev_switch(3000, 0, 0, 0, 200);		/* 100's switch-out is missing */
+	a = task_of(100);
+	CHECK(a->state == ST_UNKNOWN && a->run_cpu == -1 && a->missing_out == 1,
+	      "100 after the switch: %s on %d, missing_out %u", st_names[a->state], a->run_cpu, a->missing_out);
+	CHECK(G.cpu[0].cur == 200, "cpu0 runs %d", G.cpu[0].cur);
+	ev_switch(3500, 1, 0, 0, 300);		/* 300 in again: its switch-out was lost */
+	ev_switch(4000, 0, 200, 1, 0);
+	/* 300 switched in on cpu0 while believed on cpu1: ends there at 4100 */
+	ev_sample(4100, 1, 300, -1, false, 0);
+	ev_switch(4500, 0, 0, 0, 300);
+	ev_switch(5000, 0, 300, 1, 0);
+	model_end();
+	CHECK_TOTAL(100, ST_RUNNING, 500);	/* 1000..1500, its last sample */
+	CHECK_TOTAL(100, ST_UNKNOWN, 3500);	/* 1500..5000 */
+	CHECK_TOTAL(200, ST_RUNNING, 1000);
+	b = task_of(300);
+	CHECK(b->total[ST_RUNNING] == 200 + 600 + 500 && b->total[ST_UNKNOWN] == 2300 + 400 && b->missing_out == 2,
+	      "300: running %" PRIu64 " unknown %" PRIu64 " missing_out %u", b->total[ST_RUNNING],
+	      b->total[ST_UNKNOWN], b->missing_out);
+	CHECK(G.missing_out == 3, "missing_out %" PRIu64 ", want 3", G.missing_out);
+	/* cpu0: 100 until 1500, unknown until 3000 (no evidence of idle), 200,
+	 * idle, 300 */
+	CHECK(G.cpu[0].busy == 1500 + 500 && G.cpu[0].idle == 500, "cpu0 busy %" PRIu64 " idle %" PRIu64,
+	      G.cpu[0].busy, G.cpu[0].idle);
+	CHECK(G.missing_unknown == 3500 + 2300 + 400, "unknown because of missing switches %" PRIu64,
+	      G.missing_unknown);
+	CHECK_INVARIANTS();
+}
+
+/*
+ * Switch-outs never preceded by their switch-ins (this machine's kernel
+ * drops CPU 1's switches out of idle): the task ran from its first sample
+ * on the CPU since the CPU's last switch, else from the switch-out itself;
+ * the CPU stays idle until then, the task is unknown.
+ *
+ *   cpu0  1000 100(S)->0   2000 200 woken   3000 sample 200   4000 200(S)->0
+ *         5000 300 woken   6000 300(S)->0 (no sample)
+ */
+static void t_model_missing_in(void)
+{
+	struct task *p;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(500, 1, 0, 0, 7);
+	ev_switch(1000, 0, 100, 1, 0);			/* first switch of cpu0: initial */
+	ev_wake(2000, EV_WAKING, 1, 7, 200, 0);
+	ev_sample(3000, 0, 200, 0, false, 0);		/* sys_enter: 200 runs on cpu0 */
+	ev_switch(4000, 0, 200, 1, 0);
+	p = task_of(200);
+	CHECK(p->inferred == 1 && p->switches == 1 && G.inferred == 1, "200: inferred %u switches %u",
+	      p->inferred, p->switches);
+	CHECK_TOTAL(200, ST_RUNNABLE, 0);	/* woken at 2000: when it ran is unknown */
+	CHECK_TOTAL(200, ST_UNKNOWN, 1000);
+	CHECK_TOTAL(200, ST_RUNNING, 1000);	/* from its sample */
+	/* idle stays idle until 200's sample; 100 ran since the trace began */
+	CHECK(G.cpu[0].idle == 2000 && G.cpu[0].busy == 500 + 1000, "cpu0 idle %" PRIu64 " busy %" PRIu64,
+	      G.cpu[0].idle, G.cpu[0].busy);
+	ev_wake(5000, EV_WAKING, 1, 7, 300, 0);
+	ev_switch(6000, 0, 300, 1, 0);
+	ev_switch(7000, 1, 7, 1, 0);
+	model_end();
+	CHECK_TOTAL(300, ST_RUNNING, 0);
+	CHECK_TOTAL(300, ST_UNKNOWN, 1000);
+	CHECK_TOTAL(300, ST_SLEEPING, 1000);
+	CHECK(G.cpu[0].idle == 2000 + 2000 + 1000 && G.cpu[0].busy == 1500, "cpu0 idle %" PRIu64 " busy %" PRIu64,
+	      G.cpu[0].idle, G.cpu[0].busy);
+	CHECK(G.inferred == 2 && G.missing_out == 0 && G.missing_unknown == 2000,
+	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.inferred, G.missing_out,
+	      G.missing_unknown);
+	CHECK_TOTAL(100, ST_RUNNING, 500);	/* since the trace began */
+	CHECK(task_of(100)->initial == 500, "100 initial %" PRIu64, task_of(100)->initial);
+	CHECK_INVARIANTS();
+}
+
+/*
+ * A task first seen as prev on a CPU that had switches, with and without a
+ * sample of it; and the idle task seen as prev where a task was believed
+ * running: idle from its first sample (cpu_idle), the task unknown.
+ */
+static void t_model_first_prev(void)
+{
+	G.ncpu = 1;
+	model_init(1, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_sample(1500, 0, 100, -1, false, 0);
+	ev_idle(2000, 0, 1);			/* the idle task's sample: 100 left */
+	ev_switch(3000, 0, 0, 0, 200);		/* 100's switch-out and idle's switch-in lost */
+	ev_sample(3500, 0, 300, -1, false, 0);	/* 300, never seen before */
+	ev_switch(4000, 0, 300, 1, 0);		/* 200's switch-out and 300's switch-in lost */
+	ev_switch(5000, 0, 0, 0, 400);
+	ev_switch(6000, 0, 500, 1, 0);		/* 500 first seen as prev, no sample */
+	model_end();
+	CHECK_TOTAL(100, ST_RUNNING, 500);
+	/* idle from its sample at 2000 to 3000, and 4000..5000 */
+	CHECK(G.cpu[0].idle == 1000 + 1000, "cpu0 idle %" PRIu64, G.cpu[0].idle);
+	CHECK_TOTAL(200, ST_RUNNING, 0);	/* to its last evidence: its switch-in */
+	CHECK_TOTAL(200, ST_UNKNOWN, 3000);
+	CHECK_TOTAL(300, ST_RUNNING, 500);	/* from its sample */
+	CHECK_TOTAL(500, ST_RUNNING, 0);
+	CHECK(task_of(400)->missing_out == 1 && task_of(200)->missing_out == 1 && task_of(100)->missing_out == 1,
+	      "missing_out of 100, 200, 400: %u %u %u", task_of(100)->missing_out,
+	      task_of(200)->missing_out, task_of(400)->missing_out);
+	CHECK(task_of(300)->inferred == 1 && task_of(500)->inferred == 1, "inferred of 300, 500: %u %u",
+	      task_of(300)->inferred, task_of(500)->inferred);
+	CHECK_INVARIANTS();
+}
+
+/*
+ * A sched_waking while the wakee still runs (it is in schedule()) is one
+ * wakeup applied at its switch-out S or D, by the task that raised it; a
+ * following sched_wakeup adds nothing.  irq: only by the record's flags.
+ * Preempted instead (R), or seen running on (a sample in process
+ * context): the waking did not put it to sleep, dropped.
+ */
+static void t_model_early_waking(void)
+{
+	static const struct { bool wakeup, irq; } v[] = {
+		{ false, false }, { true, false }, { true, true },
+	};
+	struct task *p;
+	uint64_t t = 1000;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(t, 1, 0, 0, 9);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int tid = 100 + i;
+
+		ev_switch(t += 100, 0, 0, 0, tid);
+		ev_wake(t += 100, EV_WAKING, 1, 9, tid, v[i].irq ? 0x08 : 0);
+		ev_switch(t += 100, 0, tid, 1, 0);		/* S: woken already */
+		if (v[i].wakeup)
+			ev_wake(t += 50, EV_WAKEUP, 0, 0, tid, 0x08);
+		p = task_of(tid);
+		CHECK(p->state == ST_RUNNABLE && p->wakeups == 1 && p->waker == (v[i].irq ? WAKER_IRQ : 9),
+		      "case %zu: %s, wakeups %u, waker %d", i, st_names[p->state], p->wakeups, p->waker);
+		ev_switch(t += 100, 0, 0, 0, tid);
+		CHECK(p->max_delay == (v[i].wakeup ? 150u : 100u), "case %zu: max_delay %" PRIu64, i, p->max_delay);
+		CHECK(p->total[ST_SLEEPING] == 0, "case %zu: slept %" PRIu64, i, p->total[ST_SLEEPING]);
+		ev_switch(t += 100, 0, tid, 1, 0);
+	}
+	/* preempted after the waking: not woken, and the waking is not kept */
+	ev_switch(t += 100, 0, 0, 0, 200);
+	ev_wake(t += 100, EV_WAKING, 1, 9, 200, 0);
+	ev_switch(t += 100, 0, 200, 0, 0);
+	p = task_of(200);
+	CHECK(p->state == ST_RUNNABLE && p->wakeups == 0 && p->waker == -1, "preempted: %s wakeups %u waker %d",
+	      st_names[p->state], p->wakeups, p->waker);
+	ev_switch(t += 100, 0, 0, 0, 200);
+	ev_switch(t += 100, 0, 200, 1, 0);
+	CHECK(p->state == ST_SLEEPING && p->wakeups == 0, "then asleep: %s wakeups %u", st_names[p->state], p->wakeups);
+	/* it ran on after the waking (a syscall): the waking is dropped */
+	ev_switch(t += 100, 0, 0, 0, 201);
+	ev_wake(t += 100, EV_WAKING, 1, 9, 201, 0);
+	ev_sample(t += 100, 0, 201, 0, false, 0);
+	ev_switch(t += 100, 0, 201, 1, 0);
+	p = task_of(201);
+	CHECK(p->state == ST_SLEEPING && p->wakeups == 0, "ran on: %s wakeups %u", st_names[p->state], p->wakeups);
+	/* files with only sched_wakeup, or only sched_waking: once each */
+	ev_wake(t += 100, EV_WAKEUP, 1, 9, 201, 0);
+	ev_wake(t += 100, EV_WAKEUP, 1, 9, 201, 0);
+	CHECK(p->wakeups == 1 && p->waker == 9, "only wakeup: wakeups %u waker %d", p->wakeups, p->waker);
+	ev_wake(t += 100, EV_WAKING, 1, 9, 200, 0);
+	CHECK(task_of(200)->wakeups == 1, "only waking: wakeups %u", task_of(200)->wakeups);
+	model_end();
+	CHECK_INVARIANTS();
+}
+
+/* The events of t_model_io_overlay, with the I/O calls when io. */
+static void io_seq(bool io)
+{
+	ev_switch(1000, 1, 0, 0, 9);
+	ev_switch(1000, 0, 0, 0, 100);
+	if (io)
+		ev_sample(1100, 0, 100, 0, false, 0);		/* read( */
+	ev_wake(1200, EV_WAKING, 1, 9, 100, 0);		/* early waking */
+	ev_switch(1300, 0, 100, 1, 0);
+	ev_wake(1400, EV_WAKEUP, 0, 0, 100, 0x08);
+	ev_switch(1500, 0, 0, 0, 100);
+	if (io) {
+		ev_sample(1600, 0, 100, 0, true, 1);		/* ) = 1 */
+		ev_sample(1700, 0, 100, 16, false, 0);		/* fsync( */
+	}
+	ev_switch(1800, 0, 100, 2, 0);				/* D */
+	ev_wake(2000, EV_WAKING, 1, 9, 100, 0);
+	/* its switch-in is lost; its first sample after it at 2400 */
+	if (io)
+		ev_sample(2400, 0, 100, 16, true, 0);		/* ) = 0 */
+	ev_sample(2400, 0, 100, -1, false, 0);
+	ev_switch(2600, 0, 100, 1, 0);
+	ev_wake(2700, EV_WAKING, 1, 9, 100, 0);
+	ev_switch(2900, 1, 9, 0, 100);
+	ev_switch(3000, 1, 100, 1, 9);
+	model_end();
+}
+
+/*
+ * -I: I/O calls are an overlay.  The same events with and without the
+ * calls give the same scheduling totals, switches and wakeups; io_ms is
+ * the time inside calls while not running.
+ */
+static void t_model_io_overlay(void)
+{
+	uint64_t tot[ST_N];
+	uint32_t sw, wk, inf;
+	uint64_t delay;
+	struct task *p;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	io_seq(false);
+	p = task_of(100);
+	memcpy(tot, p->total, sizeof(tot));
+	sw = p->switches;
+	wk = p->wakeups;
+	inf = p->inferred;
+	delay = p->max_delay;
+	CHECK(wk == 3 && sw == 4 && inf == 1, "without -I: wakeups %u switches %u inferred %u", wk, sw, inf);
+	g_reset();
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	io_seq(true);
+	p = task_of(100);
+	for (int s = 0; s < ST_N; s++)
+		CHECK(p->total[s] == tot[s], "%s: %" PRIu64 " with -I, %" PRIu64 " without", st_names[s],
+		      p->total[s], tot[s]);
+	CHECK(p->switches == sw && p->wakeups == wk && p->inferred == inf && p->max_delay == delay,
+	      "with -I: switches %u wakeups %u inferred %u max_delay %" PRIu64, p->switches, p->wakeups,
+	      p->inferred, p->max_delay);
+	CHECK(p->io_count == 2 && p->io_ns == 500 + 700, "io_count %u io_ns %" PRIu64, p->io_count, p->io_ns);
+	/* read: runnable 1300..1500; fsync: blocked 1800..2000, then unknown */
+	CHECK(p->io_wait == 200 + 200, "io_wait %" PRIu64 ", want 400", p->io_wait);
+	CHECK(p->last_iival != NO_IVAL, "no I/O interval for the view");
+	CHECK_INVARIANTS();
+}
+
+/*
+ * LOST in the middle of each rule: a gap is not a missing switch (no
+ * displacement, nothing inferred, nothing counted as unknown because of
+ * missing switches), evidence from before a gap does not count after it,
+ * and a waking kept for a switch-out is dropped by the gap.
+ */
+static void t_model_lost_middle(void)
+{
+	struct task *p;
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	/* switch-in, gap, no switch-out: the next switch displaces nothing */
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_sample(1500, 0, 100, -1, false, 0);
+	ev_lost(2000, 5);
+	ev_switch(3000, 0, 0, 0, 200);
+	CHECK(task_of(100)->missing_out == 0 && G.missing_out == 0, "gap counted as a missing switch-out");
+	CHECK_TOTAL(100, ST_RUNNING, 500);
+	/* switch-out after a gap: from its first sample after the gap, not
+	 * from the one before it */
+	ev_sample(3200, 0, 200, -1, false, 0);
+	ev_lost(3300, 5);
+	ev_sample(3600, 0, 200, -1, false, 0);
+	ev_switch(4000, 0, 200, 1, 0);
+	p = task_of(200);
+	CHECK(p->total[ST_RUNNING] == 200 + 400 && p->total[ST_UNKNOWN] == 400 && p->inferred == 0,
+	      "200: running %" PRIu64 " unknown %" PRIu64 " inferred %u", p->total[ST_RUNNING],
+	      p->total[ST_UNKNOWN], p->inferred);
+	/* early waking, gap, switch-out S: asleep, the wakeup after counts once */
+	ev_switch(4100, 0, 0, 0, 300);
+	ev_wake(4200, EV_WAKING, 1, 0, 300, 0x08);
+	ev_lost(4300, 5);
+	ev_switch(4400, 0, 300, 1, 0);
+	p = task_of(300);
+	CHECK(p->state == ST_SLEEPING && p->wakeups == 0, "300 after the gap: %s, wakeups %u",
+	      st_names[p->state], p->wakeups);
+	ev_wake(4500, EV_WAKEUP, 1, 0, 300, 0x08);
+	CHECK(p->state == ST_RUNNABLE && p->wakeups == 1, "300 woken: %s, wakeups %u", st_names[p->state], p->wakeups);
+	model_end();
+	CHECK(G.inferred == 0 && G.missing_out == 0 && G.missing_unknown == 0,
+	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.inferred, G.missing_out,
+	      G.missing_unknown);
+	CHECK(G.gaps == 3, "gaps %" PRIu64, G.gaps);
+	CHECK_INVARIANTS();
+}
+
+/*
+ * -I in the view: a task sleeping inside a read() is sleeping in the model
+ * and drawn as I/O (from its call intervals), running where it runs.
+ *   100 runs [1000, 2000), read( at 1500, sleeps 2000, woken 9000, runs
+ *   9500, ) at 9600, sleeps at 10000; the view [1000, 11000) in 100 columns
+ */
+static void t_model_io_drawn(void)
+{
+	int slot, st, aux;
+	uint64_t s, e;
+
+	G.ncpu = 1;
+	model_init(1, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_sample(1500, 0, 100, 0, false, 0);
+	ev_switch(2000, 0, 100, 1, 0);
+	ev_wake(9000, EV_WAKING, 0, 0, 100, 0x08);
+	ev_switch(9500, 0, 0, 0, 100);
+	ev_sample(9600, 0, 100, 0, true, 1);
+	ev_switch(10000, 0, 100, 1, 0);
+	ev_idle(11000, 0, 1);
+	slot = task_of(100) - G.task;
+	CHECK(task_at(slot, 6000, &st, &s, &e, &aux) && st == ST_SLEEPING && s == 2000 && e == 9000,
+	      "at 6000: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
+	scr_setup(4, LABEL_W + 100);
+	G.utf8 = false;
+	G.ncolor = 0;
+	G.v_start = 1000;
+	G.v_end = G.v_now = 11000;
+	acc_row(slot);
+	draw_cells(0, slot);
+	for (int c = 0; c < 100; c++) {
+		/* running: #; not running inside the call (sleeping, then
+		 * runnable): the I/O glyph; sleeping after it: blank */
+		uint16_t ch = G.scr[LABEL_W + c].ch, want = c < 10 ? '#' : c < 85 ? 'I' : c < 90 ? '#' : ' ';
+
+		CHECK(ch == want, "column %d (t %d) holds '%c', want '%c'", c, 1000 + c * 100, ch, want);
+	}
 }
 
 /* ---------------------------------------------------------------- main */
@@ -2909,6 +3321,13 @@ int main(void)
 	RUN(model_lost_gap);
 	RUN(model_states);
 	RUN(model_idle_bounds);
+	RUN(model_missing_out);
+	RUN(model_missing_in);
+	RUN(model_first_prev);
+	RUN(model_early_waking);
+	RUN(model_io_overlay);
+	RUN(model_lost_middle);
+	RUN(model_io_drawn);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
