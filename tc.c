@@ -365,6 +365,7 @@ static struct {
 	uint64_t rec_static_off[FEAT_BITS], rec_static_size[FEAT_BITS];
 	uint64_t rec_feat;		/* feature bits (all < 64) */
 	bool rec_kept_old;		/* an existing file was renamed FILE.old */
+	bool rec_pipe;			/* a stream (pipe, FIFO, character device): pipe mode */
 
 	/* reader */
 	int rd_fd;
@@ -2505,11 +2506,13 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 	return tlen;
 }
 
-/* Write the buffered data; a failed write is fatal (disk full). */
+/* Write the buffered data; a failed write is fatal (disk full, or the
+ * reader of a stream has gone). */
 static void rec_flush(void)
 {
 	if (G.rec_len && write_all(G.rec_fd, G.rec_buf, G.rec_len) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
+		die("writing %s: %s", G.rec_path,
+		    errno == EPIPE ? "the reader of the stream has gone" : strerror(errno));
 	G.rec_len = 0;
 }
 
@@ -2531,7 +2534,8 @@ static void rec_round(void)
 	rec_append(&h, sizeof(h));
 }
 
-/* Make everything appended so far readable after a crash (see above). */
+/* Make everything appended so far readable after a crash (see above);
+ * a stream gets it written out. */
 static void rec_checkpoint(void)
 {
 	uint8_t t[16 * 66];
@@ -2539,6 +2543,9 @@ static void rec_checkpoint(void)
 	uint64_t dsize;
 
 	rec_flush();
+	G.rec_ckpt_ns = now_ns();
+	if (G.rec_pipe)
+		return;
 	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
 	if (write_all(G.rec_fd, t, tlen) < 0)
 		die("writing %s: %s", G.rec_path, strerror(errno));
@@ -2547,48 +2554,114 @@ static void rec_checkpoint(void)
 	if (pwrite(G.rec_fd, &dsize, 8, 48) != 8)
 		die("writing %s: %s", G.rec_path, strerror(errno));
 	G.rec_pos += tlen;
-	G.rec_ckpt_ns = now_ns();
+}
+
+/* Under sudo, give the recording at fd to the user who ran sudo
+ * (SUDO_UID, SUDO_GID), so that it reads it without root. */
+static void rec_give(int fd)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	unsigned long uid, gid;
+	char *e1, *e2;
+
+	if (geteuid() != 0 || !u || !g)
+		return;
+	uid = strtoul(u, &e1, 10);
+	gid = strtoul(g, &e2, 10);
+	if (!*u || *e1 || !*g || *e2 || uid >= UINT32_MAX || gid >= UINT32_MAX) {
+		note("SUDO_UID=%s SUDO_GID=%s are not numbers: %s stays root's", u, g, G.rec_path);
+		return;
+	}
+	if (fchown(fd, uid, gid) < 0)
+		note("cannot give %s to uid %lu gid %lu: %s", G.rec_path, uid, gid, strerror(errno));
 }
 
 /*
- * Create the recording at G.rec_path (mode 0600; an existing file is kept
- * as FILE.old) for the attrs in G.attr, and write everything up to the
- * first checkpoint.
+ * Open G.rec_path for the recording: sets G.rec_fd and G.rec_pipe.  "-" is
+ * standard output (tc's own stdout then goes to stderr, so that neither tc
+ * nor the command writes into the stream).  Only a regular file at the path
+ * is ever replaced, and it is kept as FILE.old; a FIFO or a character
+ * device (/dev/null) gets a stream; a symlink, a directory, a block device
+ * or a socket is refused.  A new file is created mode 0600 (see rec_give).
  */
-static void rec_open(int nr_online)
+static void rec_open_out(void)
+{
+	const char *p = G.rec_path;
+	char old[PATH_MAX];
+	struct stat st, fst;
+
+	if (!strcmp(p, "-")) {
+		if (isatty(1))
+			die("--record -: standard output is a terminal; pipe it into a reader (tc --record - | tc --replay -) or give a file name");
+		if ((G.rec_fd = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0)
+			die("--record -: standard output: %s", strerror(errno));
+		dup2(2, 1);
+		G.rec_pipe = true;
+		return;
+	}
+	if (lstat(p, &st) < 0) {
+		if (errno != ENOENT)
+			die("cannot record to %s: %s", p, strerror(errno));
+	} else if (S_ISLNK(st.st_mode)) {
+		die("%s is a symbolic link: tc does not follow it or replace it; give the file it points to, or - for standard output", p);
+	} else if (S_ISDIR(st.st_mode)) {
+		die("%s is a directory: give a file name inside it", p);
+	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+		/* a stream: written as it is, never renamed or created */
+		if ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
+			die("cannot write to %s: %s", p, strerror(errno));
+		if (fstat(G.rec_fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
+			die("%s changed while it was opened: not recording", p);
+		if (isatty(G.rec_fd))
+			die("%s is a terminal: record to a file, a FIFO or - (standard output into a pipe)", p);
+		G.rec_pipe = true;
+		return;
+	} else if (!S_ISREG(st.st_mode)) {
+		die("%s is a %s, not a file: tc writes only to a regular file, a FIFO or a character device",
+		    p, S_ISBLK(st.st_mode) ? "block device" : "socket");
+	} else {
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", p) >= sizeof(old))
+			die("%s: the name is too long to keep the existing file as %s.old; give a shorter name", p, p);
+		if (rename(p, old) < 0)
+			die("cannot keep the existing %s as %s: %s", p, old, strerror(errno));
+		G.rec_kept_old = true;
+	}
+	G.rec_fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (G.rec_fd < 0)
+		die("cannot create %s: %s", p, strerror(errno));
+	rec_give(G.rec_fd);
+}
+
+/* An attr as written in both modes: perf_event_attr of FILE_ATTR_SIZE
+ * bytes, without read_format (the files hold no read values). */
+static void rec_attr_bytes(uint8_t a[FILE_ATTR_SIZE], const struct attr *at)
+{
+	struct perf_event_attr pa = at->pa;
+
+	memset(a, 0, FILE_ATTR_SIZE);
+	pa.size = FILE_ATTR_SIZE;
+	pa.read_format = 0;
+	memcpy(a, &pa, sizeof(pa) < FILE_ATTR_SIZE ? sizeof(pa) : FILE_ATTR_SIZE);
+}
+
+/* File mode: the header, the ids, the attrs and the feature blobs; the
+ * data starts after them. */
+static void rec_file_head(int nr_online)
 {
 	struct buf b = { 0 };
 	uint64_t ids_off = FILE_HDR_SIZE, attrs_off, off, data_off;
 	uint64_t hdr[13] = { 0 };
-	struct stat st;
 
-	if (lstat(G.rec_path, &st) == 0) {
-		char old[PATH_MAX];
-
-		snprintf(old, sizeof(old), "%s.old", G.rec_path);
-		if (rename(G.rec_path, old) < 0)
-			die("cannot keep the existing %s as %s: %s", G.rec_path, old, strerror(errno));
-		G.rec_kept_old = true;
-	}
-	G.rec_fd = open(G.rec_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (G.rec_fd < 0)
-		die("cannot create %s: %s", G.rec_path, strerror(errno));
-	G.rec_buf = xcalloc(1, REC_BUF);
-
-	/* header, ids, attrs */
 	buf_add(&b, hdr, FILE_HDR_SIZE);
 	for (int i = 0; i < G.nattr; i++)
 		buf_add(&b, G.attr[i].ids, 8 * G.attr[i].nids);
 	attrs_off = b.len;
 	off = ids_off;
 	for (int i = 0; i < G.nattr; i++) {
-		uint8_t a[FILE_ATTR_SIZE] = { 0 };
-		struct perf_event_attr pa = G.attr[i].pa;
+		uint8_t a[FILE_ATTR_SIZE];
 		uint64_t io[2] = { off, 8 * (uint64_t)G.attr[i].nids };
 
-		pa.size = FILE_ATTR_SIZE;
-		pa.read_format = 0;
-		memcpy(a, &pa, sizeof(pa) < sizeof(a) ? sizeof(pa) : sizeof(a));
+		rec_attr_bytes(a, &G.attr[i]);
 		buf_add(&b, a, sizeof(a));
 		buf_add(&b, io, sizeof(io));
 		off += io[1];
@@ -2611,11 +2684,86 @@ static void rec_open(int nr_online)
 		die("writing %s: %s", G.rec_path, strerror(errno));
 	free(b.p);
 	G.rec_data_off = G.rec_pos = data_off;
+}
+
+/* Append a user record of type with body n bytes (padded to 8) to b. */
+static void rec_user(struct buf *b, uint32_t type, const void *body, size_t n)
+{
+	struct perf_event_header h = { .type = type, .size = 8 + (n + 7) / 8 * 8 };
+
+	if (8 + n > 0xfff8)
+		die("a %u record of %zu bytes does not fit in a pipe-mode header: trace fewer CPUs (-C)", type, n);
+	buf_add(b, &h, 8);
+	buf_add(b, body, n);
+	buf_pad(b, 8);
+}
+
+/*
+ * Pipe mode (a stream, readable as it is written; no seeks): the 16-byte
+ * header, HEADER_FEATURE records (each {header, u64 feature, the blob as
+ * in file mode}), one HEADER_ATTR record per attr ({header, attr, ids}),
+ * and HEADER_TRACING_DATA ({header, u32 size, u32 pad}, then size bytes:
+ * the blob padded to 8, which the record's own size does not count).
+ * The data records follow, with FINISHED_ROUND after every pass.
+ */
+static void rec_pipe_head(int nr_online)
+{
+	static const int feats[] = { FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION, FEAT_ARCH,
+				     FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+	uint64_t head[2] = { PERF_MAGIC2, 16 };
+	uint32_t td[2];
+	struct buf b = { 0 }, r = { 0 };
+
+	feat_build(0, nr_online);
+	buf_add(&b, head, sizeof(head));
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		uint64_t f = feats[i];
+
+		r.len = 0;
+		buf_add(&r, &f, 8);
+		buf_add(&r, G.rec_static + G.rec_static_off[f], G.rec_static_size[f]);
+		rec_user(&b, PR_HEADER_FEATURE, r.p, r.len);
+	}
+	for (int i = 0; i < G.nattr; i++) {
+		uint8_t a[FILE_ATTR_SIZE];
+
+		r.len = 0;
+		rec_attr_bytes(a, &G.attr[i]);
+		buf_add(&r, a, sizeof(a));
+		buf_add(&r, G.attr[i].ids, 8 * G.attr[i].nids);
+		rec_user(&b, PR_HEADER_ATTR, r.p, r.len);
+	}
+	td[0] = (G.rec_static_size[FEAT_TRACING_DATA] + 7) / 8 * 8;
+	td[1] = 0;
+	rec_user(&b, PR_HEADER_TRACING_DATA, td, sizeof(td));
+	buf_add(&b, G.rec_static + G.rec_static_off[FEAT_TRACING_DATA], G.rec_static_size[FEAT_TRACING_DATA]);
+	buf_pad(&b, 8);
+	if (write_all(G.rec_fd, b.p, b.len) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	G.rec_data_off = G.rec_pos = b.len;
+	free(b.p);
+	free(r.p);
+}
+
+/*
+ * Create the recording at G.rec_path (see rec_open_out) for the attrs in
+ * G.attr, and write everything up to the first checkpoint: file mode for
+ * a regular file, pipe mode for a stream.
+ */
+static void rec_open(int nr_online)
+{
+	rec_open_out();
+	G.rec_buf = xcalloc(1, REC_BUF);
+	if (G.rec_pipe)
+		rec_pipe_head(nr_online);
+	else
+		rec_file_head(nr_online);
 	rec_round();
 	rec_checkpoint();
 }
 
-/* Finish the recording: final trailer without bit 0, header rewritten. */
+/* Finish the recording: final trailer without bit 0, header rewritten;
+ * a stream just ends. */
 static void rec_close(void)
 {
 	uint8_t t[16 * 66];
@@ -2623,6 +2771,11 @@ static void rec_close(void)
 	uint64_t h[7];
 
 	rec_flush();
+	if (G.rec_pipe) {
+		close(G.rec_fd);
+		G.rec_fd = -1;
+		return;
+	}
 	G.rec_feat &= ~(1ull << FEAT_RESERVED);
 	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
 	if (write_all(G.rec_fd, t, tlen) < 0)
@@ -3358,6 +3511,8 @@ static void cmd_start(void)
 			dup2(nul, 0);
 			dup2(nul, 1);
 			dup2(nul, 2);
+			if (nul > 2)
+				close(nul);
 		}
 		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
 			;
@@ -3387,7 +3542,7 @@ static void cmd_go(void)
 	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
 		waitpid(G.child, NULL, 0);
 		G.child = 0;
-		if (G.rec_path) {
+		if (G.rec_path && !G.rec_pipe) {
 			char old[PATH_MAX];
 
 			unlink(G.rec_path);
@@ -5126,7 +5281,6 @@ static int run_record(void)
 	struct pollfd *pfd;
 	uint64_t t_start, t_end = 0;
 	int nonline = 0, status = 0;
-	struct stat st;
 
 	sig_setup();
 	pe_setup();
@@ -5176,8 +5330,7 @@ static int run_record(void)
 			break;
 	}
 	status = capture_stop();
-	stat(G.rec_path, &st);
-	out_stats("recorded", (now_ns() - t_start) / 1e9, st.st_size);
+	out_stats("recorded", (now_ns() - t_start) / 1e9, G.rec_pos);
 	if (G.sig_stop && !G.cmd)
 		status = 0;
 	return status;
@@ -5574,6 +5727,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (G.cmd && !G.rec_path && !G.live)
 		die("a command to trace goes with --live or --record");
+	if (G.live && G.rec_path && !strcmp(G.rec_path, "-"))
+		die("--live --record -: the view needs standard output; record to a file or a FIFO, or drop --live");
 	if ((G.script || G.summary) && !G.replay_path)
 		die("--script and --summary go with --replay");
 	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
