@@ -102,6 +102,7 @@ enum {
 #define PASS_MS 250			/* longest wait between ring passes */
 #define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
 #define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
+#define CSTATE_MAX 255			/* deeper idle states from a file are taken as this */
 
 /* perf.data record types that tc handles beyond linux/perf_event.h's */
 enum {
@@ -1240,8 +1241,17 @@ static void copy_comm(char *out, const uint8_t *s, size_t max)
 	out[n] = 0;
 }
 
+/* A number from a recording as an int: one that does not fit is INT_MIN,
+ * which every pid and CPU check rejects and counts (never narrowed). */
+static int ev_int(int64_t v)
+{
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : INT_MIN;
+}
+
 /*
- * Decode record r (already checked by rec_info into ri) into e.
+ * Decode record r (already checked by rec_info into ri) into e.  Numbers
+ * are bounded here: pids and CPUs by ev_int, an idle state to CSTATE_MAX
+ * (IDLE_EXIT stays), a frequency to INT32_MAX kHz.
  * Returns 1 for an event tc uses, 0 for a record it does not.
  */
 static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
@@ -1266,8 +1276,8 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
 		switch (a->kind) {
 		case EV_SWITCH:
-			e->a = fld_int(a->fp[F_PREV_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_NEXT_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PREV_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_NEXT_PID], raw, rs, -1));
 			e->v = fld_int(a->fp[F_PREV_STATE], raw, rs, 0);
 			fld_str(a->fp[F_PREV_COMM], raw, rs, e->comm, false);
 			fld_str(a->fp[F_NEXT_COMM], raw, rs, e->comm2, false);
@@ -1275,35 +1285,39 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		case EV_WAKEUP:
 		case EV_WAKEUP_NEW:
 		case EV_WAKING:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->c = fld_int(a->fp[F_TARGET_CPU], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->c = ev_int(fld_int(a->fp[F_TARGET_CPU], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_PFORK:
-			e->a = fld_int(a->fp[F_PARENT_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_CHILD_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PARENT_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_CHILD_PID], raw, rs, -1));
 			fld_str(a->fp[F_PARENT_COMM], raw, rs, e->comm, false);
 			fld_str(a->fp[F_CHILD_COMM], raw, rs, e->comm2, false);
 			break;
 		case EV_PEXEC:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_OLD_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_OLD_PID], raw, rs, -1));
 			fld_str(a->fp[F_FILENAME], raw, rs, e->comm, true);
 			break;
 		case EV_PEXIT:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_MIGRATE:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_ORIG_CPU], raw, rs, -1);
-			e->c = fld_int(a->fp[F_DEST_CPU], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_ORIG_CPU], raw, rs, -1));
+			e->c = ev_int(fld_int(a->fp[F_DEST_CPU], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_IDLE:
 		case EV_FREQ:
 			e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
-			e->c = fld_int(a->fp[F_CPU_ID], raw, rs, -1);
+			if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
+				e->v = CSTATE_MAX;
+			else if (a->kind == EV_FREQ && e->v > INT32_MAX)
+				e->v = INT32_MAX;
+			e->c = ev_int(fld_int(a->fp[F_CPU_ID], raw, rs, -1));
 			break;
 		case EV_SYS_ENTER:
 			e->a = fld_int(a->fp[F_FD], raw, rs, -1);
@@ -3873,12 +3887,21 @@ static void term_restore(void)
 	tcsetattr(G.tty_in, TCSAFLUSH, &term_saved);
 }
 
-/* A fatal signal: restore the terminal, then die of it. */
-static void term_fatal(int sig)
+static const int term_fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static struct sigaction term_fatal_old[5];	/* the default's, or a sanitizer's */
+
+/* A fatal signal: restore the terminal, put back the handler tc found
+ * (the default, or ASan's and UBSan's, which then report), and let it run:
+ * a fault happens again on return, a sent signal is raised again. */
+static void term_fatal(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	term_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
+		if (term_fatal_sig[i] == sig)
+			sigaction(sig, &term_fatal_old[i], NULL);
+	if (si->si_code <= 0)
+		raise(sig);
 }
 
 /* Enter raw mode on G.tty_in and the alternate screen on stdout. */
@@ -3964,7 +3987,7 @@ static void term_size(void)
 static void term_init(void)
 {
 	const char *term = getenv("TERM"), *lang;
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa = { .sa_sigaction = term_fatal, .sa_flags = SA_SIGINFO };
 
 	if (!isatty(1))
 		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
@@ -3983,8 +4006,9 @@ static void term_init(void)
 		G.ncolor = 256;
 	else
 		G.ncolor = 16;
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], term_fatal);
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
+		sigaction(term_fatal_sig[i], &sa, &term_fatal_old[i]);
 	G.term_bps = term_rate();
 	term_size();
 	atexit(term_restore);
