@@ -3503,6 +3503,7 @@ static void cmd_start(void)
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		die("pipe: %s", strerror(errno));
+	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* what the command orphans comes to tc */
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
@@ -3569,23 +3570,100 @@ static void cmd_go(void)
 	close(cmd_err_fd);
 }
 
-/* Reap the command if it has exited; true once it has. */
+/* Reap the command if it has exited, and whatever else tc inherited as
+ * subreaper; true once the command has exited. */
 static bool cmd_reap(void)
 {
 	int st;
+	pid_t p;
 
 	if (G.child <= 0 || G.child_done)
 		return true;
-	if (waitpid(G.child, &st, WNOHANG) == G.child) {
-		G.child_status = st;
-		G.child_done = true;
-		kill(-G.child, SIGTERM);	/* what it left behind in its group */
-	}
+	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+		if (p == G.child) {
+			G.child_status = st;
+			G.child_done = true;
+			kill(-G.child, SIGTERM);	/* what it left behind in its group */
+		}
 	return G.child_done;
 }
 
-/* Stop the command and its process group: SIGTERM, then SIGKILL after a
- * grace period; reap it.  Safe to call at any time, also from die(). */
+struct cmd_proc { int pid, ppid; int8_t mine; bool zombie; };	/* mine: -1 unknown, 0, 1 */
+
+static int cmd_proc_cmp(const void *a, const void *b)
+{
+	const struct cmd_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Is pr[i] a descendant of tc?  Memoized in mine; pr sorted by pid. */
+static bool cmd_proc_mine(struct cmd_proc *pr, int n, int i, int depth)
+{
+	struct cmd_proc key, *parent;
+
+	if (pr[i].mine < 0) {
+		key.pid = pr[i].ppid;
+		parent = bsearch(&key, pr, n, sizeof(*pr), cmd_proc_cmp);
+		pr[i].mine = pr[i].ppid == getpid() ||
+			     (parent && depth < 4096 && cmd_proc_mine(pr, n, parent - pr, depth + 1));
+	}
+	return pr[i].mine;
+}
+
+/*
+ * Send sig (0: none) to every live descendant of tc, found by following
+ * PPid in /proc/PID/stat; returns how many there are (zombies are not
+ * counted).  Stop time only: it reads all of /proc.
+ */
+static int cmd_signal_tree(int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct cmd_proc *pr = NULL;
+	int n = 0, cap = 0, found = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[64], buf[512], *rp;
+		int pid = atoi(de->d_name);
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (pid <= 0 || read_small(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+			continue;
+		if (n == cap) {
+			void *np = realloc(pr, (cap = cap ? 2 * cap : 1024) * sizeof(*pr));
+
+			if (!np)
+				break;
+			pr = np;
+		}
+		pr[n].pid = pid;
+		pr[n].mine = -1;
+		pr[n].zombie = rp[1] && rp[2] == 'Z';
+		if (sscanf(rp + 2, "%*c %d", &pr[n].ppid) == 1)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(pr, n, sizeof(*pr), cmd_proc_cmp);
+	for (int i = 0; i < n; i++)
+		if (cmd_proc_mine(pr, n, i, 0) && !pr[i].zombie) {
+			found++;
+			if (sig)
+				kill(pr[i].pid, sig);
+		}
+	free(pr);
+	return found;
+}
+
+/*
+ * Stop the command and everything it started: its process group and every
+ * descendant, also those that left the group (tc is their subreaper):
+ * SIGTERM, then SIGKILL after a grace period, whether or not the command
+ * itself still lives; reap them all.  Safe to call at any time, also from
+ * die().
+ */
 static void cmd_kill(void)
 {
 	uint64_t until;
@@ -3596,18 +3674,20 @@ static void cmd_kill(void)
 		kill(G.child, SIGKILL);
 		G.child_held = false;
 	}
-	if (!cmd_reap()) {
-		kill(-G.child, SIGTERM);
+	cmd_reap();
+	kill(-G.child, SIGTERM);
+	if (cmd_signal_tree(SIGTERM)) {
 		until = now_ns() + GRACE_NS;
-		while (!cmd_reap() && now_ns() < until)
-			usleep(10000);
-		if (!cmd_reap()) {
-			kill(-G.child, SIGKILL);
-			while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
-				;
-			G.child_done = true;
-		}
+		while (now_ns() < until && (cmd_reap(), cmd_signal_tree(0)))
+			usleep(20000);
+		kill(-G.child, SIGKILL);
+		cmd_signal_tree(SIGKILL);
 	}
+	while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
+		;
+	G.child_done = true;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	G.child = -G.child;	/* done: keep the number for nothing else */
 }
 
@@ -5271,11 +5351,13 @@ static void sig_setup(void)
 /*
  * Stop capturing: disable the events, release everything still in the
  * rings, close the recording if there is one, stop the command.  Returns
- * the command's exit status (128+signal if killed), 0 without one.
+ * the command's exit status (128+signal if killed) if it ended on its own;
+ * 0 if tc ended it (q, -d, SIGINT, SIGTERM) or there is none.
  */
 static int capture_stop(void)
 {
 	int status = 0;
+	bool ended_by_tc = G.cmd && !cmd_reap();
 
 	pe_enable(false);
 	while (!pe_pass(true))
@@ -5287,7 +5369,9 @@ static int capture_stop(void)
 	}
 	if (G.cmd) {
 		cmd_kill();
-		if (WIFEXITED(G.child_status))
+		if (ended_by_tc)
+			status = 0;
+		else if (WIFEXITED(G.child_status))
 			status = WEXITSTATUS(G.child_status);
 		else if (WIFSIGNALED(G.child_status))
 			status = 128 + WTERMSIG(G.child_status);
