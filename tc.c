@@ -5582,9 +5582,9 @@ static int run_view(void)
 		}
 		if (G.sig_tstp || G.want_suspend)
 			view_suspend();
-		if (G.sig_cont) {
+		if (G.sig_cont) {	/* after a stop from outside: raw mode again, redraw */
 			G.sig_cont = 0;
-			G.full_redraw = true;
+			term_raw();
 			next_frame = 0;
 		}
 
