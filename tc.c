@@ -5437,6 +5437,7 @@ static int run_record(void)
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
 	}
+	free(pfd);
 	status = capture_stop();
 	out_stats("recorded", (now_ns() - t_start) / 1e9, G.rec_pos);
 	if (G.sig_stop && !G.cmd)
@@ -5682,6 +5683,7 @@ static int run_view(void)
 		}
 	}
 quit:
+	free(pfd);
 	term_restore();
 	if (G.live) {
 		status = capture_stop();
