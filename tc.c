@@ -3376,31 +3376,43 @@ static int rd_run(uint64_t limit)
  * tc --repair FILE: make a cut-off recording (tc's killed while recording,
  * or perf record's, whose data size is 0 until it exits) readable by perf.
  * The records from the data offset up to the last complete one are kept,
- * byte for byte, and a new feature table is appended; features the file
- * lacks are taken from this machine.  The original is kept as FILE.old.
+ * byte for byte, and a new feature table is appended.  Every feature of
+ * the original that can be read is kept (copied after the table when it
+ * sat after the data); the ones tc needs and the file lacks are taken from
+ * this machine.  The original is kept as FILE.old, which is never
+ * overwritten; a complete file is left as it is.
  */
-static void rp_repair(const char *path)
+
+/* Remove the half-written repair tmp and die with the reason. */
+static void __attribute__((noreturn)) rp_fail(const char *tmp, const char *what)
 {
-	char tmp[PATH_MAX], old[PATH_MAX];
-	uint64_t end, kept = 0, missing = 0, bits, h[7];
-	uint8_t t[16 * 66];
-	size_t tlen;
-	int out, nrec = 0;
-	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
-				       FEAT_ARCH, FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+	int e = errno;
 
-	/* VERSION is not among them: a repaired perf file is not sorted */
+	unlink(tmp);
+	die("writing %s (%s): %s; %s is unchanged", tmp, what, strerror(e), G.repair_path);
+}
 
-	rd_open(path);
-	if (G.rd_pipe)
-		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
-	if (G.swap)
-		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
-	G.rd_end = G.rd_fsize;
-	if (G.rd_mapped)
-		G.rd_len = G.rd_end;
-	G.rd_cut = true;
-	/* scan to the last complete record */
+/* Copy bytes [off, off + n) of the recording to out. */
+static void rp_copy(int out, const char *tmp, uint64_t off, uint64_t n)
+{
+	uint8_t *cp = xcalloc(1, RD_BUF);
+
+	for (uint64_t o = 0; o < n;) {
+		size_t k = n - o < RD_BUF ? n - o : RD_BUF;
+
+		if (rd_pread(cp, k, off + o) < 0)
+			rp_fail(tmp, "reading the original");
+		if (write_all(out, cp, k) < 0)
+			rp_fail(tmp, "copying");
+		o += k;
+	}
+	free(cp);
+}
+
+/* Scan the data from G.rd_pos to the last complete record (G.rec_first
+ * and G.rec_last get the sample times); returns its end offset. */
+static uint64_t rp_scan(int *nrec)
+{
 	while (rd_fill(8)) {
 		const uint8_t *r = G.rd_buf + G.rd_pos;
 		size_t sz = g16(r + 6);
@@ -3416,70 +3428,125 @@ static void rp_repair(const char *path)
 				G.rec_last = ri.time;
 		}
 		G.rd_pos += sz;
-		nrec++;
+		(*nrec)++;
 	}
-	end = G.rd_off + G.rd_pos;
+	return G.rd_off + G.rd_pos;
+}
 
-	/* features: the file's own where valid and before the data, else this machine's */
-	bits = 1ull << FEAT_SAMPLE_TIME;
-	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++) {
-		int f = statics[i];
+/*
+ * Plan the features of a repair whose data ends at end: every readable
+ * one of the file's own (*moved: those that sat after end, to be copied
+ * after the new table), the ones tc needs that it lacks (*missing) built
+ * from this machine into G.rec_static; SAMPLE_TIME from the scan.  Sets
+ * G.rec_static_off/size for rec_trailer; returns the feature bits.
+ */
+static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uint64_t *missing)
+{
+	/* facts of the machine, not of the recording's clock: a file without
+	 * CLOCKID is in perf's clock, which this machine cannot tell */
+	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
+				       FEAT_ARCH, FEAT_NRCPUS };
+	uint64_t bits = G.rd_feat_bits & ~(1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME);
+	uint64_t app = 0, base;
 
-		bits |= 1ull << f;
-		if (G.rd_feat_bits >> f & 1 && G.rd_feat_off[f] + G.rd_feat_size[f] <= G.rd_data_off)
-			kept |= 1ull << f;
-		else
-			missing |= 1ull << f;
-	}
-	if (missing) {
-		pe_cpus();
-		if (!G.tfs_root[0] && tfs_find() < 0 && (missing >> FEAT_TRACING_DATA & 1))
-			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
-		feat_build(end + 16 * __builtin_popcountll(bits) + 16, G.ncpu);
-		note("%s: features taken from this machine:%s%s%s", path,
-		     missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
-		     missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
-		     missing >> FEAT_HOSTNAME & 1 ? " hostname" : "");
-	}
+	*moved = *missing = 0;
+	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++)
+		if (!(bits >> statics[i] & 1))
+			*missing |= 1ull << statics[i];
+	bits |= *missing | 1ull << FEAT_SAMPLE_TIME;
+	base = end + 16 * __builtin_popcountll(bits) + 16;
 	for (int f = 0; f < 64; f++)
-		if (kept >> f & 1) {
-			G.rec_static_off[f] = G.rd_feat_off[f];
-			G.rec_static_size[f] = G.rd_feat_size[f];
+		if (G.rd_feat_bits >> f & 1 && bits >> f & 1 &&
+		    G.rd_feat_off[f] + G.rd_feat_size[f] > end) {
+			*moved |= 1ull << f;
+			app += (G.rd_feat_size[f] + 7) / 8 * 8;
 		}
-
-	/* the new file: [0, end) of the old one, the trailer, new blobs */
-	snprintf(tmp, sizeof(tmp), "%s.repair", path);
-	snprintf(old, sizeof(old), "%s.old", path);
-	unlink(tmp);
-	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
-		die("cannot create %s: %s", tmp, strerror(errno));
-	{
-		uint8_t *cp = xcalloc(1, RD_BUF);
-
-		for (uint64_t o = 0; o < end;) {
-			size_t k = end - o < RD_BUF ? end - o : RD_BUF;
-
-			if (rd_pread(cp, k, o) < 0 || write_all(out, cp, k) < 0)
-				die("copying %s: %s", path, strerror(errno));
-			o += k;
-		}
-		free(cp);
+	if (*missing) {
+		pe_cpus();
+		if (!G.tfs_root[0] && tfs_find() < 0 && (*missing >> FEAT_TRACING_DATA & 1))
+			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
+		feat_build(base + app, G.ncpu);
+		note("%s: features taken from this machine:%s%s%s%s%s", path,
+		     *missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
+		     *missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
+		     *missing >> FEAT_HOSTNAME & 1 ? " hostname" : "",
+		     *missing >> FEAT_OSRELEASE & 1 ? " osrelease" : "",
+		     *missing >> FEAT_ARCH & 1 ? " arch" : "");
 	}
+	for (int f = 0, o = 0; f < 64; f++)
+		if (G.rd_feat_bits >> f & 1 && bits >> f & 1) {
+			G.rec_static_off[f] = *moved >> f & 1 ? base + o : G.rd_feat_off[f];
+			G.rec_static_size[f] = G.rd_feat_size[f];
+			o += *moved >> f & 1 ? (G.rd_feat_size[f] + 7) / 8 * 8 : 0;
+		}
+	return bits;
+}
+
+/* tc --repair FILE (see above). */
+static void rp_repair(const char *path)
+{
+	char tmp[PATH_MAX], old[PATH_MAX];
+	uint64_t end, data_end, moved, missing, bits, h[7];
+	uint8_t t[16 * 66];
+	size_t tlen;
+	int out, nrec = 0;
+	bool complete;
+	struct stat st;
+
+	rd_open(path);
+	if (G.rd_pipe)
+		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
+	if (G.swap)
+		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
+	complete = !G.rd_cut;
+	data_end = G.rd_end;
+	if (!complete)
+		G.rd_end = G.rd_fsize;
+	if (G.rd_mapped)
+		G.rd_len = G.rd_end;
+	G.rd_cut = true;
+	end = rp_scan(&nrec);
+	if (complete && end == data_end) {
+		note("%s is complete (%d records): nothing to repair, left as it is", path, nrec);
+		return;
+	}
+
+	bits = rp_features(path, end, &moved, &missing);
+	/* the new file: [0, end) of the old one, the table, the blobs */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.repair", path) >= sizeof(tmp) ||
+	    (size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+		die("%s: the name is too long to keep the original as %s.old", path, path);
+	if (lstat(old, &st) == 0)
+		die("%s exists (an earlier repair's original?): move it away first, tc does not overwrite it", old);
+	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		die("cannot create %s: %s", tmp, strerror(errno));
+	if (fstat(G.rd_fd, &st) == 0 && (fchown(out, st.st_uid, st.st_gid) < 0 || fchmod(out, st.st_mode & 0777) < 0))
+		note("%s: cannot give it the owner and mode of %s: %s", tmp, path, strerror(errno));
+	rp_copy(out, tmp, 0, end);
 	tlen = rec_trailer(t, end, bits);
-	if (write_all(out, t, tlen) < 0 ||
-	    (missing && write_all(out, G.rec_static, G.rec_static_len) < 0))
-		die("writing %s: %s", tmp, strerror(errno));
+	if (write_all(out, t, tlen) < 0)
+		rp_fail(tmp, "feature table");
+	for (int f = 0; f < 64; f++)
+		if (moved >> f & 1) {
+			static const uint8_t z[8];
+
+			rp_copy(out, tmp, G.rd_feat_off[f], G.rd_feat_size[f]);
+			if (write_all(out, z, (8 - G.rd_feat_size[f] % 8) % 8) < 0)
+				rp_fail(tmp, "features");
+		}
+	if (missing && write_all(out, G.rec_static, G.rec_static_len) < 0)
+		rp_fail(tmp, "features");
 	h[0] = end - G.rd_data_off;
 	h[1] = h[2] = 0;
 	h[3] = bits;
 	h[4] = h[5] = h[6] = 0;
 	if (pwrite(out, h, sizeof(h), 48) != sizeof(h) || fsync(out) < 0)
-		die("writing %s: %s", tmp, strerror(errno));
+		rp_fail(tmp, "header");
 	close(out);
 	if (rename(path, old) < 0 || rename(tmp, path) < 0)
 		die("cannot replace %s: %s", path, strerror(errno));
 	note("repaired %s: %d records, %" PRIu64 " bytes of data kept, %" PRIu64 " bytes after them dropped; the original is %s",
-	     path, nrec, end - G.rd_data_off, G.rd_fsize - end, old);
+	     path, nrec, end - G.rd_data_off, G.rd_end - end, old);
 }
 
 /* ---------------------------------------------------------------- traced command */
