@@ -94,6 +94,7 @@ enum {
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
+	FD_SPARE = 9,			/* file descriptors tc needs besides its events (+1 for the view) */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -763,45 +764,95 @@ static void fld_str(const struct tfs_field *f, const uint8_t *raw, uint32_t raws
 	out[n] = 0;
 }
 
-/* Does root hold tracepoint formats? */
-static bool tfs_usable(const char *root)
+/* Why tfs_find() found no tracefs, for the error message. */
+static char tfs_why[512];
+
+/* Does root hold tracepoint formats?  0 if so, else the errno of opening
+ * one (open, not access(): it counts effective ids and capabilities). */
+static int tfs_usable(const char *root)
 {
 	char path[1024];
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", root);
-	return access(path, R_OK) == 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Note in tfs_why that the tracefs at dir cannot be read (errno e). */
+static void tfs_unreadable(const char *dir, int e)
+{
+	struct stat st;
+
+	if (e == EACCES || e == EPERM) {
+		if (stat(dir, &st) < 0)
+			st.st_mode = st.st_uid = 0;
+		snprintf(tfs_why, sizeof(tfs_why),
+			 "tracefs is mounted at %s but uid %d cannot read it (mode %03o, owner uid %d): run tc as root, or make it readable (as root: mount -o remount,mode=755 %s) and allow perf events (sysctl kernel.perf_event_paranoid=-1)",
+			 dir, (int)geteuid(), (unsigned)(st.st_mode & 0777), (int)st.st_uid, dir);
+	} else if (e == EMFILE || e == ENFILE) {
+		snprintf(tfs_why, sizeof(tfs_why), "cannot read %s: out of file descriptors (raise ulimit -n)", dir);
+	} else if (!tfs_why[0]) {
+		snprintf(tfs_why, sizeof(tfs_why),
+			 "tracefs at %s has no events/sched/sched_switch (%s): a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
+			 dir, strerror(e));
+	}
 }
 
 /*
  * Find tracefs and store its path in G.tfs_root: the usual places, then
  * /proc/mounts, then mount it on /sys/kernel/tracing (root only).
- * Returns -1 if there is none.
+ * Returns -1 if there is none usable, with the reason in tfs_why.
  */
 static int tfs_find(void)
 {
 	static const char *const places[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char line[1024], dev[256], dir[512], type[64];
+	bool mounted = false, known = false;
 	FILE *m;
+	int e;
 
+	tfs_why[0] = 0;
 	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
-		if (tfs_usable(places[i])) {
+		if (!(e = tfs_usable(places[i]))) {
 			strcpy(G.tfs_root, places[i]);
 			return 0;
 		}
 	if ((m = fopen("/proc/mounts", "re"))) {
 		while (fgets(line, sizeof(line), m))
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
-			    !strcmp(type, "tracefs") && tfs_usable(dir)) {
-				scopy(G.tfs_root, sizeof(G.tfs_root), dir);
-				fclose(m);
-				return 0;
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "tracefs")) {
+				mounted = true;
+				if (!(e = tfs_usable(dir))) {
+					scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+					fclose(m);
+					return 0;
+				}
+				tfs_unreadable(dir, e);
 			}
 		fclose(m);
 	}
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
-	    tfs_usable("/sys/kernel/tracing")) {
-		strcpy(G.tfs_root, "/sys/kernel/tracing");
-		return 0;
+	if (!mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		if (!(e = tfs_usable("/sys/kernel/tracing"))) {
+			strcpy(G.tfs_root, "/sys/kernel/tracing");
+			return 0;
+		}
+		tfs_unreadable("/sys/kernel/tracing", e);
+	} else if (!mounted) {
+		e = errno;
+		if ((m = fopen("/proc/filesystems", "re"))) {
+			while (fgets(line, sizeof(line), m))
+				known |= strstr(line, "\ttracefs") != NULL;
+			fclose(m);
+		}
+		if (!known)
+			snprintf(tfs_why, sizeof(tfs_why),
+				 "this kernel has no tracefs (not in /proc/filesystems): tc needs a kernel with CONFIG_FTRACE and CONFIG_TRACEPOINTS");
+		else
+			snprintf(tfs_why, sizeof(tfs_why),
+				 "tracefs is not mounted, and mounting it failed (%s): as root, mount -t tracefs nodev /sys/kernel/tracing",
+				 strerror(e));
 	}
 	return -1;
 }
@@ -2083,6 +2134,59 @@ static void pe_add_tp(const struct tfs_fmt *f)
 }
 
 /*
+ * Check the file descriptor limit for need event fds (-1: before the
+ * events are known), after raising the soft limit to the hard one.  tc
+ * itself needs FD_SPARE more (stdio, the signal pipe, the recording, the
+ * terminal, tracefs and /proc reads, the command's error pipe).  Dies,
+ * naming the real number, only when the limit is really too low.
+ */
+static void pe_fd_limit(int need)
+{
+	struct rlimit rl;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int est = (EV_NTP + 1 + (G.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
+	int spare = FD_SPARE + G.view;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return;
+	if (need < 0 && rl.rlim_cur < (rlim_t)spare)
+		die("the file descriptor limit is %llu: tc needs about %d here (up to %d events on %ld CPUs, and %d for itself): ulimit -n %d",
+		    (unsigned long long)rl.rlim_cur, est + spare, est / (int)(ncpu > 0 ? ncpu : 1),
+		    ncpu, spare, est + spare);
+	if (need >= 0 && rl.rlim_cur < (rlim_t)need + spare)
+		die("%d events on %d CPUs need %d file descriptors, and tc %d more, but the limit is %llu: ulimit -n %d (as root to go above the hard limit), or trace fewer CPUs (-C)",
+		    G.nattr, need / G.nattr, need, spare, (unsigned long long)rl.rlim_cur, need + spare);
+}
+
+/* The ring of pages pages on CPU c could not be mapped: say why (errno)
+ * and what to do. */
+static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
+{
+	int e = errno;
+	uint64_t kib = (uint64_t)(pages + 1) * sysconf(_SC_PAGESIZE) / 1024;
+	struct rlimit rl = { 0, 0 };
+
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	if (e == EPERM)
+		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per user (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), run as root, or use -m with fewer pages",
+		    pages, c, kib, sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"),
+		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024,
+		    kib * (uint64_t)G.ncpu);
+	if (e == ENOMEM)
+		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages (default %d)",
+		    pages, c, kib / 1024, DEF_MMAP_PAGES);
+	die("mmap of the %u-page ring on CPU %d: %s; use -m with fewer pages (default %d)",
+	    pages, c, strerror(e), DEF_MMAP_PAGES);
+}
+
+/*
  * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
  * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
  * with one mmap'd ring per CPU (the other events SET_OUTPUT to it).  Dies
@@ -2092,11 +2196,11 @@ static void pe_setup(void)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	unsigned pages = G.mmap_pages ? G.mmap_pages : DEF_MMAP_PAGES;
-	struct rlimit rl;
 	int need;
 
+	pe_fd_limit(-1);
 	if (tfs_find() < 0)
-		die("tracefs not found and cannot be mounted: mount -t tracefs nodev /sys/kernel/tracing (as root)");
+		die("%s", tfs_why);
 	for (int k = 0; k < EV_NTP; k++) {
 		bool sched = !strcmp(tp_defs[k].sys, "sched");
 		const struct tfs_fmt *f;
@@ -2172,14 +2276,15 @@ static void pe_setup(void)
 	need = 0;
 	for (int c = 0; c < G.ncpu; c++)
 		need += G.cpu_online[c] ? G.nattr : 0;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+	if (!need) {
+		char on[256];
+
+		if (read_small("/sys/devices/system/cpu/online", on, sizeof(on)) <= 0)
+			strcpy(on, "?");
+		on[strcspn(on, "\n")] = 0;
+		die("-C: none of the CPUs given is online; the online CPUs are %s", on);
 	}
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < (rlim_t)need + 32)
-		die("%d events on %d CPUs need %d file descriptors and the limit is %llu: raise it (ulimit -n %d as root), or trace fewer CPUs (-C)",
-		    G.nattr, need / G.nattr, need, (unsigned long long)rl.rlim_cur, need + 32);
+	pe_fd_limit(need);
 	G.fds = xcalloc(need, sizeof(int));
 	if (G.io) {	/* every thread of tc, so that none of its calls is traced */
 		DIR *d = opendir("/proc/self/task");
@@ -2222,8 +2327,9 @@ static void pe_setup(void)
 				die("perf_event_open not permitted: run as root, or give tc CAP_PERFMON (setcap cap_perfmon,cap_sys_admin+ep tc), or lower /proc/sys/kernel/perf_event_paranoid (now %s) to -1",
 				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
-				die("out of file descriptors: %d events on %d CPUs need %d; raise the limit (ulimit -n %d)",
-				    G.nattr, G.ncpu, need, need + 64);
+				die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
+				    G.nattr, need / G.nattr, need, FD_SPARE,
+				    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 			if (fd < 0)
 				die("perf_event_open of %s on CPU %d: %s",
 				    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
@@ -2238,8 +2344,7 @@ static void pe_setup(void)
 				void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 				if (m == MAP_FAILED)
-					die("mmap of the %u-page ring on CPU %d refused (%s): raise /proc/sys/kernel/perf_event_mlock_kb (now %s) or use -m with fewer pages",
-					    pages, c, strerror(errno), sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"));
+					pe_mmap_fail(pages, c);
 				lead = fd;
 				r = &G.rb[G.nrb++];
 				r->pc = m;
