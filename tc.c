@@ -5890,6 +5890,66 @@ static int run_replay(void)
 	return ret < 0 && !G.rd_cut ? 1 : 0;
 }
 
+#ifdef TC_FUZZ
+/*
+ * Fuzzing only (built with -DTC_FUZZ; make fuzz): the view of a recording
+ * drawn headless.  TC_FUZZ_VIEW="ROWS COLS KEYS" renders a first frame at
+ * ROWSxCOLS, then one frame after each key that KEYS decodes to (escape
+ * sequences and mouse reports included) into the frame buffer and its
+ * diff, which are thrown away; q ends early.  Returns tc's exit status.
+ */
+static int fuzz_view(const char *spec)
+{
+	int rows = 0, cols = 0, off = 0;
+	const uint8_t *kb;
+	size_t kn;
+
+	if (sscanf(spec, "%d %d %n", &rows, &cols, &off) < 2 || rows < 1 || rows > 500 || cols < 1 || cols > 1000)
+		die("TC_FUZZ_VIEW: \"ROWS COLS KEYS\" is needed");
+	rd_open(G.replay_path);
+	rd_run(UINT64_MAX);
+	if (!G.task)
+		die("%s holds no events", G.replay_path);
+	G.rows = rows;
+	G.cols = cols;
+	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
+	G.ob_cap = (size_t)rows * cols * 48 + 4096;
+	G.ob = xcalloc(1, G.ob_cap);
+	G.full_redraw = true;
+	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.v_now = G.m_last;
+	if (!G.m_first)
+		G.m_first = G.v_now;
+	view_init();
+	kb = (const uint8_t *)spec + off;
+	kn = strlen(spec + off);
+	for (bool more = true; more;) {
+		int key = K_NONE, mx = 0, my = 0;
+		size_t used = kn ? key_decode(kb, kn, &key, &mx, &my) : 0;
+
+		view_refresh();
+		draw_frame();
+		draw_diff();
+		G.ob_len = G.ob_off = 0;
+		G.frames++;
+		if (!kn)
+			break;
+		if (!used) {		/* an unfinished sequence: Esc, as after the timeout */
+			key = K_ESC;
+			used = 1;
+		}
+		kb += used;
+		kn -= used;
+		more = key == K_NONE || view_key(key, mx, my);
+	}
+	printf("%" PRIu64 " frames\n", G.frames);
+	return 0;
+}
+#endif
+
 /* ---------------------------------------------------------------- options and main */
 
 static void usage(FILE *f)
@@ -6033,6 +6093,10 @@ int main(int argc, char **argv)
 		rp_repair(G.repair_path);
 		return 0;
 	}
+#ifdef TC_FUZZ
+	if (G.view && G.replay_path && getenv("TC_FUZZ_VIEW"))
+		return fuzz_view(getenv("TC_FUZZ_VIEW"));
+#endif
 	if (G.view)
 		return run_view();
 	if (G.replay_path)
