@@ -3,7 +3,7 @@
 #   make                 ./tc (gcc by default; make CC=clang works too)
 #   make static          ./tc-static, static with musl-gcc, stripped
 #   make test            unit tests (plain and ASan+UBSan), replay and kernel tests
-#   make fuzz            AFL++ on the perf.data reader (FUZZ_SECONDS, default 1800)
+#   make fuzz            AFL++ on --summary, --script and the view (FUZZ_SECONDS each, default 1200)
 #   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
 #   make clean
 #
@@ -31,7 +31,7 @@ MUSL_INC = .musl-include
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
 
-.PHONY: all static test clean bench tc32 fuzz fuzz-build
+.PHONY: all static test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view
 
 all: tc
 
@@ -94,25 +94,39 @@ bench: tc test/pingpong
 	bash test/bench.sh
 	bash test/bench_view.sh
 
-# Fuzzing the reader: tc-fuzz is tc built with AFL++ instrumentation, ASan
-# and UBSan; afl-fuzz feeds it mutated recordings from test/fuzz-seeds as
-# `tc --replay FILE --summary`. One instance (one core), no UI, no terminal.
-# A second `make fuzz` resumes fuzz-out/ (AFL_AUTORESUME); rm -rf fuzz-out
-# to start over. Findings: fuzz-out/default/crashes and hangs.
+# Fuzzing what users run: tc-fuzz is tc built with AFL++ instrumentation,
+# ASan, UBSan and -DTC_FUZZ (which adds the headless view, TC_FUZZ_VIEW).
+# afl-fuzz feeds it mutated recordings from test/fuzz-seeds; one target
+# after the other, FUZZ_SECONDS each (default 1200), one core, no terminal:
+#   fuzz-summary   tc --replay FILE --summary
+#   fuzz-script    tc --replay FILE --script
+#   fuzz-view      the view drawn headless at 40x120, one frame per key of
+#                  FUZZ_KEYS: zoom, pan, cursor, rows, waker, search, mouse
+# A second run resumes fuzz-out/TARGET (AFL_AUTORESUME); rm -rf fuzz-out to
+# start over. Findings: fuzz-out/TARGET/default/crashes and hangs.
 AFL_CC ?= afl-clang-fast
+FUZZ_KEYS ?= +++LLjjwnHH--lhh0s?x/sw\r+jjkK\033[<0;50;6M\033[B\033[6~pmq
+AFL_RUN = mkdir -p fuzz-out && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+	AFL_NO_UI=1 AFL_AUTORESUME=1 afl-fuzz -i test/fuzz-seeds -V $${FUZZ_SECONDS:-1200}
 
 tc-fuzz: tc.c
-	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(AFL_CC) -O1 -g -std=gnu11 \
+	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(AFL_CC) -O1 -g -std=gnu11 -DTC_FUZZ \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer -o $@ tc.c $(LDLIBS)
 
 fuzz-build: tc-fuzz
 
-fuzz: tc-fuzz
-	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-	AFL_NO_UI=1 AFL_AUTORESUME=1 \
-		afl-fuzz -i test/fuzz-seeds -o fuzz-out -V $${FUZZ_SECONDS:-1800} \
-		-- ./tc-fuzz --replay @@ --summary
+fuzz: fuzz-summary fuzz-script fuzz-view
+
+fuzz-summary: tc-fuzz
+	$(AFL_RUN) -o fuzz-out/summary -- ./tc-fuzz --replay @@ --summary
+
+fuzz-script: tc-fuzz
+	$(AFL_RUN) -o fuzz-out/script -- ./tc-fuzz --replay @@ --script
+
+fuzz-view: tc-fuzz
+	export TC_FUZZ_VIEW="$$(printf '40 120 $(FUZZ_KEYS)')"; \
+		$(AFL_RUN) -o fuzz-out/view -- ./tc-fuzz --replay @@
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \

@@ -93,6 +93,7 @@ enum {
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
+	FD_SPARE = 9,			/* file descriptors tc needs besides its events (+1 for the view) */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -102,6 +103,7 @@ enum {
 #define PASS_MS 250			/* longest wait between ring passes */
 #define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
 #define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
+#define CSTATE_MAX 255			/* deeper idle states from a file are taken as this */
 
 /* perf.data record types that tc handles beyond linux/perf_event.h's */
 enum {
@@ -405,6 +407,7 @@ static struct {
 	uint64_t rec_static_off[FEAT_BITS], rec_static_size[FEAT_BITS];
 	uint64_t rec_feat;		/* feature bits (all < 64) */
 	bool rec_kept_old;		/* an existing file was renamed FILE.old */
+	bool rec_pipe;			/* a stream (pipe, FIFO, character device): pipe mode */
 
 	/* reader */
 	int rd_fd;
@@ -820,45 +823,95 @@ static void fld_str(const struct tfs_field *f, const uint8_t *raw, uint32_t raws
 	out[n] = 0;
 }
 
-/* Does root hold tracepoint formats? */
-static bool tfs_usable(const char *root)
+/* Why tfs_find() found no tracefs, for the error message. */
+static char tfs_why[512];
+
+/* Does root hold tracepoint formats?  0 if so, else the errno of opening
+ * one (open, not access(): it counts effective ids and capabilities). */
+static int tfs_usable(const char *root)
 {
 	char path[1024];
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", root);
-	return access(path, R_OK) == 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Note in tfs_why that the tracefs at dir cannot be read (errno e). */
+static void tfs_unreadable(const char *dir, int e)
+{
+	struct stat st;
+
+	if (e == EACCES || e == EPERM) {
+		if (stat(dir, &st) < 0)
+			st.st_mode = st.st_uid = 0;
+		snprintf(tfs_why, sizeof(tfs_why),
+			 "tracefs is mounted at %s but uid %d cannot read it (mode %03o, owner uid %d): run tc as root, or make it readable (as root: mount -o remount,mode=755 %s) and allow perf events (sysctl kernel.perf_event_paranoid=-1)",
+			 dir, (int)geteuid(), (unsigned)(st.st_mode & 0777), (int)st.st_uid, dir);
+	} else if (e == EMFILE || e == ENFILE) {
+		snprintf(tfs_why, sizeof(tfs_why), "cannot read %s: out of file descriptors (raise ulimit -n)", dir);
+	} else if (!tfs_why[0]) {
+		snprintf(tfs_why, sizeof(tfs_why),
+			 "tracefs at %s has no events/sched/sched_switch (%s): a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
+			 dir, strerror(e));
+	}
 }
 
 /*
  * Find tracefs and store its path in G.tfs_root: the usual places, then
  * /proc/mounts, then mount it on /sys/kernel/tracing (root only).
- * Returns -1 if there is none.
+ * Returns -1 if there is none usable, with the reason in tfs_why.
  */
 static int tfs_find(void)
 {
 	static const char *const places[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char line[1024], dev[256], dir[512], type[64];
+	bool mounted = false, known = false;
 	FILE *m;
+	int e;
 
+	tfs_why[0] = 0;
 	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
-		if (tfs_usable(places[i])) {
+		if (!(e = tfs_usable(places[i]))) {
 			strcpy(G.tfs_root, places[i]);
 			return 0;
 		}
 	if ((m = fopen("/proc/mounts", "re"))) {
 		while (fgets(line, sizeof(line), m))
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
-			    !strcmp(type, "tracefs") && tfs_usable(dir)) {
-				scopy(G.tfs_root, sizeof(G.tfs_root), dir);
-				fclose(m);
-				return 0;
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "tracefs")) {
+				mounted = true;
+				if (!(e = tfs_usable(dir))) {
+					scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+					fclose(m);
+					return 0;
+				}
+				tfs_unreadable(dir, e);
 			}
 		fclose(m);
 	}
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
-	    tfs_usable("/sys/kernel/tracing")) {
-		strcpy(G.tfs_root, "/sys/kernel/tracing");
-		return 0;
+	if (!mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		if (!(e = tfs_usable("/sys/kernel/tracing"))) {
+			strcpy(G.tfs_root, "/sys/kernel/tracing");
+			return 0;
+		}
+		tfs_unreadable("/sys/kernel/tracing", e);
+	} else if (!mounted) {
+		e = errno;
+		if ((m = fopen("/proc/filesystems", "re"))) {
+			while (fgets(line, sizeof(line), m))
+				known |= strstr(line, "\ttracefs") != NULL;
+			fclose(m);
+		}
+		if (!known)
+			snprintf(tfs_why, sizeof(tfs_why),
+				 "this kernel has no tracefs (not in /proc/filesystems): tc needs a kernel with CONFIG_FTRACE and CONFIG_TRACEPOINTS");
+		else
+			snprintf(tfs_why, sizeof(tfs_why),
+				 "tracefs is not mounted, and mounting it failed (%s): as root, mount -t tracefs nodev /sys/kernel/tracing",
+				 strerror(e));
 	}
 	return -1;
 }
@@ -1306,8 +1359,17 @@ static void copy_comm(char *out, const uint8_t *s, size_t max)
 	out[n] = 0;
 }
 
+/* A number from a recording as an int: one that does not fit is INT_MIN,
+ * which every pid and CPU check rejects and counts (never narrowed). */
+static int ev_int(int64_t v)
+{
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : INT_MIN;
+}
+
 /*
- * Decode record r (already checked by rec_info into ri) into e.
+ * Decode record r (already checked by rec_info into ri) into e.  Numbers
+ * are bounded here: pids and CPUs by ev_int, an idle state to CSTATE_MAX
+ * (IDLE_EXIT stays), a frequency to INT32_MAX kHz.
  * Returns 1 for an event tc uses, 0 for a record it does not.
  */
 static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
@@ -1332,8 +1394,8 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
 		switch (a->kind) {
 		case EV_SWITCH:
-			e->a = fld_int(a->fp[F_PREV_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_NEXT_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PREV_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_NEXT_PID], raw, rs, -1));
 			e->v = fld_int(a->fp[F_PREV_STATE], raw, rs, 0);
 			fld_str(a->fp[F_PREV_COMM], raw, rs, e->comm, false);
 			fld_str(a->fp[F_NEXT_COMM], raw, rs, e->comm2, false);
@@ -1341,35 +1403,39 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		case EV_WAKEUP:
 		case EV_WAKEUP_NEW:
 		case EV_WAKING:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->c = fld_int(a->fp[F_TARGET_CPU], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->c = ev_int(fld_int(a->fp[F_TARGET_CPU], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_PFORK:
-			e->a = fld_int(a->fp[F_PARENT_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_CHILD_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PARENT_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_CHILD_PID], raw, rs, -1));
 			fld_str(a->fp[F_PARENT_COMM], raw, rs, e->comm, false);
 			fld_str(a->fp[F_CHILD_COMM], raw, rs, e->comm2, false);
 			break;
 		case EV_PEXEC:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_OLD_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_OLD_PID], raw, rs, -1));
 			fld_str(a->fp[F_FILENAME], raw, rs, e->comm, true);
 			break;
 		case EV_PEXIT:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_MIGRATE:
-			e->a = fld_int(a->fp[F_PID], raw, rs, -1);
-			e->b = fld_int(a->fp[F_ORIG_CPU], raw, rs, -1);
-			e->c = fld_int(a->fp[F_DEST_CPU], raw, rs, -1);
+			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+			e->b = ev_int(fld_int(a->fp[F_ORIG_CPU], raw, rs, -1));
+			e->c = ev_int(fld_int(a->fp[F_DEST_CPU], raw, rs, -1));
 			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
 			break;
 		case EV_IDLE:
 		case EV_FREQ:
 			e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
-			e->c = fld_int(a->fp[F_CPU_ID], raw, rs, -1);
+			if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
+				e->v = CSTATE_MAX;
+			else if (a->kind == EV_FREQ && e->v > INT32_MAX)
+				e->v = INT32_MAX;
+			e->c = ev_int(fld_int(a->fp[F_CPU_ID], raw, rs, -1));
 			break;
 		case EV_SYS_ENTER:
 			e->a = fld_int(a->fp[F_FD], raw, rs, -1);
@@ -2572,6 +2638,59 @@ static void pe_add_tp(const struct tfs_fmt *f)
 }
 
 /*
+ * Check the file descriptor limit for need event fds (-1: before the
+ * events are known), after raising the soft limit to the hard one.  tc
+ * itself needs FD_SPARE more (stdio, the signal pipe, the recording, the
+ * terminal, tracefs and /proc reads, the command's error pipe).  Dies,
+ * naming the real number, only when the limit is really too low.
+ */
+static void pe_fd_limit(int need)
+{
+	struct rlimit rl;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int est = (EV_NTP + 1 + (G.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
+	int spare = FD_SPARE + G.view;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return;
+	if (need < 0 && rl.rlim_cur < (rlim_t)spare)
+		die("the file descriptor limit is %llu: tc needs about %d here (up to %d events on %ld CPUs, and %d for itself): ulimit -n %d",
+		    (unsigned long long)rl.rlim_cur, est + spare, est / (int)(ncpu > 0 ? ncpu : 1),
+		    ncpu, spare, est + spare);
+	if (need >= 0 && rl.rlim_cur < (rlim_t)need + spare)
+		die("%d events on %d CPUs need %d file descriptors, and tc %d more, but the limit is %llu: ulimit -n %d (as root to go above the hard limit), or trace fewer CPUs (-C)",
+		    G.nattr, need / G.nattr, need, spare, (unsigned long long)rl.rlim_cur, need + spare);
+}
+
+/* The ring of pages pages on CPU c could not be mapped: say why (errno)
+ * and what to do. */
+static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
+{
+	int e = errno;
+	uint64_t kib = (uint64_t)(pages + 1) * sysconf(_SC_PAGESIZE) / 1024;
+	struct rlimit rl = { 0, 0 };
+
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	if (e == EPERM)
+		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per user (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), run as root, or use -m with fewer pages",
+		    pages, c, kib, sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"),
+		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024,
+		    kib * (uint64_t)G.ncpu);
+	if (e == ENOMEM)
+		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages (default %d)",
+		    pages, c, kib / 1024, DEF_MMAP_PAGES);
+	die("mmap of the %u-page ring on CPU %d: %s; use -m with fewer pages (default %d)",
+	    pages, c, strerror(e), DEF_MMAP_PAGES);
+}
+
+/*
  * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
  * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
  * with one mmap'd ring per CPU (the other events SET_OUTPUT to it).  Dies
@@ -2581,11 +2700,11 @@ static void pe_setup(void)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	unsigned pages = G.mmap_pages ? G.mmap_pages : DEF_MMAP_PAGES;
-	struct rlimit rl;
 	int need;
 
+	pe_fd_limit(-1);
 	if (tfs_find() < 0)
-		die("tracefs not found and cannot be mounted: mount -t tracefs nodev /sys/kernel/tracing (as root)");
+		die("%s", tfs_why);
 	for (int k = 0; k < EV_NTP; k++) {
 		bool sched = !strcmp(tp_defs[k].sys, "sched");
 		const struct tfs_fmt *f;
@@ -2661,14 +2780,15 @@ static void pe_setup(void)
 	need = 0;
 	for (int c = 0; c < G.ncpu; c++)
 		need += G.cpu_online[c] ? G.nattr : 0;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+	if (!need) {
+		char on[256];
+
+		if (read_small("/sys/devices/system/cpu/online", on, sizeof(on)) <= 0)
+			strcpy(on, "?");
+		on[strcspn(on, "\n")] = 0;
+		die("-C: none of the CPUs given is online; the online CPUs are %s", on);
 	}
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < (rlim_t)need + 32)
-		die("%d events on %d CPUs need %d file descriptors and the limit is %llu: raise it (ulimit -n %d as root), or trace fewer CPUs (-C)",
-		    G.nattr, need / G.nattr, need, (unsigned long long)rl.rlim_cur, need + 32);
+	pe_fd_limit(need);
 	G.fds = xcalloc(need, sizeof(int));
 	if (G.io) {	/* every thread of tc, so that none of its calls is traced */
 		DIR *d = opendir("/proc/self/task");
@@ -2710,8 +2830,9 @@ static void pe_setup(void)
 				die("perf_event_open not permitted: run as root, or give tc CAP_PERFMON (setcap cap_perfmon,cap_sys_admin+ep tc), or lower /proc/sys/kernel/perf_event_paranoid (now %s) to -1",
 				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
-				die("out of file descriptors: %d events on %d CPUs need %d; raise the limit (ulimit -n %d)",
-				    G.nattr, G.ncpu, need, need + 64);
+				die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
+				    G.nattr, need / G.nattr, need, FD_SPARE,
+				    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 			if (fd < 0)
 				die("perf_event_open of %s on CPU %d: %s",
 				    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
@@ -2726,8 +2847,7 @@ static void pe_setup(void)
 				void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 				if (m == MAP_FAILED)
-					die("mmap of the %u-page ring on CPU %d refused (%s): raise /proc/sys/kernel/perf_event_mlock_kb (now %s) or use -m with fewer pages",
-					    pages, c, strerror(errno), sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"));
+					pe_mmap_fail(pages, c);
 				lead = fd;
 				r = &G.rb[G.nrb++];
 				r->pc = m;
@@ -3014,11 +3134,13 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 	return tlen;
 }
 
-/* Write the buffered data; a failed write is fatal (disk full). */
+/* Write the buffered data; a failed write is fatal (disk full, or the
+ * reader of a stream has gone). */
 static void rec_flush(void)
 {
 	if (G.rec_len && write_all(G.rec_fd, G.rec_buf, G.rec_len) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
+		die("writing %s: %s", G.rec_path,
+		    errno == EPIPE ? "the reader of the stream has gone" : strerror(errno));
 	G.rec_len = 0;
 }
 
@@ -3040,7 +3162,8 @@ static void rec_round(void)
 	rec_append(&h, sizeof(h));
 }
 
-/* Make everything appended so far readable after a crash (see above). */
+/* Make everything appended so far readable after a crash (see above);
+ * a stream gets it written out. */
 static void rec_checkpoint(void)
 {
 	uint8_t t[16 * 66];
@@ -3048,6 +3171,9 @@ static void rec_checkpoint(void)
 	uint64_t dsize;
 
 	rec_flush();
+	G.rec_ckpt_ns = now_ns();
+	if (G.rec_pipe)
+		return;
 	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
 	if (write_all(G.rec_fd, t, tlen) < 0)
 		die("writing %s: %s", G.rec_path, strerror(errno));
@@ -3056,48 +3182,114 @@ static void rec_checkpoint(void)
 	if (pwrite(G.rec_fd, &dsize, 8, 48) != 8)
 		die("writing %s: %s", G.rec_path, strerror(errno));
 	G.rec_pos += tlen;
-	G.rec_ckpt_ns = now_ns();
+}
+
+/* Under sudo, give the recording at fd to the user who ran sudo
+ * (SUDO_UID, SUDO_GID), so that it reads it without root. */
+static void rec_give(int fd)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	unsigned long uid, gid;
+	char *e1, *e2;
+
+	if (geteuid() != 0 || !u || !g)
+		return;
+	uid = strtoul(u, &e1, 10);
+	gid = strtoul(g, &e2, 10);
+	if (!*u || *e1 || !*g || *e2 || uid >= UINT32_MAX || gid >= UINT32_MAX) {
+		note("SUDO_UID=%s SUDO_GID=%s are not numbers: %s stays root's", u, g, G.rec_path);
+		return;
+	}
+	if (fchown(fd, uid, gid) < 0)
+		note("cannot give %s to uid %lu gid %lu: %s", G.rec_path, uid, gid, strerror(errno));
 }
 
 /*
- * Create the recording at G.rec_path (mode 0600; an existing file is kept
- * as FILE.old) for the attrs in G.attr, and write everything up to the
- * first checkpoint.
+ * Open G.rec_path for the recording: sets G.rec_fd and G.rec_pipe.  "-" is
+ * standard output (tc's own stdout then goes to stderr, so that neither tc
+ * nor the command writes into the stream).  Only a regular file at the path
+ * is ever replaced, and it is kept as FILE.old; a FIFO or a character
+ * device (/dev/null) gets a stream; a symlink, a directory, a block device
+ * or a socket is refused.  A new file is created mode 0600 (see rec_give).
  */
-static void rec_open(int nr_online)
+static void rec_open_out(void)
+{
+	const char *p = G.rec_path;
+	char old[PATH_MAX];
+	struct stat st, fst;
+
+	if (!strcmp(p, "-")) {
+		if (isatty(1))
+			die("--record -: standard output is a terminal; pipe it into a reader (tc --record - | tc --replay -) or give a file name");
+		if ((G.rec_fd = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0)
+			die("--record -: standard output: %s", strerror(errno));
+		dup2(2, 1);
+		G.rec_pipe = true;
+		return;
+	}
+	if (lstat(p, &st) < 0) {
+		if (errno != ENOENT)
+			die("cannot record to %s: %s", p, strerror(errno));
+	} else if (S_ISLNK(st.st_mode)) {
+		die("%s is a symbolic link: tc does not follow it or replace it; give the file it points to, or - for standard output", p);
+	} else if (S_ISDIR(st.st_mode)) {
+		die("%s is a directory: give a file name inside it", p);
+	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+		/* a stream: written as it is, never renamed or created */
+		if ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
+			die("cannot write to %s: %s", p, strerror(errno));
+		if (fstat(G.rec_fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
+			die("%s changed while it was opened: not recording", p);
+		if (isatty(G.rec_fd))
+			die("%s is a terminal: record to a file, a FIFO or - (standard output into a pipe)", p);
+		G.rec_pipe = true;
+		return;
+	} else if (!S_ISREG(st.st_mode)) {
+		die("%s is a %s, not a file: tc writes only to a regular file, a FIFO or a character device",
+		    p, S_ISBLK(st.st_mode) ? "block device" : "socket");
+	} else {
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", p) >= sizeof(old))
+			die("%s: the name is too long to keep the existing file as %s.old; give a shorter name", p, p);
+		if (rename(p, old) < 0)
+			die("cannot keep the existing %s as %s: %s", p, old, strerror(errno));
+		G.rec_kept_old = true;
+	}
+	G.rec_fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (G.rec_fd < 0)
+		die("cannot create %s: %s", p, strerror(errno));
+	rec_give(G.rec_fd);
+}
+
+/* An attr as written in both modes: perf_event_attr of FILE_ATTR_SIZE
+ * bytes, without read_format (the files hold no read values). */
+static void rec_attr_bytes(uint8_t a[FILE_ATTR_SIZE], const struct attr *at)
+{
+	struct perf_event_attr pa = at->pa;
+
+	memset(a, 0, FILE_ATTR_SIZE);
+	pa.size = FILE_ATTR_SIZE;
+	pa.read_format = 0;
+	memcpy(a, &pa, sizeof(pa) < FILE_ATTR_SIZE ? sizeof(pa) : FILE_ATTR_SIZE);
+}
+
+/* File mode: the header, the ids, the attrs and the feature blobs; the
+ * data starts after them. */
+static void rec_file_head(int nr_online)
 {
 	struct buf b = { 0 };
 	uint64_t ids_off = FILE_HDR_SIZE, attrs_off, off, data_off;
 	uint64_t hdr[13] = { 0 };
-	struct stat st;
 
-	if (lstat(G.rec_path, &st) == 0) {
-		char old[PATH_MAX];
-
-		snprintf(old, sizeof(old), "%s.old", G.rec_path);
-		if (rename(G.rec_path, old) < 0)
-			die("cannot keep the existing %s as %s: %s", G.rec_path, old, strerror(errno));
-		G.rec_kept_old = true;
-	}
-	G.rec_fd = open(G.rec_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (G.rec_fd < 0)
-		die("cannot create %s: %s", G.rec_path, strerror(errno));
-	G.rec_buf = xcalloc(1, REC_BUF);
-
-	/* header, ids, attrs */
 	buf_add(&b, hdr, FILE_HDR_SIZE);
 	for (int i = 0; i < G.nattr; i++)
 		buf_add(&b, G.attr[i].ids, 8 * G.attr[i].nids);
 	attrs_off = b.len;
 	off = ids_off;
 	for (int i = 0; i < G.nattr; i++) {
-		uint8_t a[FILE_ATTR_SIZE] = { 0 };
-		struct perf_event_attr pa = G.attr[i].pa;
+		uint8_t a[FILE_ATTR_SIZE];
 		uint64_t io[2] = { off, 8 * (uint64_t)G.attr[i].nids };
 
-		pa.size = FILE_ATTR_SIZE;
-		pa.read_format = 0;
-		memcpy(a, &pa, sizeof(pa) < sizeof(a) ? sizeof(pa) : sizeof(a));
+		rec_attr_bytes(a, &G.attr[i]);
 		buf_add(&b, a, sizeof(a));
 		buf_add(&b, io, sizeof(io));
 		off += io[1];
@@ -3120,11 +3312,86 @@ static void rec_open(int nr_online)
 		die("writing %s: %s", G.rec_path, strerror(errno));
 	free(b.p);
 	G.rec_data_off = G.rec_pos = data_off;
+}
+
+/* Append a user record of type with body n bytes (padded to 8) to b. */
+static void rec_user(struct buf *b, uint32_t type, const void *body, size_t n)
+{
+	struct perf_event_header h = { .type = type, .size = 8 + (n + 7) / 8 * 8 };
+
+	if (8 + n > 0xfff8)
+		die("a %u record of %zu bytes does not fit in a pipe-mode header: trace fewer CPUs (-C)", type, n);
+	buf_add(b, &h, 8);
+	buf_add(b, body, n);
+	buf_pad(b, 8);
+}
+
+/*
+ * Pipe mode (a stream, readable as it is written; no seeks): the 16-byte
+ * header, HEADER_FEATURE records (each {header, u64 feature, the blob as
+ * in file mode}), one HEADER_ATTR record per attr ({header, attr, ids}),
+ * and HEADER_TRACING_DATA ({header, u32 size, u32 pad}, then size bytes:
+ * the blob padded to 8, which the record's own size does not count).
+ * The data records follow, with FINISHED_ROUND after every pass.
+ */
+static void rec_pipe_head(int nr_online)
+{
+	static const int feats[] = { FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION, FEAT_ARCH,
+				     FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+	uint64_t head[2] = { PERF_MAGIC2, 16 };
+	uint32_t td[2];
+	struct buf b = { 0 }, r = { 0 };
+
+	feat_build(0, nr_online);
+	buf_add(&b, head, sizeof(head));
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		uint64_t f = feats[i];
+
+		r.len = 0;
+		buf_add(&r, &f, 8);
+		buf_add(&r, G.rec_static + G.rec_static_off[f], G.rec_static_size[f]);
+		rec_user(&b, PR_HEADER_FEATURE, r.p, r.len);
+	}
+	for (int i = 0; i < G.nattr; i++) {
+		uint8_t a[FILE_ATTR_SIZE];
+
+		r.len = 0;
+		rec_attr_bytes(a, &G.attr[i]);
+		buf_add(&r, a, sizeof(a));
+		buf_add(&r, G.attr[i].ids, 8 * G.attr[i].nids);
+		rec_user(&b, PR_HEADER_ATTR, r.p, r.len);
+	}
+	td[0] = (G.rec_static_size[FEAT_TRACING_DATA] + 7) / 8 * 8;
+	td[1] = 0;
+	rec_user(&b, PR_HEADER_TRACING_DATA, td, sizeof(td));
+	buf_add(&b, G.rec_static + G.rec_static_off[FEAT_TRACING_DATA], G.rec_static_size[FEAT_TRACING_DATA]);
+	buf_pad(&b, 8);
+	if (write_all(G.rec_fd, b.p, b.len) < 0)
+		die("writing %s: %s", G.rec_path, strerror(errno));
+	G.rec_data_off = G.rec_pos = b.len;
+	free(b.p);
+	free(r.p);
+}
+
+/*
+ * Create the recording at G.rec_path (see rec_open_out) for the attrs in
+ * G.attr, and write everything up to the first checkpoint: file mode for
+ * a regular file, pipe mode for a stream.
+ */
+static void rec_open(int nr_online)
+{
+	rec_open_out();
+	G.rec_buf = xcalloc(1, REC_BUF);
+	if (G.rec_pipe)
+		rec_pipe_head(nr_online);
+	else
+		rec_file_head(nr_online);
 	rec_round();
 	rec_checkpoint();
 }
 
-/* Finish the recording: final trailer without bit 0, header rewritten. */
+/* Finish the recording: final trailer without bit 0, header rewritten;
+ * a stream just ends. */
 static void rec_close(void)
 {
 	uint8_t t[16 * 66];
@@ -3132,6 +3399,11 @@ static void rec_close(void)
 	uint64_t h[7];
 
 	rec_flush();
+	if (G.rec_pipe) {
+		close(G.rec_fd);
+		G.rec_fd = -1;
+		return;
+	}
 	G.rec_feat &= ~(1ull << FEAT_RESERVED);
 	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
 	if (write_all(G.rec_fd, t, tlen) < 0)
@@ -4036,31 +4308,43 @@ static int rd_run(uint64_t limit)
  * tc --repair FILE: make a cut-off recording (tc's killed while recording,
  * or perf record's, whose data size is 0 until it exits) readable by perf.
  * The records from the data offset up to the last complete one are kept,
- * byte for byte, and a new feature table is appended; features the file
- * lacks are taken from this machine.  The original is kept as FILE.old.
+ * byte for byte, and a new feature table is appended.  Every feature of
+ * the original that can be read is kept (copied after the table when it
+ * sat after the data); the ones tc needs and the file lacks are taken from
+ * this machine.  The original is kept as FILE.old, which is never
+ * overwritten; a complete file is left as it is.
  */
-static void rp_repair(const char *path)
+
+/* Remove the half-written repair tmp and die with the reason. */
+static void __attribute__((noreturn)) rp_fail(const char *tmp, const char *what)
 {
-	char tmp[PATH_MAX], old[PATH_MAX];
-	uint64_t end, kept = 0, missing = 0, bits, h[7];
-	uint8_t t[16 * 66];
-	size_t tlen;
-	int out, nrec = 0;
-	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
-				       FEAT_ARCH, FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+	int e = errno;
 
-	/* VERSION is not among them: a repaired perf file is not sorted */
+	unlink(tmp);
+	die("writing %s (%s): %s; %s is unchanged", tmp, what, strerror(e), G.repair_path);
+}
 
-	rd_open(path);
-	if (G.rd_pipe)
-		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
-	if (G.swap)
-		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
-	G.rd_end = G.rd_fsize;
-	if (G.rd_mapped)
-		G.rd_len = G.rd_end;
-	G.rd_cut = true;
-	/* scan to the last complete record */
+/* Copy bytes [off, off + n) of the recording to out. */
+static void rp_copy(int out, const char *tmp, uint64_t off, uint64_t n)
+{
+	uint8_t *cp = xcalloc(1, RD_BUF);
+
+	for (uint64_t o = 0; o < n;) {
+		size_t k = n - o < RD_BUF ? n - o : RD_BUF;
+
+		if (rd_pread(cp, k, off + o) < 0)
+			rp_fail(tmp, "reading the original");
+		if (write_all(out, cp, k) < 0)
+			rp_fail(tmp, "copying");
+		o += k;
+	}
+	free(cp);
+}
+
+/* Scan the data from G.rd_pos to the last complete record (G.rec_first
+ * and G.rec_last get the sample times); returns its end offset. */
+static uint64_t rp_scan(int *nrec)
+{
 	while (rd_fill(8)) {
 		const uint8_t *r = G.rd_buf + G.rd_pos;
 		size_t sz = g16(r + 6);
@@ -4076,70 +4360,125 @@ static void rp_repair(const char *path)
 				G.rec_last = ri.time;
 		}
 		G.rd_pos += sz;
-		nrec++;
+		(*nrec)++;
 	}
-	end = G.rd_off + G.rd_pos;
+	return G.rd_off + G.rd_pos;
+}
 
-	/* features: the file's own where valid and before the data, else this machine's */
-	bits = 1ull << FEAT_SAMPLE_TIME;
-	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++) {
-		int f = statics[i];
+/*
+ * Plan the features of a repair whose data ends at end: every readable
+ * one of the file's own (*moved: those that sat after end, to be copied
+ * after the new table), the ones tc needs that it lacks (*missing) built
+ * from this machine into G.rec_static; SAMPLE_TIME from the scan.  Sets
+ * G.rec_static_off/size for rec_trailer; returns the feature bits.
+ */
+static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uint64_t *missing)
+{
+	/* facts of the machine, not of the recording's clock: a file without
+	 * CLOCKID is in perf's clock, which this machine cannot tell */
+	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
+				       FEAT_ARCH, FEAT_NRCPUS };
+	uint64_t bits = G.rd_feat_bits & ~(1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME);
+	uint64_t app = 0, base;
 
-		bits |= 1ull << f;
-		if (G.rd_feat_bits >> f & 1 && G.rd_feat_off[f] + G.rd_feat_size[f] <= G.rd_data_off)
-			kept |= 1ull << f;
-		else
-			missing |= 1ull << f;
-	}
-	if (missing) {
-		pe_cpus();
-		if (!G.tfs_root[0] && tfs_find() < 0 && (missing >> FEAT_TRACING_DATA & 1))
-			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
-		feat_build(end + 16 * __builtin_popcountll(bits) + 16, G.ncpu);
-		note("%s: features taken from this machine:%s%s%s", path,
-		     missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
-		     missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
-		     missing >> FEAT_HOSTNAME & 1 ? " hostname" : "");
-	}
+	*moved = *missing = 0;
+	for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++)
+		if (!(bits >> statics[i] & 1))
+			*missing |= 1ull << statics[i];
+	bits |= *missing | 1ull << FEAT_SAMPLE_TIME;
+	base = end + 16 * __builtin_popcountll(bits) + 16;
 	for (int f = 0; f < 64; f++)
-		if (kept >> f & 1) {
-			G.rec_static_off[f] = G.rd_feat_off[f];
-			G.rec_static_size[f] = G.rd_feat_size[f];
+		if (G.rd_feat_bits >> f & 1 && bits >> f & 1 &&
+		    G.rd_feat_off[f] + G.rd_feat_size[f] > end) {
+			*moved |= 1ull << f;
+			app += (G.rd_feat_size[f] + 7) / 8 * 8;
 		}
-
-	/* the new file: [0, end) of the old one, the trailer, new blobs */
-	snprintf(tmp, sizeof(tmp), "%s.repair", path);
-	snprintf(old, sizeof(old), "%s.old", path);
-	unlink(tmp);
-	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
-		die("cannot create %s: %s", tmp, strerror(errno));
-	{
-		uint8_t *cp = xcalloc(1, RD_BUF);
-
-		for (uint64_t o = 0; o < end;) {
-			size_t k = end - o < RD_BUF ? end - o : RD_BUF;
-
-			if (rd_pread(cp, k, o) < 0 || write_all(out, cp, k) < 0)
-				die("copying %s: %s", path, strerror(errno));
-			o += k;
-		}
-		free(cp);
+	if (*missing) {
+		pe_cpus();
+		if (!G.tfs_root[0] && tfs_find() < 0 && (*missing >> FEAT_TRACING_DATA & 1))
+			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
+		feat_build(base + app, G.ncpu);
+		note("%s: features taken from this machine:%s%s%s%s%s", path,
+		     *missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
+		     *missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
+		     *missing >> FEAT_HOSTNAME & 1 ? " hostname" : "",
+		     *missing >> FEAT_OSRELEASE & 1 ? " osrelease" : "",
+		     *missing >> FEAT_ARCH & 1 ? " arch" : "");
 	}
+	for (int f = 0, o = 0; f < 64; f++)
+		if (G.rd_feat_bits >> f & 1 && bits >> f & 1) {
+			G.rec_static_off[f] = *moved >> f & 1 ? base + o : G.rd_feat_off[f];
+			G.rec_static_size[f] = G.rd_feat_size[f];
+			o += *moved >> f & 1 ? (G.rd_feat_size[f] + 7) / 8 * 8 : 0;
+		}
+	return bits;
+}
+
+/* tc --repair FILE (see above). */
+static void rp_repair(const char *path)
+{
+	char tmp[PATH_MAX], old[PATH_MAX];
+	uint64_t end, data_end, moved, missing, bits, h[7];
+	uint8_t t[16 * 66];
+	size_t tlen;
+	int out, nrec = 0;
+	bool complete;
+	struct stat st;
+
+	rd_open(path);
+	if (G.rd_pipe)
+		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
+	if (G.swap)
+		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
+	complete = !G.rd_cut;
+	data_end = G.rd_end;
+	if (!complete)
+		G.rd_end = G.rd_fsize;
+	if (G.rd_mapped)
+		G.rd_len = G.rd_end;
+	G.rd_cut = true;
+	end = rp_scan(&nrec);
+	if (complete && end == data_end) {
+		note("%s is complete (%d records): nothing to repair, left as it is", path, nrec);
+		return;
+	}
+
+	bits = rp_features(path, end, &moved, &missing);
+	/* the new file: [0, end) of the old one, the table, the blobs */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.repair", path) >= sizeof(tmp) ||
+	    (size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+		die("%s: the name is too long to keep the original as %s.old", path, path);
+	if (lstat(old, &st) == 0)
+		die("%s exists (an earlier repair's original?): move it away first, tc does not overwrite it", old);
+	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		die("cannot create %s: %s", tmp, strerror(errno));
+	if (fstat(G.rd_fd, &st) == 0 && (fchown(out, st.st_uid, st.st_gid) < 0 || fchmod(out, st.st_mode & 0777) < 0))
+		note("%s: cannot give it the owner and mode of %s: %s", tmp, path, strerror(errno));
+	rp_copy(out, tmp, 0, end);
 	tlen = rec_trailer(t, end, bits);
-	if (write_all(out, t, tlen) < 0 ||
-	    (missing && write_all(out, G.rec_static, G.rec_static_len) < 0))
-		die("writing %s: %s", tmp, strerror(errno));
+	if (write_all(out, t, tlen) < 0)
+		rp_fail(tmp, "feature table");
+	for (int f = 0; f < 64; f++)
+		if (moved >> f & 1) {
+			static const uint8_t z[8];
+
+			rp_copy(out, tmp, G.rd_feat_off[f], G.rd_feat_size[f]);
+			if (write_all(out, z, (8 - G.rd_feat_size[f] % 8) % 8) < 0)
+				rp_fail(tmp, "features");
+		}
+	if (missing && write_all(out, G.rec_static, G.rec_static_len) < 0)
+		rp_fail(tmp, "features");
 	h[0] = end - G.rd_data_off;
 	h[1] = h[2] = 0;
 	h[3] = bits;
 	h[4] = h[5] = h[6] = 0;
 	if (pwrite(out, h, sizeof(h), 48) != sizeof(h) || fsync(out) < 0)
-		die("writing %s: %s", tmp, strerror(errno));
+		rp_fail(tmp, "header");
 	close(out);
 	if (rename(path, old) < 0 || rename(tmp, path) < 0)
 		die("cannot replace %s: %s", path, strerror(errno));
 	note("repaired %s: %d records, %" PRIu64 " bytes of data kept, %" PRIu64 " bytes after them dropped; the original is %s",
-	     path, nrec, end - G.rd_data_off, G.rd_fsize - end, old);
+	     path, nrec, end - G.rd_data_off, G.rd_end - end, old);
 }
 
 /* ---------------------------------------------------------------- traced command */
@@ -4163,6 +4502,7 @@ static void cmd_start(void)
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		die("pipe: %s", strerror(errno));
+	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* what the command orphans comes to tc */
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
@@ -4185,6 +4525,8 @@ static void cmd_start(void)
 			dup2(nul, 0);
 			dup2(nul, 1);
 			dup2(nul, 2);
+			if (nul > 2)
+				close(nul);
 		}
 		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
 			;
@@ -4214,7 +4556,7 @@ static void cmd_go(void)
 	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
 		waitpid(G.child, NULL, 0);
 		G.child = 0;
-		if (G.rec_path) {
+		if (G.rec_path && !G.rec_pipe) {
 			char old[PATH_MAX];
 
 			unlink(G.rec_path);
@@ -4227,23 +4569,100 @@ static void cmd_go(void)
 	close(cmd_err_fd);
 }
 
-/* Reap the command if it has exited; true once it has. */
+/* Reap the command if it has exited, and whatever else tc inherited as
+ * subreaper; true once the command has exited. */
 static bool cmd_reap(void)
 {
 	int st;
+	pid_t p;
 
 	if (G.child <= 0 || G.child_done)
 		return true;
-	if (waitpid(G.child, &st, WNOHANG) == G.child) {
-		G.child_status = st;
-		G.child_done = true;
-		kill(-G.child, SIGTERM);	/* what it left behind in its group */
-	}
+	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+		if (p == G.child) {
+			G.child_status = st;
+			G.child_done = true;
+			kill(-G.child, SIGTERM);	/* what it left behind in its group */
+		}
 	return G.child_done;
 }
 
-/* Stop the command and its process group: SIGTERM, then SIGKILL after a
- * grace period; reap it.  Safe to call at any time, also from die(). */
+struct cmd_proc { int pid, ppid; int8_t mine; bool zombie; };	/* mine: -1 unknown, 0, 1 */
+
+static int cmd_proc_cmp(const void *a, const void *b)
+{
+	const struct cmd_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Is pr[i] a descendant of tc?  Memoized in mine; pr sorted by pid. */
+static bool cmd_proc_mine(struct cmd_proc *pr, int n, int i, int depth)
+{
+	struct cmd_proc key, *parent;
+
+	if (pr[i].mine < 0) {
+		key.pid = pr[i].ppid;
+		parent = bsearch(&key, pr, n, sizeof(*pr), cmd_proc_cmp);
+		pr[i].mine = pr[i].ppid == getpid() ||
+			     (parent && depth < 4096 && cmd_proc_mine(pr, n, parent - pr, depth + 1));
+	}
+	return pr[i].mine;
+}
+
+/*
+ * Send sig (0: none) to every live descendant of tc, found by following
+ * PPid in /proc/PID/stat; returns how many there are (zombies are not
+ * counted).  Stop time only: it reads all of /proc.
+ */
+static int cmd_signal_tree(int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct cmd_proc *pr = NULL;
+	int n = 0, cap = 0, found = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[64], buf[512], *rp;
+		int pid = atoi(de->d_name);
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (pid <= 0 || read_small(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+			continue;
+		if (n == cap) {
+			void *np = realloc(pr, (cap = cap ? 2 * cap : 1024) * sizeof(*pr));
+
+			if (!np)
+				break;
+			pr = np;
+		}
+		pr[n].pid = pid;
+		pr[n].mine = -1;
+		pr[n].zombie = rp[1] && rp[2] == 'Z';
+		if (sscanf(rp + 2, "%*c %d", &pr[n].ppid) == 1)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(pr, n, sizeof(*pr), cmd_proc_cmp);
+	for (int i = 0; i < n; i++)
+		if (cmd_proc_mine(pr, n, i, 0) && !pr[i].zombie) {
+			found++;
+			if (sig)
+				kill(pr[i].pid, sig);
+		}
+	free(pr);
+	return found;
+}
+
+/*
+ * Stop the command and everything it started: its process group and every
+ * descendant, also those that left the group (tc is their subreaper):
+ * SIGTERM, then SIGKILL after a grace period, whether or not the command
+ * itself still lives; reap them all.  Safe to call at any time, also from
+ * die().
+ */
 static void cmd_kill(void)
 {
 	uint64_t until;
@@ -4254,18 +4673,20 @@ static void cmd_kill(void)
 		kill(G.child, SIGKILL);
 		G.child_held = false;
 	}
-	if (!cmd_reap()) {
-		kill(-G.child, SIGTERM);
+	cmd_reap();
+	kill(-G.child, SIGTERM);
+	if (cmd_signal_tree(SIGTERM)) {
 		until = now_ns() + GRACE_NS;
-		while (!cmd_reap() && now_ns() < until)
-			usleep(10000);
-		if (!cmd_reap()) {
-			kill(-G.child, SIGKILL);
-			while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
-				;
-			G.child_done = true;
-		}
+		while (now_ns() < until && (cmd_reap(), cmd_signal_tree(0)))
+			usleep(20000);
+		kill(-G.child, SIGKILL);
+		cmd_signal_tree(SIGKILL);
 	}
+	while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
+		;
+	G.child_done = true;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	G.child = -G.child;	/* done: keep the number for nothing else */
 }
 
@@ -4559,12 +4980,21 @@ static void term_restore(void)
 	tcsetattr(G.tty_in, TCSAFLUSH, &term_saved);
 }
 
-/* A fatal signal: restore the terminal, then die of it. */
-static void term_fatal(int sig)
+static const int term_fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static struct sigaction term_fatal_old[5];	/* the default's, or a sanitizer's */
+
+/* A fatal signal: restore the terminal, put back the handler tc found
+ * (the default, or ASan's and UBSan's, which then report), and let it run:
+ * a fault happens again on return, a sent signal is raised again. */
+static void term_fatal(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	term_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
+		if (term_fatal_sig[i] == sig)
+			sigaction(sig, &term_fatal_old[i], NULL);
+	if (si->si_code <= 0)
+		raise(sig);
 }
 
 /* Enter raw mode on G.tty_in and the alternate screen on stdout. */
@@ -4650,7 +5080,7 @@ static void term_size(void)
 static void term_init(void)
 {
 	const char *term = getenv("TERM"), *lang;
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa = { .sa_sigaction = term_fatal, .sa_flags = SA_SIGINFO };
 
 	if (!isatty(1))
 		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
@@ -4669,8 +5099,9 @@ static void term_init(void)
 		G.ncolor = 256;
 	else
 		G.ncolor = 16;
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], term_fatal);
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
+		sigaction(term_fatal_sig[i], &sa, &term_fatal_old[i]);
 	G.term_bps = term_rate();
 	term_size();
 	atexit(term_restore);
@@ -5940,11 +6371,13 @@ static void sig_setup(void)
 /*
  * Stop capturing: disable the events, release everything still in the
  * rings, close the recording if there is one, stop the command.  Returns
- * the command's exit status (128+signal if killed), 0 without one.
+ * the command's exit status (128+signal if killed) if it ended on its own;
+ * 0 if tc ended it (q, -d, SIGINT, SIGTERM) or there is none.
  */
 static int capture_stop(void)
 {
 	int status = 0;
+	bool ended_by_tc = G.cmd && !cmd_reap();
 
 	pe_enable(false);
 	while (!pe_pass(true))
@@ -5958,7 +6391,9 @@ static int capture_stop(void)
 		fl_stop();
 	if (G.cmd) {
 		cmd_kill();
-		if (WIFEXITED(G.child_status))
+		if (ended_by_tc)
+			status = 0;
+		else if (WIFEXITED(G.child_status))
 			status = WEXITSTATUS(G.child_status);
 		else if (WIFSIGNALED(G.child_status))
 			status = 128 + WTERMSIG(G.child_status);
@@ -5976,7 +6411,6 @@ static int run_record(void)
 	struct pollfd *pfd;
 	uint64_t t_start, t_end = 0;
 	int nonline = 0, status = 0;
-	struct stat st;
 
 	sig_setup();
 	pe_setup();
@@ -6033,9 +6467,9 @@ static int run_record(void)
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
 	}
+	free(pfd);
 	status = capture_stop();
-	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9,
-		  !G.fl.buf && stat(G.rec_path, &st) == 0 ? (uint64_t)st.st_size : 0);
+	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9, G.fl.buf ? 0 : G.rec_pos);
 	if (G.sig_stop && !G.cmd)
 		status = 0;
 	return status;
@@ -6179,9 +6613,9 @@ static int run_view(void)
 		}
 		if (G.sig_tstp || G.want_suspend)
 			view_suspend();
-		if (G.sig_cont) {
+		if (G.sig_cont) {	/* after a stop from outside: raw mode again, redraw */
 			G.sig_cont = 0;
-			G.full_redraw = true;
+			term_raw();
 			next_frame = 0;
 		}
 
@@ -6279,6 +6713,7 @@ static int run_view(void)
 		}
 	}
 quit:
+	free(pfd);
 	term_restore();
 	if (G.live) {
 		status = capture_stop();
@@ -6317,6 +6752,66 @@ static int run_replay(void)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
 	return ret < 0 && !G.rd_cut ? 1 : 0;
 }
+
+#ifdef TC_FUZZ
+/*
+ * Fuzzing only (built with -DTC_FUZZ; make fuzz): the view of a recording
+ * drawn headless.  TC_FUZZ_VIEW="ROWS COLS KEYS" renders a first frame at
+ * ROWSxCOLS, then one frame after each key that KEYS decodes to (escape
+ * sequences and mouse reports included) into the frame buffer and its
+ * diff, which are thrown away; q ends early.  Returns tc's exit status.
+ */
+static int fuzz_view(const char *spec)
+{
+	int rows = 0, cols = 0, off = 0;
+	const uint8_t *kb;
+	size_t kn;
+
+	if (sscanf(spec, "%d %d %n", &rows, &cols, &off) < 2 || rows < 1 || rows > 500 || cols < 1 || cols > 1000)
+		die("TC_FUZZ_VIEW: \"ROWS COLS KEYS\" is needed");
+	rd_open(G.replay_path);
+	rd_run(UINT64_MAX);
+	if (!G.task)
+		die("%s holds no events", G.replay_path);
+	G.rows = rows;
+	G.cols = cols;
+	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
+	G.ob_cap = (size_t)rows * cols * 48 + 4096;
+	G.ob = xcalloc(1, G.ob_cap);
+	G.full_redraw = true;
+	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.v_now = G.m_last;
+	if (!G.m_first)
+		G.m_first = G.v_now;
+	view_init();
+	kb = (const uint8_t *)spec + off;
+	kn = strlen(spec + off);
+	for (bool more = true; more;) {
+		int key = K_NONE, mx = 0, my = 0;
+		size_t used = kn ? key_decode(kb, kn, &key, &mx, &my) : 0;
+
+		view_refresh();
+		draw_frame();
+		draw_diff();
+		G.ob_len = G.ob_off = 0;
+		G.frames++;
+		if (!kn)
+			break;
+		if (!used) {		/* an unfinished sequence: Esc, as after the timeout */
+			key = K_ESC;
+			used = 1;
+		}
+		kb += used;
+		kn -= used;
+		more = key == K_NONE || view_key(key, mx, my);
+	}
+	printf("%" PRIu64 " frames\n", G.frames);
+	return 0;
+}
+#endif
 
 /* ---------------------------------------------------------------- options and main */
 
@@ -6470,6 +6965,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (G.cmd && !G.rec_path && !G.live)
 		die("a command to trace goes with --live or --record");
+	if (G.live && G.rec_path && !strcmp(G.rec_path, "-"))
+		die("--live --record -: the view needs standard output; record to a file or a FIFO, or drop --live");
 	if ((G.script || G.summary) && !G.replay_path)
 		die("--script and --summary go with --replay");
 	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
@@ -6500,6 +6997,10 @@ int main(int argc, char **argv)
 		rp_repair(G.repair_path);
 		return 0;
 	}
+#ifdef TC_FUZZ
+	if (G.view && G.replay_path && getenv("TC_FUZZ_VIEW"))
+		return fuzz_view(getenv("TC_FUZZ_VIEW"));
+#endif
 	if (G.view)
 		return run_view();
 	if (G.replay_path)

@@ -2,7 +2,7 @@
 /*
  * mkdata: write a small synthetic perf.data file (file mode) for tc's tests.
  *
- *   mkdata [--be] [--long4] [--scenario basic|power|lost] FILE
+ *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile] FILE
  *
  * The file is what `perf record -e sched:... -e power:... -a` would write on
  * a 2-CPU machine (tools/perf/Documentation/perf.data-file-format.txt):
@@ -243,6 +243,22 @@ static const struct sev lost[] = {
 	ROUND,
 };
 
+/* Numbers no kernel writes (issue 11): idle states of 2^31 and more, a
+ * frequency above 2^31 kHz, a cpu_id far out of range. */
+static const struct sev hostile[] = {
+	PW(0, 0, E_FREQ, 4294967294ll),
+	PW(1000, 0, E_IDLE, 2147483648ll),
+	PW(2000, 1, E_IDLE, 4294967294ll),
+	{ 2500, 1, E_IDLE, 0, 2147483647, 1, 0 },
+	{ 2600, 1, E_IDLE, 0, -5, 1, 0 },
+	WK(3000, 0, E_WAKING, 300, 0, 0, 0),
+	SW(3500, 0, 0, 0, 300),
+	PW(4000, 1, E_IDLE, IDLE_EXIT),
+	SW(5000, 0, 300, 1, 0),
+	PW(6000, 0, E_IDLE, 3000000000ll),
+	ROUND,
+};
+
 static const struct scenario {
 	const char *name;
 	const struct task *tasks;
@@ -252,6 +268,7 @@ static const struct scenario {
 	{ "basic", basic_tasks, basic, sizeof(basic) / sizeof(basic[0]) },
 	{ "power", power_tasks, power, sizeof(power) / sizeof(power[0]) },
 	{ "lost", lost_tasks, lost, sizeof(lost) / sizeof(lost[0]) },
+	{ "hostile", power_tasks, hostile, sizeof(hostile) / sizeof(hostile[0]) },
 };
 
 /* ---------------------------------------------------------------- output */
@@ -589,7 +606,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost] FILE\n");
+		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile] FILE\n");
 		return 2;
 	}
 	write_file(path, sc);
