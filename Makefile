@@ -1,25 +1,48 @@
 # tc: a live timechart for Linux. One C file; see README.md.
 #
 #   make                 ./tc (gcc by default; make CC=clang works too)
-#   make static          ./tc-static, static with musl-gcc, stripped
+#   make static          ./tc-static, static with musl-gcc, stripped (at most 128 KiB)
+#   make install         $(DESTDIR)$(PREFIX)/bin/$(NAME): PREFIX=/usr/local, NAME=tc
 #   make test            unit tests (plain and ASan+UBSan), replay and kernel tests
 #   make fuzz            AFL++ on --summary, --script and the view (FUZZ_SECONDS each, default 1200)
+#   make cross           tc and the unit tests for six other targets, run under qemu-user
 #   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
 #   make clean
 #
-# CI adds warnings-as-errors with EXTRA_CFLAGS=-Werror.
+# Flags: the project's own are TC_OPT (optimisation) and TC_WARN (language,
+# warnings); CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS from the environment or
+# the command line come after them, so they add to them or override them
+# (make CFLAGS=-O0, make CPPFLAGS=-DTC_MAX_TASKS=4096). CI adds
+# warnings-as-errors with EXTRA_CFLAGS=-Werror. CROSS_COMPILE=PREFIX- builds
+# with $(CROSS_COMPILE)gcc (make CROSS_COMPILE=aarch64-linux-gnu-).
 
+CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
-CC = gcc
+CC = $(CROSS_COMPILE)gcc
 endif
 MUSL_CC ?= musl-gcc
-STRIP ?= strip
+STRIP ?= $(CROSS_COMPILE)strip
+INSTALL ?= install
 
-CFLAGS = -O2 -g -Wall -Wextra -std=gnu11
-EXTRA_CFLAGS ?=
+TC_OPT = -O2 -g
+TC_WARN = -std=gnu11 -Wall -Wextra
+CPPFLAGS ?=
+CFLAGS ?=
+LDFLAGS ?=
 LDLIBS ?=
+EXTRA_CFLAGS ?=
+TC_CFLAGS = $(TC_OPT) $(TC_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
+
+# The static build: small code, unused functions and data dropped by the
+# linker, no unwind tables (C, no exceptions), no build id, and no
+# page of padding between the code and the read-only data (-z
+# noseparate-code; a static binary maps its few pages anyway).
+TC_SMALL = -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
+	   -Wl,-z,noseparate-code
+STATIC_MAX = 131072
 
 # musl's include directory has no Linux UAPI headers (linux/perf_event.h):
 # give musl-gcc the system's linux/, asm/ and asm-generic/ and nothing else,
@@ -31,63 +54,110 @@ MUSL_INC = .musl-include
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
 
-.PHONY: all static test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view
+# make install
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+NAME ?= tc
+BIN ?= tc
+
+# make cross: targets (GNU triplets), the compiler for one ($* is the
+# triplet; clang needs only the target's libc and binutils, and unlike the
+# gcc-TRIPLET packages it can be installed next to gcc-multilib; a gcc cross
+# compiler: make cross CROSS_CC='$$*-gcc'), and qemu-user's name for each.
+CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
+		 mips-linux-gnu s390x-linux-gnu i686-linux-gnu
+CROSS_CC ?= clang --target=$*
+CROSS_STRIP ?= $*-strip
+CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
+
+.PHONY: all static test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
+	install uninstall cross
 
 all: tc
 
 tc: tc.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 tc-san: tc.c
-	$(CC) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 # 32-bit build (gcc-multilib): tc must stay 32-bit clean
 tc32: tc.c
-	$(CC) -m32 $(CFLAGS) $(EXTRA_CFLAGS) -o $@ tc.c $(LDLIBS)
+	$(CC) -m32 $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 static: tc-static
-	@echo "tc-static: $$(stat -c %s tc-static) bytes"
+	@size=$$(stat -c %s tc-static); \
+	echo "tc-static: $$size bytes ($$(($(STATIC_MAX) - size)) under $(STATIC_MAX))"; \
+	[ $$size -le $(STATIC_MAX) ] || { echo "tc-static is over $(STATIC_MAX) bytes" >&2; exit 1; }
 
 tc-static: tc.c
 	rm -rf $(MUSL_INC) && mkdir -p $(MUSL_INC)
 	ln -s /usr/include/linux $(MUSL_INC)/linux
 	ln -s /usr/include/asm-generic $(MUSL_INC)/asm-generic
 	ln -s $(KASM) $(MUSL_INC)/asm
-	$(MUSL_CC) -static -Os -Wall -Wextra -std=gnu11 $(EXTRA_CFLAGS) \
-		-isystem $(MUSL_INC) -o $@ tc.c $(LDLIBS)
-	$(STRIP) $@
+	$(MUSL_CC) -static $(TC_WARN) $(TC_SMALL) -isystem $(MUSL_INC) $(CPPFLAGS) $(CFLAGS) \
+		$(EXTRA_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
+	$(STRIP) -R .comment $@
+
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/$(NAME)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/$(NAME)
 
 test/unit: test/unit.c tc.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_TEST -o $@ test/unit.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) -DTC_TEST $(LDFLAGS) -o $@ test/unit.c $(LDLIBS)
 
 test/unit-san: test/unit.c tc.c
-	$(CC) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -DTC_TEST -o $@ \
-		test/unit.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) $(SANFLAGS) -DTC_TEST $(LDFLAGS) -o $@ test/unit.c $(LDLIBS)
 
 test/pingpong: test/pingpong.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/pingpong.c
 
 # A workload that gives itself a hostile name (escape sequences), for the view tests.
 test/evilname: test/evilname.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/evilname.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/evilname.c
 
 # A workload with a known set of I/O calls, for the -I tests (t_io.sh).
 # Static, so that no dynamic loader reads before main; a dynamic build if
 # there is no static libc (t_io.sh then says so and skips the exact counts).
 test/iorw: test/iorw.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -static -o $@ test/iorw.c || \
-		$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/iorw.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -static -o $@ test/iorw.c || \
+		$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/iorw.c
 
 # Synthetic perf.data files for the replay tests.
 test/mkdata: test/mkdata.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/mkdata.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/mkdata.c
+
+# A rate-limited terminal (a serial line) for t_serial.sh.
+test/slowpty: test/slowpty.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/slowpty.c -lutil
 
 # tc with a small task table, for the eviction test.
 tc-small: tc.c
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_MAX_TASKS=64 -o $@ tc.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw $(UNIT)
+test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw test/slowpty $(UNIT)
 	bash test/run.sh
+
+# Cross builds: static, so that qemu-user runs them without a sysroot.
+# tc is built as tc-static is (stripped: cross/TARGET/tc-stripped is the
+# size that counts), the unit tests at -O2.
+cross/%/tc: tc.c
+	@mkdir -p $(@D)
+	$(CROSS_CC) -static $(TC_WARN) $(TC_SMALL) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
+		$(LDFLAGS) -o $@ tc.c $(LDLIBS)
+	$(CROSS_STRIP) -R .comment -o $@-stripped $@
+
+cross/%/unit: test/unit.c tc.c
+	@mkdir -p $(@D)
+	$(CROSS_CC) -static -O2 $(TC_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_TEST \
+		$(LDFLAGS) -o $@ test/unit.c $(LDLIBS)
+
+cross: tc test/mkdata $(CROSS_BINS)
+	bash test/cross.sh $(CROSS_TARGETS)
 
 bench: tc test/pingpong
 	bash test/bench_record.sh
@@ -112,7 +182,7 @@ AFL_RUN = mkdir -p fuzz-out && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_
 tc-fuzz: tc.c
 	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(AFL_CC) -O1 -g -std=gnu11 -DTC_FUZZ \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -o $@ tc.c $(LDLIBS)
+		-fno-omit-frame-pointer $(CPPFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 fuzz-build: tc-fuzz
 
@@ -130,5 +200,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw tc-fuzz
-	rm -rf $(MUSL_INC) fuzz-out
+		test/mkdata test/iorw test/slowpty tc-fuzz tc32
+	rm -rf $(MUSL_INC) fuzz-out cross

@@ -3115,9 +3115,11 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 	for (int f = 0; f < 64; f++) {
 		if (!(bits >> f & 1))
 			continue;
-		if (f == FEAT_RESERVED) {
-			v[0] = PR_FINISHED_ROUND | (uint64_t)tlen << 48;
-			v[1] = 0;
+		if (f == FEAT_RESERVED) {	/* a record header, as the file's byte order lays it out */
+			struct perf_event_header h = { .type = PR_FINISHED_ROUND, .size = tlen };
+
+			memset(v, 0, sizeof(v));
+			memcpy(v, &h, sizeof(h));
 		} else if (f == FEAT_SAMPLE_TIME) {
 			v[0] = pos + 16 * n;
 			v[1] = 16;
@@ -3961,7 +3963,7 @@ static void rd_open(const char *path)
 {
 	uint8_t h[FILE_HDR_SIZE];
 	struct stat st;
-	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4], total_ids = 0;
+	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4], total_ids = 0, magic;
 
 	if (!strcmp(path, "-"))
 		G.rd_fd = 0;	/* a stream (or a file) on standard input */
@@ -3977,9 +3979,10 @@ static void rd_open(const char *path)
 	if (!rd_fill(16))
 		die("%s: too short for a perf.data file", path);
 	memcpy(h, G.rd_buf, 16);
-	if (!memcmp(h, "PERFILE2", 8))
+	memcpy(&magic, h, 8);	/* a u64 value, as perf compares it */
+	if (magic == PERF_MAGIC2)
 		G.swap = false;
-	else if (!memcmp(h, "2ELIFREP", 8))
+	else if (magic == __builtin_bswap64(PERF_MAGIC2))
 		G.swap = true;
 	else if (!memcmp(h, "PERFFILE", 8))
 		die("%s: a perf.data version 1 file: too old, re-record it", path);

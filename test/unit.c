@@ -290,12 +290,15 @@ static const struct sw_layout layouts[] = {
 
 /* ---------------------------------------------------------------- raw data and records */
 
-static bool put_be;	/* write the numbers below big-endian */
+/* The host's byte order is the data's unless put_swap: the other byte order
+ * (big-endian on x86-64, little-endian on mips and s390x), read with G.swap. */
+#define HOST_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+static bool put_swap;
 
 static void put_n(uint8_t *p, uint64_t v, unsigned size)
 {
 	for (unsigned i = 0; i < size; i++)
-		p[put_be ? size - 1 - i : i] = v >> (8 * i);
+		p[put_swap != HOST_BE ? size - 1 - i : i] = v >> (8 * i);
 }
 
 /* A sched_switch event, whatever the layout. */
@@ -677,7 +680,8 @@ static void t_fld_int_sizes(void)
 	CHECK(fld_int(&odd, raw, 16, 42) == 42, "a 3-byte field gave a value");
 }
 
-/* Big-endian data (a 32-bit big-endian recording): G.swap reads it. */
+/* Data in the other byte order (on x86-64 a 32-bit big-endian recording):
+ * G.swap reads it. */
 static void t_fld_swapped(void)
 {
 	const struct sw_layout *L = &layouts[3];	/* 32-bit */
@@ -690,9 +694,9 @@ static void t_fld_swapped(void)
 	uint32_t n;
 
 	CHECK(tfs_parse(L->text, strlen(L->text), &f) == 0, "parse");
-	put_be = true;
+	put_swap = true;
 	n = mk_switch_raw(raw, L, &s);
-	put_be = false;
+	put_swap = false;
 	G.swap = true;
 	CHECK(fld_int(tfs_field(&f, "common_type"), raw, n, 0) == L->id, "common_type");
 	CHECK(fld_int(tfs_field(&f, "prev_pid"), raw, n, 0) == 0x01020304, "prev_pid");
@@ -1885,17 +1889,18 @@ static void b_num(struct blob *b, uint64_t v, unsigned size)
 
 /* A TRACING_DATA blob (version 0.6) with sched_switch and
  * sched_process_exec in "sched", cpu_idle in "power"; ends[] gets the
- * offset just after each format text.  Numbers big-endian if be. */
+ * offset just after each format text.  Numbers in the other byte order
+ * (big-endian on x86-64) if be. */
 static void mk_td(struct blob *b, bool be, size_t ends[3])
 {
 	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
 	static const char he[] = "# compressed entry header\n\ttype_len    :    5 bits\n";
 	const char *f[3] = { FMT_MODERN, FMT_EXEC, FMT_IDLE };
 
-	put_be = be;
+	put_swap = be;
 	b->len = 0;
 	b_add(b, "\x17\x08\x44tracing0.6", 14);
-	b_num(b, be, 1);
+	b_num(b, be != HOST_BE, 1);
 	b_num(b, 8, 1);
 	b_num(b, 4096, 4);
 	b_add(b, "header_page", 12);
@@ -1920,7 +1925,7 @@ static void mk_td(struct blob *b, bool be, size_t ends[3])
 	b_num(b, 0, 4);		/* kallsyms */
 	b_num(b, 0, 4);		/* printk formats */
 	b_num(b, 0, 8);		/* saved cmdlines */
-	put_be = false;
+	put_swap = false;
 }
 
 static void t_td_parse(void)
@@ -3263,6 +3268,171 @@ static void t_model_io_drawn(void)
 
 		CHECK(ch == want, "column %d (t %d) holds '%c', want '%c'", c, 1000 + c * 100, ch, want);
 	}
+/* ---------------------------------------------------------------- recorder */
+
+/*
+ * The recorder over synthetic events, read back by the reader: in the host's
+ * byte order, so that on a big-endian target (make cross runs this under
+ * qemu on mips and s390x) it is a big-endian recording.  With TC_UNIT_REC=DIR
+ * the files stay as DIR/rec.data (closed) and DIR/rec-cut.data (a copy of
+ * the file after the first checkpoint, cut inside a record: what a killed tc
+ * leaves), for test/cross.sh to read on every target, repair and give to
+ * perf script.
+ */
+enum { REC_NEV = 40 };
+
+/* A fake tracefs: what td_build reads besides the formats. */
+static void rec_fake_tfs(const char *dir)
+{
+	static const char *const files[][2] = {
+		{ "events/header_page",
+		  "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		  "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n" },
+		{ "events/header_event",
+		  "# compressed entry header\n\ttype_len    :    5 bits\n"
+		  "\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
+		  "\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+		  "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n" },
+	};
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	mkdir(path, 0700);
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		if (!(f = fopen(path, "w")) || fputs(files[i][1], f) < 0 || fclose(f)) {
+			perror(path);
+			exit(2);
+		}
+	}
+	scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+}
+
+/* Record REC_NEV switches (i = 0..: time 1000 + 10 i, CPU i % 2, prev pid
+ * 100 + i) through emit, with a checkpoint half way and a copy of the file
+ * after it in cut (NULL: none). */
+static void rec_write(const char *path, const char *cut)
+{
+	static uint64_t ids[2] = { 11, 12 };
+	const struct sw_layout *L = &layouts[0];
+	uint8_t raw[128], rec[256];
+
+	fmt_add("sched", L->text, strlen(L->text));
+	set_attr(0, SMP_LIVE, L->id);
+	set_attr(1, SMP_LIVE, 0);
+	for (int i = 0; i < 2; i++) {
+		G.attr[i].ids = &ids[i];
+		G.attr[i].nids = 1;
+	}
+	idmap_build();
+	G.ncpu = 2;
+	G.rec_path = path;
+	rec_open(2);
+	for (int i = 0; i < REC_NEV; i++) {
+		char prev[16];
+		struct sw s = { .prev_comm = prev, .next_comm = "next", .prev_pid = 100 + i,
+				.next_pid = 7, .prev_prio = 120, .next_prio = 120,
+				.common_pid = 100 + i, .prev_state = 1 };
+		struct smp sm = { .id = 11, .time = 1000 + 10 * i, .pid = 100 + i,
+				  .tid = 100 + i, .cpu = i % 2, .raw = raw };
+		struct rinfo ri;
+		size_t n;
+
+		snprintf(prev, sizeof(prev), "task-%d", i);
+		sm.rawsz = mk_switch_raw(raw, L, &s);
+		n = mk_sample(rec, SMP_LIVE, &sm);
+		if (rec_info(rec, n, &ri) == 0)
+			emit(rec, n, sm.time, &ri);
+		if (i == REC_NEV / 2) {
+			rec_round();
+			rec_checkpoint();
+			if (cut) {
+				size_t len;
+				char *all = read_all(path, &len);
+				int fd = open(cut, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+				/* cut 12 bytes into the first record after the trailer */
+				if (!all || fd < 0 || write_all(fd, all, len) < 0 ||
+				    write_all(fd, rec, 12) < 0)
+					exit(2);
+				close(fd);
+				free(all);
+			}
+		}
+	}
+	rec_round();
+	rec_close();
+	free(G.rec_static);
+	free(G.rec_buf);
+}
+
+/* Read path to the script stream (ms_buf); returns rd_run's result. */
+static int rec_read(const char *path)
+{
+	int ret;
+
+	ms_open();
+	rd_open(path);
+	ret = rd_run(UINT64_MAX);
+	fflush(out_script);
+	for (int i = 0; i < G.nattr; i++)
+		free(G.attr[i].ids);
+	if (G.rd_mapped)
+		munmap(G.rd_buf, G.rd_fsize);
+	else
+		free(G.rd_buf);
+	close(G.rd_fd);
+	return ret;
+}
+
+static void t_rec_roundtrip(void)
+{
+	const char *keep = getenv("TC_UNIT_REC");
+	char dir[] = "/tmp/tc-unit-rec.XXXXXX", path[600], cut[600], tfs[600];
+	char *text = NULL, *line;
+	int ret, n = 0;
+	bool ok = true;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	snprintf(tfs, sizeof(tfs), "%s/tfs", dir);
+	mkdir(tfs, 0700);
+	rec_fake_tfs(tfs);
+	snprintf(path, sizeof(path), "%s/rec.data", keep ? keep : dir);
+	snprintf(cut, sizeof(cut), "%s/rec-cut.data", keep ? keep : dir);
+	unlink(path);
+	unlink(cut);
+	rec_write(path, keep ? cut : NULL);
+	g_reset();
+	ret = rec_read(path);
+	if (ms_buf)
+		text = strdup(ms_buf);
+	g_reset();
+	if (!keep) {
+		unlink(path);
+		snprintf(tfs, sizeof(tfs), "rm -rf '%s'", dir);
+		ok = system(tfs) == 0;
+	}
+	CHECK(ok, "could not remove %s", dir);
+	CHECK(text, "no script output");
+	scratch[nscratch++] = text;
+	CHECK(ret == 0, "rd_run %d (0: clean end); read: %.300s", ret, text);
+	for (line = text; *line; line = strchr(line, '\n') + 1) {
+		char want[160];
+
+		snprintf(want, sizeof(want),
+			 "%d %d sched_switch prev_comm=task-%d prev_pid=%d prev_state=1 next_comm=next next_pid=7\n",
+			 1000 + 10 * n, n % 2, n, 100 + n);
+		CHECK(!strncmp(line, want, strlen(want)), "event %d: '%.*s', want '%.*s'", n,
+		      (int)strcspn(line, "\n"), line, (int)strlen(want) - 1, want);
+		n++;
+		if (!strchr(line, '\n'))
+			break;
+	}
+	CHECK(n == REC_NEV, "%d events read back, want %d", n, REC_NEV);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -3328,6 +3498,7 @@ int main(void)
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_io_drawn);
+	RUN(rec_roundtrip);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
