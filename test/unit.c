@@ -3268,6 +3268,8 @@ static void t_model_io_drawn(void)
 
 		CHECK(ch == want, "column %d (t %d) holds '%c', want '%c'", c, 1000 + c * 100, ch, want);
 	}
+}
+
 /* ---------------------------------------------------------------- recorder */
 
 /*
