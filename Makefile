@@ -78,6 +78,10 @@ test/iorw: test/iorw.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -static -o $@ test/iorw.c || \
 		$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/iorw.c
 
+# A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
+test/chain: test/chain.c
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/chain.c
+
 # Synthetic perf.data files for the replay tests.
 test/mkdata: test/mkdata.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ test/mkdata.c
@@ -86,7 +90,7 @@ test/mkdata: test/mkdata.c
 tc-small: tc.c
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -DTC_MAX_TASKS=64 -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw $(UNIT)
+test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw test/chain $(UNIT)
 	bash test/run.sh
 
 bench: tc test/pingpong
@@ -116,5 +120,5 @@ fuzz: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw tc-fuzz
+		test/mkdata test/iorw test/chain tc-fuzz
 	rm -rf $(MUSL_INC) fuzz-out
