@@ -3120,7 +3120,7 @@ static void rd_queues(void)
 	if (cap < MAX_REC + 16)
 		cap = MAX_REC + 16;
 	mrg_init(nq, cap);
-	if (G.summary || G.view)
+	if (G.summary || G.view || G.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.ncpu, TC_MAX_TASKS, G.view ? TC_MAX_IVALS : 0);
 }
 
@@ -4160,6 +4160,468 @@ static void out_chain(FILE *f, int tid)
 		out_who(f, s[i].waker);
 		fputc('\n', f);
 	}
+}
+
+/*
+ * --script --ftrace: the events as the kernel's trace file prints them,
+ *
+ *   "<comm 16>-<pid -7> [<cpu 03>] <flags> <s 5>.<us 06>: <event>: <fields>"
+ *
+ * after a "# tracer: nop" header.  The fields come from each event's own
+ * "print fmt" (its format file, live or from the recording), a printf
+ * format and C expressions over REC->field, evaluated on the raw bytes.
+ * The subset the scheduler and power events use is evaluated: integers,
+ * strings, casts (ignored), + - * / % << >> & ^ | comparisons && || ! ~ ?:,
+ * __get_str(), __print_flags(), __print_symbolic().  An event whose print
+ * fmt does not evaluate prints its fields as name=value instead.  The comm
+ * of common_pid is the model's ("<idle>" for 0, "<...>" unknown), as the
+ * kernel's saved command lines give it.  Bytes that are not printable
+ * ASCII print as \xNN.
+ */
+enum { PF_ARENA = 2048, PF_DEPTH = 32 };
+
+/* The state of evaluating one print fmt over one event. */
+struct pf {
+	const char *p;			/* next character of the expression */
+	const struct tfs_fmt *fmt;
+	const uint8_t *raw;
+	uint32_t rawsz;
+	bool bad;			/* something was not understood */
+	int depth;
+	char arena[PF_ARENA];		/* strings made while evaluating */
+	size_t used;
+};
+
+/* A line of output being made (cut at its size). */
+struct pfo {
+	char s[1024];
+	size_t n;
+};
+
+/* A value: an integer, or a string when s is set. */
+struct pv {
+	int64_t i;
+	const char *s;
+};
+
+static struct pv pf_expr(struct pf *x);
+
+static void pf_ws(struct pf *x)
+{
+	while (*x->p == ' ' || *x->p == '\t' || *x->p == '\n')
+		x->p++;
+}
+
+/* Consume tok (after blanks) if it comes next. */
+static bool pf_eat(struct pf *x, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	pf_ws(x);
+	if (strncmp(x->p, tok, n))
+		return false;
+	x->p += n;
+	return true;
+}
+
+/* Copy n bytes of s into the arena as a string; "" when it is full. */
+static const char *pf_keep(struct pf *x, const char *s, size_t n)
+{
+	char *d = x->arena + x->used;
+
+	if (n + 1 > PF_ARENA - x->used)
+		return "";
+	memcpy(d, s, n);
+	d[n] = 0;
+	x->used += n + 1;
+	return d;
+}
+
+/* A C identifier at x->p into out (size n); false if there is none. */
+static bool pf_ident(struct pf *x, char *out, size_t n)
+{
+	size_t k = 0;
+
+	pf_ws(x);
+	while ((isalnum((unsigned char)*x->p) || *x->p == '_') && k + 1 < n)
+		out[k++] = *x->p++;
+	out[k] = 0;
+	return k > 0;
+}
+
+/* A string literal at x->p (escapes \n \t \\ \"), kept in the arena. */
+static const char *pf_string(struct pf *x)
+{
+	char buf[256];
+	size_t k = 0;
+
+	if (!pf_eat(x, "\""))
+		return x->bad = true, "";
+	for (; *x->p && *x->p != '"'; x->p++) {
+		char c = *x->p;
+
+		if (c == '\\' && x->p[1]) {
+			c = *++x->p;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+		}
+		if (k < sizeof(buf))
+			buf[k++] = c;
+	}
+	if (*x->p != '"')
+		return x->bad = true, "";
+	x->p++;
+	return pf_keep(x, buf, k);
+}
+
+/* Field name of the event as a value: strings for char arrays and
+ * __data_loc fields, integers otherwise. */
+static struct pv pf_field(struct pf *x, const char *name, bool str)
+{
+	const struct tfs_field *f = tfs_field(x->fmt, name);
+	const uint8_t *s;
+	uint32_t n;
+
+	if (!f || f->off + f->size > x->rawsz)
+		return x->bad = true, (struct pv){ 0, NULL };
+	if (!str && !f->dyn && f->size <= 8)
+		return (struct pv){ fld_int(f, x->raw, x->rawsz, 0), NULL };
+	s = x->raw + f->off;
+	n = f->size;
+	if (f->dyn) {
+		uint32_t loc = f->size == 4 ? g32(s) : 0, off = loc & 0xffff;
+
+		n = loc >> 16;
+		if (off > x->rawsz || n > x->rawsz - off)
+			return x->bad = true, (struct pv){ 0, NULL };
+		s = x->raw + off;
+	}
+	return (struct pv){ 0, pf_keep(x, (const char *)s, strnlen((const char *)s, n)) };
+}
+
+/* __print_flags(v, "sep", { bit, "name" }, ...) or __print_symbolic(v,
+ * { value, "name" }, ...), after its "(": the names that apply. */
+static struct pv pf_table(struct pf *x, bool flags)
+{
+	int64_t v = pf_expr(x).i, rest = v;
+	const char *sep = "";
+	char out[256];
+	size_t k = 0;
+	bool any = false;
+
+	if (flags && (!pf_eat(x, ",") || !(sep = pf_string(x))))
+		return x->bad = true, (struct pv){ 0, NULL };
+	while (!x->bad && pf_eat(x, ",") && pf_eat(x, "{")) {
+		int64_t m = pf_expr(x).i;
+		const char *name = pf_eat(x, ",") ? pf_string(x) : (x->bad = true, "");
+
+		if (!pf_eat(x, "}"))
+			x->bad = true;
+		if (flags ? m && (rest & m) == m : !any && v == m) {
+			k += snprintf(out + k, sizeof(out) - k, "%s%s", any && flags ? sep : "", name);
+			k = k < sizeof(out) ? k : sizeof(out) - 1;
+			rest &= flags ? ~m : rest;
+			any = true;
+		}
+	}
+	if (!pf_eat(x, ")"))
+		x->bad = true;
+	if (flags && rest)	/* bits without a name, as the kernel prints them */
+		k += snprintf(out + k, sizeof(out) - k, "%s0x%" PRIx64, any ? sep : "", rest);
+	else if (!flags && !any)
+		k = snprintf(out, sizeof(out), "0x%" PRIx64, v);
+	return (struct pv){ 0, pf_keep(x, out, k < sizeof(out) ? k : sizeof(out) - 1) };
+}
+
+/* A primary expression, with unary operators and casts before it. */
+static struct pv pf_unary(struct pf *x)
+{
+	char id[64];
+	struct pv v;
+
+	if (++x->depth > PF_DEPTH)
+		return x->bad = true, (struct pv){ 0, NULL };
+	pf_ws(x);
+	if (pf_eat(x, "!"))
+		v = pf_unary(x), v = (struct pv){ !v.i, NULL };
+	else if (pf_eat(x, "~"))
+		v = pf_unary(x), v.i = ~v.i;
+	else if (pf_eat(x, "-"))
+		v = pf_unary(x), v.i = -v.i;
+	else if (*x->p == '"')
+		v = (struct pv){ 0, pf_string(x) };
+	else if (isdigit((unsigned char)*x->p)) {
+		char *e;
+
+		v = (struct pv){ (int64_t)strtoull(x->p, &e, 0), NULL };
+		for (x->p = e; *x->p == 'u' || *x->p == 'U' || *x->p == 'l' || *x->p == 'L'; x->p++)
+			;
+	} else if (pf_eat(x, "REC->")) {
+		v = pf_ident(x, id, sizeof(id)) ? pf_field(x, id, false) : (x->bad = true, (struct pv){ 0, NULL });
+	} else if (pf_eat(x, "(")) {
+		const char *q = x->p;
+
+		while (isalnum((unsigned char)*q) || *q == '_' || *q == ' ' || *q == '*')
+			q++;
+		if (*q == ')' && strncmp(x->p, "REC", 3) && !isdigit((unsigned char)*x->p)) {
+			x->p = q + 1;	/* a cast: (unsigned long) */
+			v = pf_unary(x);
+		} else {
+			v = pf_expr(x);
+			if (!pf_eat(x, ")"))
+				x->bad = true;
+		}
+	} else if (pf_ident(x, id, sizeof(id)) && pf_eat(x, "(")) {
+		if (!strcmp(id, "__get_str") && pf_ident(x, id, sizeof(id)) && pf_eat(x, ")"))
+			v = pf_field(x, id, true);
+		else if (!strcmp(id, "__print_flags") || !strcmp(id, "__print_symbolic"))
+			v = pf_table(x, id[8] == 'f');
+		else
+			v = (struct pv){ 0, NULL }, x->bad = true;
+	} else {
+		v = (struct pv){ 0, NULL };
+		x->bad = true;
+	}
+	x->depth--;
+	return v;
+}
+
+/* Binary operators by precedence, loosest first (C's order). */
+static const char *const pf_ops[][4] = {
+	{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" }, { "==", "!=" },
+	{ "<=", ">=", "<", ">" }, { "<<", ">>" }, { "+", "-" }, { "*", "/", "%" },
+};
+
+/* Binary expressions at precedence level lv and tighter. */
+static struct pv pf_binary(struct pf *x, int lv)
+{
+	struct pv a, b;
+	int op;
+
+	if (lv == (int)(sizeof(pf_ops) / sizeof(pf_ops[0])))
+		return pf_unary(x);
+	a = pf_binary(x, lv + 1);
+	for (;;) {
+		pf_ws(x);
+		for (op = 0; op < 4 && pf_ops[lv][op]; op++) {
+			const char *o = pf_ops[lv][op];
+			size_t n = strlen(o);
+
+			/* "|" is not "||", "&" not "&&", "<" not "<<" */
+			if (!strncmp(x->p, o, n) && !(n == 1 && strchr("|&<>", *o) && x->p[1] == *o) &&
+			    !(n == 1 && strchr("<>", *o) && x->p[1] == '='))
+				break;
+		}
+		if (op == 4 || !pf_ops[lv][op])
+			return a;
+		x->p += strlen(pf_ops[lv][op]);
+		b = pf_binary(x, lv + 1);
+		switch (pf_ops[lv][op][0] * 256 + pf_ops[lv][op][1]) {
+		case '|' * 256 + '|': a.i = a.i || b.i; break;
+		case '&' * 256 + '&': a.i = a.i && b.i; break;
+		case '|' * 256: a.i |= b.i; break;
+		case '^' * 256: a.i ^= b.i; break;
+		case '&' * 256: a.i &= b.i; break;
+		case '=' * 256 + '=': a.i = a.i == b.i; break;
+		case '!' * 256 + '=': a.i = a.i != b.i; break;
+		case '<' * 256 + '=': a.i = a.i <= b.i; break;
+		case '>' * 256 + '=': a.i = a.i >= b.i; break;
+		case '<' * 256: a.i = a.i < b.i; break;
+		case '>' * 256: a.i = a.i > b.i; break;
+		case '<' * 256 + '<': a.i = b.i >= 0 && b.i < 64 ? (int64_t)((uint64_t)a.i << b.i) : 0; break;
+		case '>' * 256 + '>': a.i = b.i >= 0 && b.i < 64 ? (int64_t)((uint64_t)a.i >> b.i) : 0; break;
+		case '+' * 256: a.i = (int64_t)((uint64_t)a.i + (uint64_t)b.i); break;
+		case '-' * 256: a.i = (int64_t)((uint64_t)a.i - (uint64_t)b.i); break;
+		case '*' * 256: a.i = (int64_t)((uint64_t)a.i * (uint64_t)b.i); break;
+		case '/' * 256: a.i = b.i && !(a.i == INT64_MIN && b.i == -1) ? a.i / b.i : 0; break;
+		case '%' * 256: a.i = b.i && !(a.i == INT64_MIN && b.i == -1) ? a.i % b.i : 0; break;
+		}
+		a.s = NULL;
+	}
+}
+
+/* An expression: binary operators, then "c ? a : b". */
+static struct pv pf_expr(struct pf *x)
+{
+	struct pv c = pf_binary(x, 0), a, b;
+
+	if (!pf_eat(x, "?"))
+		return c;
+	a = pf_expr(x);
+	if (!pf_eat(x, ":"))
+		x->bad = true;
+	b = pf_expr(x);
+	return c.i || c.s ? a : b;
+}
+
+/* Append n bytes of s to o with bytes that are not printable ASCII (or
+ * a backslash) as \xNN. */
+static void pf_put(struct pfo *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && o->n + 5 < sizeof(o->s); i++) {
+		unsigned char c = s[i];
+
+		if (c >= ' ' && c < 0x7f && c != '\\')
+			o->s[o->n++] = c;
+		else
+			o->n += snprintf(o->s + o->n, 5, "\\x%02x", c);
+	}
+	o->s[o->n] = 0;
+}
+
+/*
+ * Evaluate the print fmt text pf (after "print fmt: ") of x's event into
+ * o.  Returns false if any of it was not understood.
+ */
+static bool pf_print(struct pf *x, const char *pf, struct pfo *o)
+{
+	const char *f;
+	char spec[32];
+
+	x->p = pf;
+	if (!(f = pf_string(x)) || x->bad)
+		return false;
+	for (; *f; f++) {
+		size_t k = 0;
+		struct pv v;
+		char out[64], conv;
+		int n;
+
+		if (*f != '%' || f[1] == '%') {
+			pf_put(o, f, 1);
+			f += *f == '%';
+			continue;
+		}
+		spec[k++] = *f++;
+		while (*f && strchr("-+ #0123456789.", *f) && k < 16)
+			spec[k++] = *f++;
+		while (*f == 'l' || *f == 'h' || *f == 'z' || *f == 'L')
+			f++;
+		conv = *f;
+		if (!conv || !strchr("diouxXcsp", conv) || !pf_eat(x, ","))
+			return false;
+		x->depth = 0;
+		v = pf_expr(x);
+		if (x->bad)
+			return false;
+		if (conv == 's' && (!v.s || k > 1)) {	/* a width on a string: not in these events */
+			return false;
+		} else if (conv == 's') {
+			pf_put(o, v.s, strlen(v.s));
+			continue;
+		} else if (v.s) {
+			return false;
+		} else if (conv == 'p') {
+			n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.i);
+		} else {
+			strcpy(spec + k, conv == 'd' || conv == 'i' ? PRId64 : conv == 'o' ? PRIo64 :
+			       conv == 'u' ? PRIu64 : conv == 'c' ? "c" : conv == 'x' ? PRIx64 : PRIX64);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			n = conv == 'c' ? snprintf(out, sizeof(out), spec, (int)v.i) :
+			    snprintf(out, sizeof(out), spec, v.i);
+#pragma GCC diagnostic pop
+		}
+		if (n > 0)
+			pf_put(o, out, strlen(out));
+	}
+	return !x->bad;
+}
+
+/* The print fmt of format f (the text after "print fmt: "), or NULL. */
+static const char *pf_text(const struct tfs_fmt *f)
+{
+	ptrdiff_t i = f - G.fmt;
+	const char *p;
+
+	if (i < 0 || i >= G.nfmt || !fmt_text[i].text)
+		return NULL;
+	p = strstr(fmt_text[i].text, "print fmt: ");
+	return p ? p + 11 : NULL;
+}
+
+/* The header of the kernel's trace file (tracer nop, latency columns). */
+static void out_ftrace_head(FILE *f)
+{
+	fputs("# tracer: nop\n"
+	      "#\n"
+	      "#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n", f);
+}
+
+/* The five latency columns of common_flags and common_preempt_count
+ * (the kernel's trace_print_lat_fmt, TRACE_FLAG_* of Linux 6.x).  The
+ * preempt count of a perf sample includes the tracepoint's own
+ * preempt_disable(), which the trace file leaves out (tracing_gen_ctx_dec). */
+static void out_lat_flags(char *out, unsigned fl, unsigned pc)
+{
+	if (pc & 0xf)
+		pc--;
+	static const char resched[8] = { '.', 'l', 'n', 'b', 'p', 'L', 'N', 'B' };
+	bool nmi = fl & 0x40, hard = fl & 0x08, soft = fl & 0x10, bh = fl & 0x80;
+
+	out[0] = fl & 0x01 ? (bh ? 'D' : 'd') : bh ? 'b' : '.';
+	out[1] = resched[(fl & 0x02 ? 1 : 0) | (fl & 0x04 ? 2 : 0) | (fl & 0x20 ? 4 : 0)];
+	out[2] = nmi ? (hard ? 'Z' : 'z') : hard ? (soft ? 'H' : 'h') : soft ? 's' : '.';
+	out[3] = pc & 0xf ? "0123456789abcdef"[pc & 0xf] : '.';
+	out[4] = pc & 0xf0 ? "0123456789abcdef"[pc >> 4 & 0xf] : '.';
+	out[5] = 0;
+}
+
+/* One --ftrace line for tracepoint event e (ri: its record), or a lost
+ * events line; other records print nothing. */
+static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
+{
+	static struct pf x;
+	const struct attr *a = ri->attr >= 0 ? &G.attr[ri->attr] : NULL;
+	const struct task *p;
+	const char *pf, *name;
+	struct pfo o = { .n = 0 };
+	char comm[64], lat[6];
+	int pid;
+
+	if (e->kind == EV_LOST) {
+		fprintf(f, "CPU:%d [LOST %" PRId64 " EVENTS]\n", e->cpu, e->v);
+		return;
+	}
+	if (!a || !a->fmt || !ri->raw)
+		return;
+	pid = fld_int(tfs_field(a->fmt, "common_pid"), ri->raw, ri->rawsz, e->tid);
+	p = pid > 0 ? task_find(pid) : NULL;
+	name = pid == 0 ? "<idle>" : p && p->comm[0] ? p->comm : "<...>";
+	pf_put(&o, name, strlen(name));
+	scopy(comm, sizeof(comm), o.s);
+	out_lat_flags(lat, fld_int(tfs_field(a->fmt, "common_flags"), ri->raw, ri->rawsz, 0),
+		      fld_int(tfs_field(a->fmt, "common_preempt_count"), ri->raw, ri->rawsz, 0));
+	o.n = 0;
+	x = (struct pf){ .fmt = a->fmt, .raw = ri->raw, .rawsz = ri->rawsz };
+	if (!(pf = pf_text(a->fmt)) || !pf_print(&x, pf, &o)) {	/* fields as name=value */
+		o.n = 0;
+		for (int i = 0; i < a->fmt->nfield; i++) {
+			const struct tfs_field *fd = &a->fmt->field[i];
+			char v[32];
+
+			if (!strncmp(fd->name, "common_", 7))
+				continue;
+			pf_put(&o, " ", o.n > 0);
+			pf_put(&o, fd->name, strlen(fd->name));
+			pf_put(&o, "=", 1);
+			if (fd->dyn || fd->size > 8) {
+				x.used = 0;
+				pf_put(&o, pf_field(&x, fd->name, true).s ? x.arena : "", x.used ? strlen(x.arena) : 0);
+			} else {
+				snprintf(v, sizeof(v), "%" PRId64, fld_int(fd, ri->raw, ri->rawsz, 0));
+				pf_put(&o, v, strlen(v));
+			}
+		}
+	}
+	fprintf(f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06u: %s: %s\n", comm, pid, e->cpu, lat,
+		e->time / 1000000000, (unsigned)(e->time / 1000 % 1000000), a->fmt->name, o.s);
 }
 
 /* ---------------------------------------------------------------- terminal */
@@ -5567,7 +6029,9 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 		lat_event(&e);
 	if (G.task)
 		model_event(&e);
-	if (out_script)
+	if (out_script && G.ftrace)
+		out_ftrace(out_script, &e, ri);
+	else if (out_script)
 		out_event(out_script, &e);
 }
 
@@ -6140,6 +6604,8 @@ int main(int argc, char **argv)
 	if (G.script) {
 		out_script = stdout;
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		if (G.ftrace)
+			out_ftrace_head(stdout);
 	}
 	if (G.repair_path) {
 		rp_repair(G.repair_path);
