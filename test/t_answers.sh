@@ -99,4 +99,53 @@ chain_four() {
 	fi
 }
 
-kernel_tests latency_perf_sched chain_four
+# ftrace_instance: a tracefs instance (mono clock) and tc --record trace the
+# same run of test/pingpong; every event of tc --script --ftrace inside the
+# instance's span must be in the kernel's own trace text with the same
+# event, pid, flags and fields (test/ftrace_cmp.awk).
+ftrace_instance() {
+	local tfs inst e res ev total matched flags maxdt
+	tfs=/sys/kernel/tracing
+	[ -d "$tfs/instances" ] || tfs=/sys/kernel/debug/tracing
+	inst=$tfs/instances/tctest_$$
+	if ! mkdir "$inst" 2>/dev/null; then
+		skip ftrace_instance "no tracefs instances ($tfs/instances)"
+		return
+	fi
+	if ! echo mono >"$inst/trace_clock" 2>/dev/null; then
+		rmdir "$inst"
+		skip ftrace_instance "no mono trace clock"
+		return
+	fi
+	echo 8192 >"$inst/buffer_size_kb"
+	for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
+		 sched/sched_migrate_task sched/sched_process_fork sched/sched_process_exec \
+		 sched/sched_process_exit power/cpu_idle power/cpu_frequency; do
+		[ -e "$inst/events/$e/enable" ] && echo 1 >"$inst/events/$e/enable"
+	done
+	echo 1 >"$inst/tracing_on"
+	timeout 60 "$TC" --record "$T/r.data" -- "$PINGPONG" 300 >"$T/out" 2>"$T/err"
+	echo 0 >"$inst/tracing_on"
+	cat "$inst/trace" >"$T/kernel.txt"
+	echo 0 >"$inst/events/enable"
+	rmdir "$inst"
+	timeout 60 "$TC_SAN" --replay "$T/r.data" --script --ftrace >"$T/tc.txt" 2>"$T/tc.err"
+	res=$(awk -f "$ROOT/test/ftrace_cmp.awk" "$T/kernel.txt" "$T/tc.txt")
+	read -r _ total _ matched _ flags _ maxdt _ ev <<<"$(tail -1 <<<"$res")"
+	if [ "$(head -1 "$T/tc.txt")" != "# tracer: nop" ]; then
+		fail ftrace_instance "no '# tracer: nop' header (files in $T)"
+	elif grep -q 'LOST' "$T/kernel.txt"; then
+		skip ftrace_instance "the instance lost events (files in $T)"
+	elif [ "${total:-0}" -lt 100 ] || [ "$matched" != "$total" ] || [ "$flags" != 0 ]; then
+		fail ftrace_instance "$(tr '\n' ';' <<<"$res") (files in $T)"
+	elif [[ " $ev " != *" sched_switch "* ]] || [[ " $ev " != *" sched_waking "* ]]; then
+		fail ftrace_instance "no sched_switch or sched_waking matched: $ev (files in $T)"
+	elif [ -n "$(ans_stderr "$T/tc.err")" ]; then
+		fail ftrace_instance "stderr: $(ans_stderr "$T/tc.err")"
+	else
+		note "$total lines matched the kernel's, timestamps at most $maxdt s apart; $ev"
+		pass ftrace_instance
+	fi
+}
+
+kernel_tests latency_perf_sched chain_four ftrace_instance
