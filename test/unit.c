@@ -2777,6 +2777,74 @@ static void t_lat_chain(void)
 	      "ping-pong chain: %d steps", n);
 }
 
+/* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
+ * prev_state letters and "+", hostile names escaped; other expressions;
+ * the fallback; the latency columns. */
+static void t_ftrace_print_fmt(void)
+{
+	static const char other[] =
+		"name: ev\nID: 9\nformat:\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:int pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		"\tfield:bool group_dead;\toffset:16;\tsize:1;\tsigned:0;\n"
+		"\tfield:u32 state;\toffset:20;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"comm=%s pid=%d dead=%s state=%lu sym=%s x=%03d|%x %%\", __get_str(comm), "
+		"REC->pid, REC->group_dead ? \"true\" : \"false\", (unsigned long)REC->state, "
+		"__print_symbolic(REC->pid, { 1, \"one\" }, { 7, \"seven\" }), -REC->pid * 2 + 20 / 3, "
+		"(REC->pid << 4 | 3) & ~0x2\n";
+	static const struct { int64_t st; const char *want; } sw[] = {
+		{ 0, "R" }, { 1, "S" }, { 0x102, "D+" }, { 0x100, "R+" }, { 0x81, "S|I" }, { 0x300, "R+" }, { 0x3, "S|D" },
+	};
+	const struct tfs_fmt *f, *g;
+	uint8_t raw[64];
+	struct pfo o;
+	static struct pf x;
+	char lat[6], want[256];
+
+	CHECK((f = fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN))) && pf_text(f), "sched_switch format");
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+		memset(raw, 0, sizeof(raw));
+		memcpy(raw + 8, "a\x1b[2Jb", 6);
+		memcpy(raw + 40, "next", 4);
+		*(int32_t *)(raw + 24) = 5;
+		*(int32_t *)(raw + 28) = 120;
+		*(int64_t *)(raw + 32) = sw[i].st;
+		*(int32_t *)(raw + 56) = 6;
+		*(int32_t *)(raw + 60) = 98;
+		x = (struct pf){ .fmt = f, .raw = raw, .rawsz = sizeof(raw) };
+		o.n = 0;
+		CHECK(pf_print(&x, pf_text(f), &o), "prev_state %#" PRIx64 ": not evaluated", sw[i].st);
+		snprintf(want, sizeof(want), "prev_comm=a\\x1b[2Jb prev_pid=5 prev_prio=120 prev_state=%s "
+			 "==> next_comm=next next_pid=6 next_prio=98", sw[i].want);
+		CHECK(!strcmp(o.s, want), "prev_state %#" PRIx64 ":\n got %.200s\nwant %.200s", sw[i].st, o.s, want);
+	}
+	CHECK((g = fmt_add("x", other, strlen(other))), "other format");
+	memset(raw, 0, sizeof(raw));
+	*(uint32_t *)(raw + 8) = 3 << 16 | 24;	/* __data_loc: 3 bytes at 24 */
+	memcpy(raw + 24, "ab", 3);
+	*(int32_t *)(raw + 12) = 7;
+	raw[16] = 1;
+	*(uint32_t *)(raw + 20) = 4294967295u;
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 28 };
+	o.n = 0;
+	CHECK(pf_print(&x, pf_text(g), &o), "other: not evaluated");
+	CHECK(!strcmp(o.s, "comm=ab pid=7 dead=true state=4294967295 sym=seven x=-08|71 %"),
+	      "other: %.200s", o.s);
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 10 };	/* pid out of the data */
+	o.n = 0;
+	CHECK(!pf_print(&x, pf_text(g), &o), "a field beyond the data was evaluated");
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 28 };
+	o.n = 0;
+	CHECK(!pf_print(&x, "\"%d\", foo(REC->pid)", &o) && !pf_print(&x, "\"%d %d\", REC->pid", &o) &&
+	      !pf_print(&x, "\"%s\", REC->pid", &o) && !pf_print(&x, "\"%d\", ((((((((((((((((((((((((((((((((((1", &o),
+	      "an unknown function, a missing argument, a type mismatch or deep nesting was evaluated");
+	out_lat_flags(lat, 0x01 | 0x04 | 0x20 | 0x08, 3);
+	CHECK(!strcmp(lat, "dNh2."), "flags: %s, want dNh2.", lat);
+	out_lat_flags(lat, 0x80 | 0x10, 0x21);
+	CHECK(!strcmp(lat, "b.s.2"), "flags: %s, want b.s.2", lat);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -2832,6 +2900,7 @@ int main(void)
 	RUN(lat_ring_short);
 	RUN(lat_blocked_idle);
 	RUN(lat_chain);
+	RUN(ftrace_print_fmt);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
