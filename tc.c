@@ -187,6 +187,9 @@ enum st {
 #define WAKER_IRQ (-2)		/* a wakeup from interrupt context */
 #define TRACE_IRQ_FLAGS 0x58	/* common_flags: HARDIRQ | SOFTIRQ | NMI */
 
+#define LAT_NB 24		/* log2 buckets of runnable waits: < 1 us, then [2^(k+9), 2^(k+10)) ns */
+#define LAT_WAKES 4		/* wakeups kept per task for the waker chain */
+
 /* A task (thread) of the model.  Times in ns; totals per state. */
 struct task {
 	int tid, pid;		/* pid: thread group id, -1 when unknown */
@@ -222,6 +225,18 @@ struct task {
 	int wk_waker;
 	bool unk_missing;	/* its unknown state is due to a missing switch */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
+	/* answers (see lat_wait_end): runnable waits, wakeups for the chain */
+	uint32_t lat_hist[LAT_NB];	/* waits per log2 bucket */
+	uint32_t lat_n;
+	uint64_t lat_sum, lat_max;	/* ns */
+	uint32_t lat_pre_n;		/* of them, waits after a preemption */
+	uint64_t lat_pre_sum, lat_pre_max;
+	uint64_t lat_cpus;		/* CPUs seen on once migrated (bit 63: 63 and up) */
+	bool lat_migrated;
+	uint8_t lat_cstate1;		/* idle state + 1 of its CPU at its last wakeup, 0 none */
+	uint8_t wk_next;		/* next slot of wk_t, wk_tid */
+	uint64_t wk_t[LAT_WAKES];	/* its last wakeups: time, waker (WAKER_IRQ) */
+	int32_t wk_tid[LAT_WAKES];
 };
 
 /* A CPU of the model. */
@@ -344,6 +359,8 @@ static struct {
 	double duration;		/* seconds, 0 = until stopped */
 	unsigned mmap_pages;
 	char **cmd;
+	bool latency, ftrace;		/* --latency, --ftrace */
+	int chain_tid;			/* --chain TID, 0 none */
 
 	/* tracefs and events */
 	char tfs_root[256];
@@ -1484,6 +1501,8 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 	return 0;
 }
 
+static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu);
+
 /* ---------------------------------------------------------------- model */
 
 /*
@@ -1963,6 +1982,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 		task_name(n, e->comm2);
 		if (n->state == ST_RUNNING)	/* its switch-out is missing */
 			model_displace(n);
+		lat_wait_end(n, n->wait_start, t, c);
 		if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
 			n->max_delay = t - n->wait_start;
 		task_set(n, ST_RUNNING, t);
@@ -4178,7 +4198,7 @@ static void rd_queues(void)
 	if (G.rd_pipe)
 		rd_bind(true);
 	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
-	if (G.summary || G.view)
+	if (G.summary || G.view || G.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.ncpu, TC_MAX_TASKS, G.view ? TC_MAX_IVALS : 0);
 }
 
@@ -4903,6 +4923,970 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, ", %.3f s, tc's CPU %.3f s\n", secs,
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/*
+ * Answers: the longest runnable waits and who held the CPUs meanwhile, the
+ * longest blocked (D) spans, wait percentiles per task, waker chains
+ * (--summary --latency, --summary --chain TID).  Fixed memory, nothing is
+ * allocated per event:
+ *
+ *   per task   a log2 histogram of its runnable waits (lat_hist) and a ring
+ *              of its last LAT_WAKES wakeups (time, waker) for the chain,
+ *              both fed by lat_wait_end(), which the model calls when a
+ *              task is switched in;
+ *   per CPU    a ring of its last LAT_RUNS runs (tid, start, end), fed by
+ *              lat_event() from the switches (--latency only);
+ *   overall    the LAT_TOP longest waits and D spans, longest first.
+ *
+ * Who held the CPUs: a second pass over the recording is impossible for a
+ * stream, and charging every waiting task at every switch costs per event
+ * what only the worst waits need.  So when a wait ends and is long enough
+ * to enter the top, the runs of each CPU it could have run on are walked
+ * back from the newest over the wait's span and the overlaps summed per
+ * task.  Only candidates pay for the walk, and the entry threshold rises
+ * quickly.  A wait reaching back further than a CPU's ring reports the
+ * part not covered as unknown instead of guessing.
+ *
+ *   cpu0  |--X--|----Y----|--idle--|-> open run
+ *   wait        [=============================)   X, Y, idle: overlaps
+ *
+ * Allowed CPUs: the trace has no affinity masks.  Once a task migrated,
+ * the CPUs it was seen on (migrations, switch-ins); all CPUs until then.
+ */
+enum { LAT_RUNS = 512, LAT_TOP = 10, LAT_HOLD = 4, LAT_CHAIN = 8, LAT_TIDS = 32 };
+
+/* A step of a waker chain: tid was woken by waker (WAKER_IRQ, -1) at t. */
+struct lat_step {
+	uint64_t t;
+	int tid, waker;
+};
+
+/* One of the longest runnable waits or D spans.  cstate: idle state of the
+ * wakee's CPU at the wakeup, -1 when it was not idle or not known. */
+struct lat_rec {
+	uint64_t start, end;
+	int tid, cpu, cstate;
+	char comm[COMM_LEN];
+	int hold_tid[LAT_HOLD];			/* -1: unused */
+	uint64_t hold_ns[LAT_HOLD], idle_ns, other_ns, unknown_ns;
+	struct lat_step chain[LAT_CHAIN];	/* chain[0]: this task's wakeup */
+	int nchain;
+};
+
+struct lat_run {
+	uint64_t start, end;
+	int32_t tid;				/* 0 idle, -1 unknown */
+};
+
+static struct {
+	struct lat_run *runs;			/* ncpu rings of LAT_RUNS */
+	uint32_t *head;				/* per CPU: next slot */
+	int *cur;				/* per CPU: running tid, -1 unknown */
+	uint64_t *since;			/* per CPU: start of cur */
+	struct lat_rec wait[LAT_TOP], blk[LAT_TOP];
+	int nwait, nblk;
+} lat;
+
+/* The log2 bucket of a wait of d ns. */
+static int lat_bucket(uint64_t d)
+{
+	int k;
+
+	if (d < 1024)
+		return 0;
+	k = 63 - __builtin_clzll(d) - 9;
+	return k < LAT_NB ? k : LAT_NB - 1;
+}
+
+/* The pct-th percentile (1..100) of p's runnable waits in ns: the upper
+ * edge of the log2 bucket it falls in, at most the longest wait.  pct% of
+ * the waits were shorter (or as long, at the maximum).  0 without waits. */
+static uint64_t lat_pct(const struct task *p, unsigned pct)
+{
+	uint64_t rank = ((uint64_t)p->lat_n * pct + 99) / 100, sum = 0;
+
+	for (int k = 0; k < LAT_NB && rank; k++) {
+		sum += p->lat_hist[k];
+		if (sum >= rank) {
+			uint64_t edge = k == LAT_NB - 1 ? UINT64_MAX : 1ull << (k + 10);
+
+			return edge < p->lat_max ? edge : p->lat_max;
+		}
+	}
+	return p->lat_max;
+}
+
+/* Note that p was on CPU c (the allowed-CPU guess). */
+static void lat_cpu_mark(struct task *p, int c)
+{
+	if (c >= 0)
+		p->lat_cpus |= 1ull << (c < 63 ? c : 63);
+}
+
+/* Could p have run on CPU c, as far as the trace tells? */
+static bool lat_allowed(const struct task *p, int c)
+{
+	return !p->lat_migrated || (p->lat_cpus >> (c < 63 ? c : 63) & 1);
+}
+
+/* The latest wakeup of p at or before t into s; false if none is kept. */
+static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s)
+{
+	bool found = false;
+
+	for (int i = 0; i < LAT_WAKES; i++)
+		if (p->wk_t[i] && p->wk_t[i] <= t && (!found || p->wk_t[i] > s->t)) {
+			*s = (struct lat_step){ p->wk_t[i], p->tid, p->wk_tid[i] };
+			found = true;
+		}
+	if (p->state == ST_RUNNABLE && p->waker != -1 && p->wait_start <= t &&
+	    (!found || p->wait_start > s->t)) {	/* woken, still waiting */
+		*s = (struct lat_step){ p->wait_start, p->tid, p->waker };
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * The waker chain of task tid at time t into out (at most max steps):
+ * out[0] is tid's latest wakeup at or before t, out[1] its waker's latest
+ * wakeup before that, and so on.  It ends at an interrupt (waker
+ * WAKER_IRQ), an unknown or idle waker, a waker with no wakeup kept before
+ * (it was already running, or its wakeup left its ring), or after max
+ * steps.  Returns the number of steps.  For the view's W key and --chain.
+ */
+static int lat_chain(int tid, uint64_t t, struct lat_step *out, int max)
+{
+	int n = 0;
+	const struct task *p;
+
+	while (n < max && tid > 0 && (p = task_find(tid)) && lat_wake_before(p, t, &out[n])) {
+		tid = out[n].waker;
+		t = out[n++].t;
+		if (!t--)
+			break;
+	}
+	return n;
+}
+
+/* A slot for a span of d ns among the LAT_TOP longest of top (n in use,
+ * longest first), cleared; NULL if d is not among them. */
+static struct lat_rec *lat_slot(struct lat_rec *top, int *n, uint64_t d)
+{
+	int i;
+
+	if (*n == LAT_TOP && top[LAT_TOP - 1].end - top[LAT_TOP - 1].start >= d)
+		return NULL;
+	i = *n < LAT_TOP ? (*n)++ : LAT_TOP - 1;
+	for (; i > 0 && top[i - 1].end - top[i - 1].start < d; i--)
+		top[i] = top[i - 1];
+	memset(&top[i], 0, sizeof(top[i]));
+	for (int k = 0; k < LAT_HOLD; k++)
+		top[i].hold_tid[k] = -1;
+	return &top[i];
+}
+
+/* Charge the part of run [s, e) of tid inside r's span to tid in the
+ * table (tids, ns, *n of LAT_TIDS), or to r's idle, unknown or other. */
+static void lat_charge(struct lat_rec *r, int tid, uint64_t s, uint64_t e,
+		       int *tids, uint64_t *ns, int *n)
+{
+	uint64_t a = s > r->start ? s : r->start, b = e < r->end ? e : r->end;
+	int i;
+
+	if (b <= a)
+		return;
+	if (tid <= 0) {
+		*(tid ? &r->unknown_ns : &r->idle_ns) += b - a;
+		return;
+	}
+	for (i = 0; i < *n && tids[i] != tid; i++)
+		;
+	if (i == *n && *n == LAT_TIDS) {
+		r->other_ns += b - a;
+		return;
+	}
+	if (i == *n) {
+		tids[(*n)++] = tid;
+		ns[i] = 0;
+	}
+	ns[i] += b - a;
+}
+
+/* Who ran on the CPUs p could have run on during r's span: the LAT_HOLD
+ * largest shares into r, the rest as other (see "Answers" above). */
+static void lat_holders(struct lat_rec *r, const struct task *p)
+{
+	int tids[LAT_TIDS], n = 0;
+	uint64_t ns[LAT_TIDS];
+
+	for (int c = 0; c < G.ncpu; c++) {
+		uint64_t covered = lat.since[c];
+		const struct lat_run *ring = lat.runs + (size_t)c * LAT_RUNS;
+
+		if (!lat_allowed(p, c))
+			continue;
+		lat_charge(r, lat.cur[c], lat.since[c], r->end, tids, ns, &n);
+		for (uint32_t k = 1; k <= LAT_RUNS && covered > r->start; k++) {
+			const struct lat_run *u = &ring[(lat.head[c] - k) % LAT_RUNS];
+
+			if (!u->end)
+				break;
+			lat_charge(r, u->tid, u->start, u->end, tids, ns, &n);
+			covered = u->start;
+		}
+		if (covered > r->start)
+			r->unknown_ns += (covered < r->end ? covered : r->end) - r->start;
+	}
+	for (int i = 0; i < n; i++) {	/* keep the largest LAT_HOLD, longest first */
+		uint64_t v = ns[i];
+		int k = LAT_HOLD;
+
+		while (k > 0 && (r->hold_tid[k - 1] < 0 || r->hold_ns[k - 1] < v))
+			k--;
+		if (k == LAT_HOLD) {
+			r->other_ns += v;
+			continue;
+		}
+		if (r->hold_tid[LAT_HOLD - 1] >= 0)
+			r->other_ns += r->hold_ns[LAT_HOLD - 1];
+		memmove(&r->hold_tid[k + 1], &r->hold_tid[k], (LAT_HOLD - 1 - k) * sizeof(int));
+		memmove(&r->hold_ns[k + 1], &r->hold_ns[k], (LAT_HOLD - 1 - k) * sizeof(uint64_t));
+		r->hold_tid[k] = tids[i];
+		r->hold_ns[k] = v;
+	}
+}
+
+/*
+ * The model's hook: task p is being switched in on cpu at end, before its
+ * state changes; if it was runnable, it waited from start.  Counts the wait
+ * in p's histogram, keeps its wakeup for the chain, and with --latency
+ * keeps it among the longest with who held the CPUs meanwhile.
+ */
+static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
+{
+	uint64_t d = end - start;
+	struct lat_rec *r;
+
+	lat_cpu_mark(p, cpu);
+	if (p->state != ST_RUNNABLE || end < start)
+		return;
+	p->lat_hist[lat_bucket(d)]++;
+	p->lat_n++;
+	p->lat_sum += d;
+	if (d > p->lat_max)
+		p->lat_max = d;
+	if (p->waker == -1) {
+		p->lat_pre_n++;
+		p->lat_pre_sum += d;
+		if (d > p->lat_pre_max)
+			p->lat_pre_max = d;
+	} else {
+		p->wk_t[p->wk_next] = start;
+		p->wk_tid[p->wk_next] = p->waker;
+		p->wk_next = (p->wk_next + 1) % LAT_WAKES;
+	}
+	if (!lat.runs || !(r = lat_slot(lat.wait, &lat.nwait, d)))
+		return;
+	*r = (struct lat_rec){ .start = start, .end = end, .tid = p->tid, .cpu = cpu,
+			       .cstate = p->waker != -1 ? p->lat_cstate1 - 1 : -1,
+			       .hold_tid = { -1, -1, -1, -1 } };
+	scopy(r->comm, sizeof(r->comm), p->comm);
+	lat_holders(r, p);
+	if (p->waker != -1)	/* else preempted: no chain */
+		r->nchain = lat_chain(p->tid, start, r->chain, LAT_CHAIN);
+}
+
+/* Allocate the per-CPU run rings (--latency, at the first event). */
+static void lat_init(void)
+{
+	lat.runs = xcalloc((size_t)G.ncpu * LAT_RUNS, sizeof(*lat.runs));
+	lat.head = xcalloc(G.ncpu, sizeof(*lat.head));
+	lat.cur = xcalloc(G.ncpu, sizeof(*lat.cur));
+	lat.since = xcalloc(G.ncpu, sizeof(*lat.since));
+	for (int c = 0; c < G.ncpu; c++)
+		lat.cur[c] = -1;
+}
+
+/* CPU c's current run ends at t; tid runs from t (-1: unknown). */
+static void lat_run_end(int c, int tid, uint64_t t)
+{
+	struct lat_run *u = &lat.runs[(size_t)c * LAT_RUNS + lat.head[c] % LAT_RUNS];
+
+	if (t > lat.since[c]) {
+		*u = (struct lat_run){ lat.since[c], t, lat.cur[c] };
+		lat.head[c]++;
+	}
+	lat.cur[c] = tid;
+	lat.since[c] = t;
+}
+
+/* A wakeup e of p, before the model applies it: the idle state of its
+ * CPU, and the end of a D span. */
+static void lat_wakeup(const struct ev *e, struct task *p, uint64_t t)
+{
+	int c = e->c >= 0 && e->c < G.ncpu ? e->c : p->cpu;
+	int64_t cs = c >= 0 && c < G.ncpu ? G.cpu[c].cstate : -1;
+	struct lat_rec *r;
+
+	if (p->state != ST_SLEEPING && p->state != ST_BLOCKED && p->state != ST_UNKNOWN)
+		return;
+	p->lat_cstate1 = cs < 0 ? 0 : cs < 254 ? cs + 1 : 255;
+	if (p->state != ST_BLOCKED || !p->stated || t < p->since ||
+	    !(r = lat_slot(lat.blk, &lat.nblk, t - p->since)))
+		return;
+	*r = (struct lat_rec){ .start = p->since, .end = t, .tid = p->tid, .cpu = c,
+			       .cstate = (int)cs, .hold_tid = { -1, -1, -1, -1 } };
+	scopy(r->comm, sizeof(r->comm), p->comm);
+	r->chain[0] = (struct lat_step){ t, p->tid, e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid };
+	r->nchain = 1 + lat_chain(r->chain[0].waker, t - 1, r->chain + 1, LAT_CHAIN - 1);
+}
+
+/* --latency: event e, before the model sees it (it reads the model's
+ * state as it was before e): CPU runs, migrations, wakeups. */
+static void lat_event(const struct ev *e)
+{
+	uint64_t t = e->time > G.m_last ? e->time : G.m_last;
+	struct task *p;
+
+	if (!e->time && e->kind != EV_LOST)
+		return;
+	if (!lat.runs)
+		lat_init();
+	switch (e->kind) {
+	case EV_SWITCH:
+		if (e->cpu < 0 || e->cpu >= G.ncpu)
+			break;
+		if (lat.cur[e->cpu] < 0 && !lat.since[e->cpu]) {	/* prev ran since the start */
+			lat.cur[e->cpu] = e->a;
+			lat.since[e->cpu] = G.m_first ? G.m_first : t;
+		}
+		lat_run_end(e->cpu, e->b, t);
+		break;
+	case EV_MIGRATE:
+		if ((p = task_find(e->a))) {
+			p->lat_migrated = true;
+			lat_cpu_mark(p, e->b);
+			lat_cpu_mark(p, e->c);
+		}
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		if ((p = task_find(e->a)))
+			lat_wakeup(e, p, t);
+		break;
+	case EV_LOST:	/* the model closes everything at its last event */
+		for (int c = 0; c < G.ncpu; c++)
+			lat_run_end(c, -1, G.m_last > lat.since[c] ? G.m_last : lat.since[c]);
+		break;
+	}
+}
+
+/* "comm:tid" of a task, "irq", "idle", or "-" (unknown). */
+static void out_who(FILE *f, int tid)
+{
+	const struct task *p = tid > 0 ? task_find(tid) : NULL;
+
+	if (tid == WAKER_IRQ || tid == 0 || tid < 0) {
+		fputs(tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle", f);
+		return;
+	}
+	out_name(f, p && p->comm[0] ? p->comm : "?");
+	fprintf(f, ":%d", tid);
+}
+
+/* A time stamp as seconds with six decimals, like perf and ftrace. */
+static void out_secs(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%06u", ns / 1000000000, (unsigned)(ns / 1000 % 1000000));
+}
+
+/* A share of a span: "12.5%" (of d ns, one decimal). */
+static void out_share(FILE *f, const char *sep, uint64_t ns, uint64_t d)
+{
+	uint64_t pm = d ? (ns * 1000 + d / 2) / d : 0;
+
+	fprintf(f, "%s%" PRIu64 ".%u%%", sep, pm / 10, (unsigned)(pm % 10));
+}
+
+/* A record of the longest waits (holders: with the held_by column). */
+static void out_lat_rec(FILE *f, int rank, const struct lat_rec *r, bool holders)
+{
+	static const char *const what[] = { "idle", "other", "unknown" };
+	const uint64_t ns[] = { r->idle_ns, r->other_ns, r->unknown_ns };
+	uint64_t d = r->end - r->start;
+	const char *sep = "";
+
+	fprintf(f, "%d\t%d\t", rank, r->tid);
+	out_name(f, r->comm[0] ? r->comm : "?");
+	fprintf(f, "\t%d\t", r->cpu);
+	out_secs(f, r->start);
+	out_ms(f, d);
+	fputc('\t', f);
+	if (r->nchain)
+		out_who(f, r->chain[0].waker);
+	else
+		fputs("preempted", f);
+	if (r->cstate >= 0)
+		fprintf(f, "\t%d", r->cstate);
+	else
+		fputs("\t-", f);
+	if (holders) {
+		fputc('\t', f);
+		for (int k = 0; k < LAT_HOLD && r->hold_tid[k] >= 0; k++, sep = ",") {
+			fputs(sep, f);
+			out_who(f, r->hold_tid[k]);
+			out_share(f, " ", r->hold_ns[k], d);
+		}
+		for (int k = 0; k < 3; k++)
+			if (ns[k]) {
+				fprintf(f, "%s%s", sep, what[k]);
+				out_share(f, " ", ns[k], d);
+				sep = ",";
+			}
+		if (!*sep)
+			fputc('-', f);
+	}
+	fputc('\t', f);
+	out_who(f, r->tid);
+	for (int k = 0; k < r->nchain; k++) {
+		fputs("<-", f);
+		out_who(f, r->chain[k].waker);
+	}
+	fputc('\n', f);
+}
+
+/* Waits per task, most delayed first. */
+static int out_cmp_wait(const void *a, const void *b)
+{
+	const struct task *x = &G.task[*(const int *)a], *y = &G.task[*(const int *)b];
+
+	if (x->lat_max != y->lat_max)
+		return x->lat_max < y->lat_max ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * --latency, after the summary's blocks: runnable waits per task (count,
+ * average, p50 and p99 from the log2 buckets, max), the longest runnable
+ * waits with who held the CPUs, the longest D spans.  Tab-separated, times
+ * in ms, time stamps in seconds; README.md, "Answers", shows an example.
+ */
+static void out_latency(FILE *f)
+{
+	int *idx = xcalloc(G.ntask, sizeof(int)), n = 0;
+
+	for (int i = 0; i < G.ntask; i++)
+		if (G.task[i].lat_n && filter_task(&G.task[i]))
+			idx[n++] = i;
+	qsort(idx, n, sizeof(int), out_cmp_wait);
+	fputs("\nwait_tid\tpid\tcomm\twaits\tavg_ms\tp50_ms\tp99_ms\tmax_ms"
+	      "\tpreempted\tpreempted_avg_ms\tpreempted_max_ms\n", f);
+	for (int i = 0; i < n; i++) {
+		const struct task *t = &G.task[idx[i]];
+
+		fprintf(f, "%d\t%d\t", t->tid, t->pid);
+		out_name(f, t->comm[0] ? t->comm : "?");
+		fprintf(f, "\t%u", t->lat_n);
+		out_ms(f, t->lat_sum / t->lat_n);
+		out_ms(f, lat_pct(t, 50));
+		out_ms(f, lat_pct(t, 99));
+		out_ms(f, t->lat_max);
+		fprintf(f, "\t%u", t->lat_pre_n);
+		out_ms(f, t->lat_pre_n ? t->lat_pre_sum / t->lat_pre_n : 0);
+		out_ms(f, t->lat_pre_max);
+		fputc('\n', f);
+	}
+	free(idx);
+	fputs("\nrunnable_wait\ttid\tcomm\tcpu\tstart_s\twait_ms\twaker\tidle_state\theld_by\tchain\n", f);
+	for (int i = 0; i < lat.nwait; i++)
+		out_lat_rec(f, i + 1, &lat.wait[i], true);
+	fputs("\nblocked_span\ttid\tcomm\tcpu\tstart_s\tblocked_ms\twaker\tidle_state\tchain\n", f);
+	for (int i = 0; i < lat.nblk; i++)
+		out_lat_rec(f, i + 1, &lat.blk[i], false);
+}
+
+/* --chain TID: the waker chain of TID's last wakeup, one step a line. */
+static void out_chain(FILE *f, int tid)
+{
+	struct lat_step s[LAT_CHAIN * 2];
+	int n = lat_chain(tid, G.m_last, s, LAT_CHAIN * 2);
+	const struct task *p;
+
+	fputs("\nchain_step\ttime_s\ttid\tcomm\twaker\n", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%d\t", i + 1);
+		out_secs(f, s[i].t);
+		fprintf(f, "\t%d\t", s[i].tid);
+		out_name(f, (p = task_find(s[i].tid)) && p->comm[0] ? p->comm : "?");
+		fputc('\t', f);
+		out_who(f, s[i].waker);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * --script --ftrace: the events as the kernel's trace file prints them,
+ *
+ *   "<comm 16>-<pid -7> [<cpu 03>] <flags> <s 5>.<us 06>: <event>: <fields>"
+ *
+ * after a "# tracer: nop" header.  The fields come from each event's own
+ * "print fmt" (its format file, live or from the recording), a printf
+ * format and C expressions over REC->field, evaluated on the raw bytes.
+ * The subset the scheduler and power events use is evaluated: integers,
+ * strings, casts (ignored), + - * / % << >> & ^ | comparisons && || ! ~ ?:,
+ * __get_str(), __print_flags(), __print_symbolic().  An event whose print
+ * fmt does not evaluate prints its fields as name=value instead.  The comm
+ * of common_pid is the model's ("<idle>" for 0, "<...>" unknown), as the
+ * kernel's saved command lines give it.  Bytes that are not printable
+ * ASCII print as \xNN.
+ */
+enum { PF_ARENA = 2048, PF_DEPTH = 32 };
+
+/* The state of evaluating one print fmt over one event. */
+struct pf {
+	const char *p;			/* next character of the expression */
+	const struct tfs_fmt *fmt;
+	const uint8_t *raw;
+	uint32_t rawsz;
+	bool bad;			/* something was not understood */
+	int depth;
+	char arena[PF_ARENA];		/* strings made while evaluating */
+	size_t used;
+};
+
+/* A line of output being made (cut at its size). */
+struct pfo {
+	char s[1024];
+	size_t n;
+};
+
+/* A value: an integer, or a string when s is set. */
+struct pv {
+	int64_t i;
+	const char *s;
+};
+
+static struct pv pf_expr(struct pf *x);
+
+static void pf_ws(struct pf *x)
+{
+	while (*x->p == ' ' || *x->p == '\t' || *x->p == '\n')
+		x->p++;
+}
+
+/* Consume tok (after blanks) if it comes next. */
+static bool pf_eat(struct pf *x, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	pf_ws(x);
+	if (strncmp(x->p, tok, n))
+		return false;
+	x->p += n;
+	return true;
+}
+
+/* Copy n bytes of s into the arena as a string; "" when it is full. */
+static const char *pf_keep(struct pf *x, const char *s, size_t n)
+{
+	char *d = x->arena + x->used;
+
+	if (n + 1 > PF_ARENA - x->used)
+		return "";
+	memcpy(d, s, n);
+	d[n] = 0;
+	x->used += n + 1;
+	return d;
+}
+
+/* A C identifier at x->p into out (size n); false if there is none. */
+static bool pf_ident(struct pf *x, char *out, size_t n)
+{
+	size_t k = 0;
+
+	pf_ws(x);
+	while ((isalnum((unsigned char)*x->p) || *x->p == '_') && k + 1 < n)
+		out[k++] = *x->p++;
+	out[k] = 0;
+	return k > 0;
+}
+
+/* A string literal at x->p (escapes \n \t \\ \"), kept in the arena. */
+static const char *pf_string(struct pf *x)
+{
+	char buf[256];
+	size_t k = 0;
+
+	if (!pf_eat(x, "\""))
+		return x->bad = true, "";
+	for (; *x->p && *x->p != '"'; x->p++) {
+		char c = *x->p;
+
+		if (c == '\\' && x->p[1]) {
+			c = *++x->p;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+		}
+		if (k < sizeof(buf))
+			buf[k++] = c;
+	}
+	if (*x->p != '"')
+		return x->bad = true, "";
+	x->p++;
+	return pf_keep(x, buf, k);
+}
+
+/* Field name of the event as a value: strings for char arrays and
+ * __data_loc fields, integers otherwise. */
+static struct pv pf_field(struct pf *x, const char *name, bool str)
+{
+	const struct tfs_field *f = tfs_field(x->fmt, name);
+	const uint8_t *s;
+	uint32_t n;
+
+	if (!f || f->off + f->size > x->rawsz)
+		return x->bad = true, (struct pv){ 0, NULL };
+	if (!str && !f->dyn && f->size <= 8)
+		return (struct pv){ fld_int(f, x->raw, x->rawsz, 0), NULL };
+	s = x->raw + f->off;
+	n = f->size;
+	if (f->dyn) {
+		uint32_t loc = f->size == 4 ? g32(s) : 0, off = loc & 0xffff;
+
+		n = loc >> 16;
+		if (off > x->rawsz || n > x->rawsz - off)
+			return x->bad = true, (struct pv){ 0, NULL };
+		s = x->raw + off;
+	}
+	return (struct pv){ 0, pf_keep(x, (const char *)s, strnlen((const char *)s, n)) };
+}
+
+/* __print_flags(v, "sep", { bit, "name" }, ...) or __print_symbolic(v,
+ * { value, "name" }, ...), after its "(": the names that apply. */
+static struct pv pf_table(struct pf *x, bool flags)
+{
+	int64_t v = pf_expr(x).i, rest = v;
+	const char *sep = "";
+	char out[256];
+	size_t k = 0;
+	bool any = false;
+
+	if (flags && (!pf_eat(x, ",") || !(sep = pf_string(x))))
+		return x->bad = true, (struct pv){ 0, NULL };
+	while (!x->bad && pf_eat(x, ",") && pf_eat(x, "{")) {
+		int64_t m = pf_expr(x).i;
+		const char *name = pf_eat(x, ",") ? pf_string(x) : (x->bad = true, "");
+
+		if (!pf_eat(x, "}"))
+			x->bad = true;
+		if (flags ? m && (rest & m) == m : !any && v == m) {
+			k += snprintf(out + k, sizeof(out) - k, "%s%s", any && flags ? sep : "", name);
+			k = k < sizeof(out) ? k : sizeof(out) - 1;
+			rest &= flags ? ~m : rest;
+			any = true;
+		}
+	}
+	if (!pf_eat(x, ")"))
+		x->bad = true;
+	if (flags && rest)	/* bits without a name, as the kernel prints them */
+		k += snprintf(out + k, sizeof(out) - k, "%s0x%" PRIx64, any ? sep : "", rest);
+	else if (!flags && !any)
+		k = snprintf(out, sizeof(out), "0x%" PRIx64, v);
+	return (struct pv){ 0, pf_keep(x, out, k < sizeof(out) ? k : sizeof(out) - 1) };
+}
+
+/* A primary expression, with unary operators and casts before it. */
+static struct pv pf_unary(struct pf *x)
+{
+	char id[64];
+	struct pv v;
+
+	if (++x->depth > PF_DEPTH)
+		return x->bad = true, (struct pv){ 0, NULL };
+	pf_ws(x);
+	if (pf_eat(x, "!"))
+		v = pf_unary(x), v = (struct pv){ !v.i, NULL };
+	else if (pf_eat(x, "~"))
+		v = pf_unary(x), v.i = ~v.i;
+	else if (pf_eat(x, "-"))
+		v = pf_unary(x), v.i = -v.i;
+	else if (*x->p == '"')
+		v = (struct pv){ 0, pf_string(x) };
+	else if (isdigit((unsigned char)*x->p)) {
+		char *e;
+
+		v = (struct pv){ (int64_t)strtoull(x->p, &e, 0), NULL };
+		for (x->p = e; *x->p == 'u' || *x->p == 'U' || *x->p == 'l' || *x->p == 'L'; x->p++)
+			;
+	} else if (pf_eat(x, "REC->")) {
+		v = pf_ident(x, id, sizeof(id)) ? pf_field(x, id, false) : (x->bad = true, (struct pv){ 0, NULL });
+	} else if (pf_eat(x, "(")) {
+		const char *q = x->p;
+
+		while (isalnum((unsigned char)*q) || *q == '_' || *q == ' ' || *q == '*')
+			q++;
+		if (*q == ')' && strncmp(x->p, "REC", 3) && !isdigit((unsigned char)*x->p)) {
+			x->p = q + 1;	/* a cast: (unsigned long) */
+			v = pf_unary(x);
+		} else {
+			v = pf_expr(x);
+			if (!pf_eat(x, ")"))
+				x->bad = true;
+		}
+	} else if (pf_ident(x, id, sizeof(id)) && pf_eat(x, "(")) {
+		if (!strcmp(id, "__get_str") && pf_ident(x, id, sizeof(id)) && pf_eat(x, ")"))
+			v = pf_field(x, id, true);
+		else if (!strcmp(id, "__print_flags") || !strcmp(id, "__print_symbolic"))
+			v = pf_table(x, id[8] == 'f');
+		else
+			v = (struct pv){ 0, NULL }, x->bad = true;
+	} else {
+		v = (struct pv){ 0, NULL };
+		x->bad = true;
+	}
+	x->depth--;
+	return v;
+}
+
+/* Binary operators by precedence, loosest first (C's order). */
+static const char *const pf_ops[][4] = {
+	{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" }, { "==", "!=" },
+	{ "<=", ">=", "<", ">" }, { "<<", ">>" }, { "+", "-" }, { "*", "/", "%" },
+};
+
+/* Binary expressions at precedence level lv and tighter. */
+static struct pv pf_binary(struct pf *x, int lv)
+{
+	struct pv a, b;
+	int op;
+
+	if (lv == (int)(sizeof(pf_ops) / sizeof(pf_ops[0])))
+		return pf_unary(x);
+	a = pf_binary(x, lv + 1);
+	for (;;) {
+		pf_ws(x);
+		for (op = 0; op < 4 && pf_ops[lv][op]; op++) {
+			const char *o = pf_ops[lv][op];
+			size_t n = strlen(o);
+
+			/* "|" is not "||", "&" not "&&", "<" not "<<" */
+			if (!strncmp(x->p, o, n) && !(n == 1 && strchr("|&<>", *o) && x->p[1] == *o) &&
+			    !(n == 1 && strchr("<>", *o) && x->p[1] == '='))
+				break;
+		}
+		if (op == 4 || !pf_ops[lv][op])
+			return a;
+		x->p += strlen(pf_ops[lv][op]);
+		b = pf_binary(x, lv + 1);
+		switch (pf_ops[lv][op][0] * 256 + pf_ops[lv][op][1]) {
+		case '|' * 256 + '|': a.i = a.i || b.i; break;
+		case '&' * 256 + '&': a.i = a.i && b.i; break;
+		case '|' * 256: a.i |= b.i; break;
+		case '^' * 256: a.i ^= b.i; break;
+		case '&' * 256: a.i &= b.i; break;
+		case '=' * 256 + '=': a.i = a.i == b.i; break;
+		case '!' * 256 + '=': a.i = a.i != b.i; break;
+		case '<' * 256 + '=': a.i = a.i <= b.i; break;
+		case '>' * 256 + '=': a.i = a.i >= b.i; break;
+		case '<' * 256: a.i = a.i < b.i; break;
+		case '>' * 256: a.i = a.i > b.i; break;
+		case '<' * 256 + '<': a.i = b.i >= 0 && b.i < 64 ? (int64_t)((uint64_t)a.i << b.i) : 0; break;
+		case '>' * 256 + '>': a.i = b.i >= 0 && b.i < 64 ? (int64_t)((uint64_t)a.i >> b.i) : 0; break;
+		case '+' * 256: a.i = (int64_t)((uint64_t)a.i + (uint64_t)b.i); break;
+		case '-' * 256: a.i = (int64_t)((uint64_t)a.i - (uint64_t)b.i); break;
+		case '*' * 256: a.i = (int64_t)((uint64_t)a.i * (uint64_t)b.i); break;
+		case '/' * 256: a.i = b.i && !(a.i == INT64_MIN && b.i == -1) ? a.i / b.i : 0; break;
+		case '%' * 256: a.i = b.i && !(a.i == INT64_MIN && b.i == -1) ? a.i % b.i : 0; break;
+		}
+		a.s = NULL;
+	}
+}
+
+/* An expression: binary operators, then "c ? a : b". */
+static struct pv pf_expr(struct pf *x)
+{
+	struct pv c = pf_binary(x, 0), a, b;
+
+	if (!pf_eat(x, "?"))
+		return c;
+	a = pf_expr(x);
+	if (!pf_eat(x, ":"))
+		x->bad = true;
+	b = pf_expr(x);
+	return c.i || c.s ? a : b;
+}
+
+/* Append n bytes of s to o with bytes that are not printable ASCII (or
+ * a backslash) as \xNN. */
+static void pf_put(struct pfo *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && o->n + 5 < sizeof(o->s); i++) {
+		unsigned char c = s[i];
+
+		if (c >= ' ' && c < 0x7f && c != '\\')
+			o->s[o->n++] = c;
+		else
+			o->n += snprintf(o->s + o->n, 5, "\\x%02x", c);
+	}
+	o->s[o->n] = 0;
+}
+
+/*
+ * Evaluate the print fmt text pf (after "print fmt: ") of x's event into
+ * o.  Returns false if any of it was not understood.
+ */
+static bool pf_print(struct pf *x, const char *pf, struct pfo *o)
+{
+	const char *f;
+	char spec[32];
+
+	x->p = pf;
+	if (!(f = pf_string(x)) || x->bad)
+		return false;
+	for (; *f; f++) {
+		size_t k = 0;
+		struct pv v;
+		char out[64], conv;
+		int n;
+
+		if (*f != '%' || f[1] == '%') {
+			pf_put(o, f, 1);
+			f += *f == '%';
+			continue;
+		}
+		spec[k++] = *f++;
+		while (*f && strchr("-+ #0123456789.", *f) && k < 16)
+			spec[k++] = *f++;
+		while (*f == 'l' || *f == 'h' || *f == 'z' || *f == 'L')
+			f++;
+		conv = *f;
+		if (!conv || !strchr("diouxXcsp", conv) || !pf_eat(x, ","))
+			return false;
+		x->depth = 0;
+		v = pf_expr(x);
+		if (x->bad)
+			return false;
+		if (conv == 's' && (!v.s || k > 1)) {	/* a width on a string: not in these events */
+			return false;
+		} else if (conv == 's') {
+			pf_put(o, v.s, strlen(v.s));
+			continue;
+		} else if (v.s) {
+			return false;
+		} else if (conv == 'p') {
+			n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.i);
+		} else {
+			strcpy(spec + k, conv == 'd' || conv == 'i' ? PRId64 : conv == 'o' ? PRIo64 :
+			       conv == 'u' ? PRIu64 : conv == 'c' ? "c" : conv == 'x' ? PRIx64 : PRIX64);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			n = conv == 'c' ? snprintf(out, sizeof(out), spec, (int)v.i) :
+			    snprintf(out, sizeof(out), spec, v.i);
+#pragma GCC diagnostic pop
+		}
+		if (n > 0)
+			pf_put(o, out, strlen(out));
+	}
+	return !x->bad;
+}
+
+/* The print fmt of format f (the text after "print fmt: "), or NULL. */
+static const char *pf_text(const struct tfs_fmt *f)
+{
+	ptrdiff_t i = f - G.fmt;
+	const char *p;
+
+	if (i < 0 || i >= G.nfmt || !fmt_text[i].text)
+		return NULL;
+	p = strstr(fmt_text[i].text, "print fmt: ");
+	return p ? p + 11 : NULL;
+}
+
+/* The header of the kernel's trace file (tracer nop, latency columns). */
+static void out_ftrace_head(FILE *f)
+{
+	fputs("# tracer: nop\n"
+	      "#\n"
+	      "#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n", f);
+}
+
+/* The five latency columns of common_flags and common_preempt_count
+ * (the kernel's trace_print_lat_fmt, TRACE_FLAG_* of Linux 6.x).  The
+ * preempt count of a perf sample includes the tracepoint's own
+ * preempt_disable(), which the trace file leaves out (tracing_gen_ctx_dec). */
+static void out_lat_flags(char *out, unsigned fl, unsigned pc)
+{
+	if (pc & 0xf)
+		pc--;
+	static const char resched[8] = { '.', 'l', 'n', 'b', 'p', 'L', 'N', 'B' };
+	bool nmi = fl & 0x40, hard = fl & 0x08, soft = fl & 0x10, bh = fl & 0x80;
+
+	out[0] = fl & 0x01 ? (bh ? 'D' : 'd') : bh ? 'b' : '.';
+	out[1] = resched[(fl & 0x02 ? 1 : 0) | (fl & 0x04 ? 2 : 0) | (fl & 0x20 ? 4 : 0)];
+	out[2] = nmi ? (hard ? 'Z' : 'z') : hard ? (soft ? 'H' : 'h') : soft ? 's' : '.';
+	out[3] = pc & 0xf ? "0123456789abcdef"[pc & 0xf] : '.';
+	out[4] = pc & 0xf0 ? "0123456789abcdef"[pc >> 4 & 0xf] : '.';
+	out[5] = 0;
+}
+
+/* One --ftrace line for tracepoint event e (ri: its record), or a lost
+ * events line; other records print nothing. */
+static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
+{
+	static struct pf x;
+	const struct attr *a = ri->attr >= 0 ? &G.attr[ri->attr] : NULL;
+	const struct task *p;
+	const char *pf, *name;
+	struct pfo o = { .n = 0 };
+	char comm[64], lat[6];
+	int pid;
+
+	if (e->kind == EV_LOST) {
+		fprintf(f, "CPU:%d [LOST %" PRId64 " EVENTS]\n", e->cpu, e->v);
+		return;
+	}
+	if (!a || !a->fmt || !ri->raw)
+		return;
+	pid = fld_int(tfs_field(a->fmt, "common_pid"), ri->raw, ri->rawsz, e->tid);
+	p = pid > 0 ? task_find(pid) : NULL;
+	name = pid == 0 ? "<idle>" : p && p->comm[0] ? p->comm : "<...>";
+	pf_put(&o, name, strlen(name));
+	scopy(comm, sizeof(comm), o.s);
+	out_lat_flags(lat, fld_int(tfs_field(a->fmt, "common_flags"), ri->raw, ri->rawsz, 0),
+		      fld_int(tfs_field(a->fmt, "common_preempt_count"), ri->raw, ri->rawsz, 0));
+	o.n = 0;
+	x = (struct pf){ .fmt = a->fmt, .raw = ri->raw, .rawsz = ri->rawsz };
+	if (!(pf = pf_text(a->fmt)) || !pf_print(&x, pf, &o)) {	/* fields as name=value */
+		o.n = 0;
+		for (int i = 0; i < a->fmt->nfield; i++) {
+			const struct tfs_field *fd = &a->fmt->field[i];
+			char v[32];
+
+			if (!strncmp(fd->name, "common_", 7))
+				continue;
+			pf_put(&o, " ", o.n > 0);
+			pf_put(&o, fd->name, strlen(fd->name));
+			pf_put(&o, "=", 1);
+			if (fd->dyn || fd->size > 8) {
+				x.used = 0;
+				pf_put(&o, pf_field(&x, fd->name, true).s ? x.arena : "", x.used ? strlen(x.arena) : 0);
+			} else {
+				snprintf(v, sizeof(v), "%" PRId64, fld_int(fd, ri->raw, ri->rawsz, 0));
+				pf_put(&o, v, strlen(v));
+			}
+		}
+	}
+	fprintf(f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06u: %s: %s\n", comm, pid, e->cpu, lat,
+		e->time / 1000000000, (unsigned)(e->time / 1000 % 1000000), a->fmt->name, o.s);
 }
 
 /* ---------------------------------------------------------------- terminal */
@@ -6320,9 +7304,13 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 		G.lost += e.v;
 	if (G.fl.ntrig)
 		fl_check(&e);
+	if (G.latency)
+		lat_event(&e);
 	if (G.task)
 		model_event(&e);
-	if (out_script)
+	if (out_script && G.ftrace)
+		out_ftrace(out_script, &e, ri);
+	else if (out_script)
 		out_event(out_script, &e);
 }
 
@@ -6748,6 +7736,10 @@ static int run_replay(void)
 	if (G.summary && G.task) {
 		model_end();
 		out_summary(stdout);
+		if (G.latency)
+			out_latency(stdout);
+		if (G.chain_tid)
+			out_chain(stdout, G.chain_tid);
 		fflush(stdout);
 	}
 	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu || G.bad_pid ||
@@ -6825,6 +7817,10 @@ static void usage(FILE *f)
 	      "       tc --live --record FILE [options] [-- ...]     watch and record\n"
 	      "       tc --replay FILE [--speed N]                   browse a recording (tc's or perf's)\n"
 	      "       tc --replay FILE --summary | --script          per-task totals | every event\n"
+	      "       tc --replay FILE --summary [--latency] [--chain TID]\n"
+	      "                          --latency: worst waits, who held the CPUs, wait percentiles\n"
+	      "                          --chain TID: who woke TID last, who woke that one, ...\n"
+	      "       tc --replay FILE --script --ftrace             the kernel's trace text format\n"
 	      "       tc --repair FILE                               make a cut-off recording whole\n"
 	      "       tc --help | --version\n"
 	      "options:\n"
@@ -6874,6 +7870,19 @@ static void parse_args(int argc, char **argv)
 			G.script = true;
 		} else if (!strcmp(a, "--summary")) {
 			G.summary = true;
+		} else if (!strcmp(a, "--latency")) {
+			G.latency = true;
+		} else if (!strcmp(a, "--ftrace")) {
+			G.ftrace = true;
+		} else if (!strcmp(a, "--chain")) {
+			char *end;
+			long tid;
+
+			NEEDV();
+			tid = strtol(v, &end, 10);
+			if (*end || tid <= 0 || tid > PID_MAX)
+				die("--chain %s: a thread id is needed", v);
+			G.chain_tid = tid;
 		} else if (!strcmp(a, "--live")) {
 			G.live = true;
 		} else if (!strcmp(a, "-P") || !strcmp(a, "--power-only")) {
@@ -6974,6 +7983,10 @@ static void parse_args(int argc, char **argv)
 		die("--script and --summary go with --replay");
 	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
 		die("--speed goes with --replay (in the view)");
+	if ((G.latency || G.chain_tid) && !G.summary)
+		die("--latency and --chain go with --summary");
+	if (G.ftrace && !G.script)
+		die("--ftrace goes with --script");
 	G.view = G.live || (G.replay_path && !G.script && !G.summary);
 	if (G.power_only && (G.tasks_only || G.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
@@ -6995,6 +8008,8 @@ int main(int argc, char **argv)
 	if (G.script) {
 		out_script = stdout;
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		if (G.ftrace)
+			out_ftrace_head(stdout);
 	}
 	if (G.repair_path) {
 		rp_repair(G.repair_path);

@@ -110,6 +110,11 @@ static void g_reset(void)
 	free(G.acc);
 	free(G.ob);
 	free(G.rowlist);
+	free(lat.runs);
+	free(lat.head);
+	free(lat.cur);
+	free(lat.since);
+	memset(&lat, 0, sizeof(lat));
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
@@ -3437,6 +3442,261 @@ static void t_rec_roundtrip(void)
 	CHECK(n == REC_NEV, "%d events read back, want %d", n, REC_NEV);
 }
 
+/* ---------------------------------------------------------------- answers */
+
+/* Feed e as emit() does with --latency: lat_event, then the model. */
+static void lat_feed(struct ev e)
+{
+	if (e.kind == EV_SWITCH) {
+		snprintf(e.comm, sizeof(e.comm), "t%d", e.a);
+		snprintf(e.comm2, sizeof(e.comm2), "t%d", e.b);
+	} else if (e.kind != EV_IDLE) {
+		snprintf(e.comm, sizeof(e.comm), "t%d", e.a);
+	}
+	lat_event(&e);
+	model_event(&e);
+}
+
+#define L_SW(t_, cpu_, prev_, st_, next_) \
+	lat_feed((struct ev){ .kind = EV_SWITCH, .time = t_, .cpu = cpu_, .a = prev_, .v = st_, .b = next_ })
+#define L_WAKE(t_, waker_, wakee_, cpu_, flags_) \
+	lat_feed((struct ev){ .kind = EV_WAKING, .time = t_, .cpu = 0, .tid = waker_, .pid = waker_, \
+			      .a = wakee_, .c = cpu_, .flags = flags_ })
+
+/* log2 buckets and the percentiles read from them. */
+static void t_lat_buckets(void)
+{
+	static const struct { uint64_t d; int k; } b[] = {
+		{ 0, 0 }, { 1023, 0 }, { 1024, 1 }, { 2047, 1 }, { 2048, 2 },
+		{ 1000000, 10 }, { 1ull << 33, LAT_NB - 1 }, { UINT64_MAX, LAT_NB - 1 },
+	};
+	struct task p;
+
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		CHECK(lat_bucket(b[i].d) == b[i].k, "bucket of %" PRIu64 ": %d, want %d",
+		      b[i].d, lat_bucket(b[i].d), b[i].k);
+	memset(&p, 0, sizeof(p));
+	CHECK(lat_pct(&p, 50) == 0 && lat_pct(&p, 99) == 0, "percentiles without waits");
+	p.waker = -1;
+	for (int i = 0; i < 100; i++) {	/* 98 waits of 1.5 us, 2 of 1 ms */
+		p.state = ST_RUNNABLE;
+		lat_wait_end(&p, 1000, 1000 + (i < 98 ? 1500 : 1000000), 0);
+	}
+	CHECK(p.lat_n == 100 && p.lat_max == 1000000 && p.lat_sum == 98 * 1500 + 2000000,
+	      "n %u max %" PRIu64 " sum %" PRIu64, p.lat_n, p.lat_max, p.lat_sum);
+	CHECK(lat_pct(&p, 50) == 2048, "p50 %" PRIu64 ", want 2048 (edge of [1024, 2048))", lat_pct(&p, 50));
+	CHECK(lat_pct(&p, 98) == 2048, "p98 %" PRIu64 ", want 2048", lat_pct(&p, 98));
+	CHECK(lat_pct(&p, 99) == 1000000, "p99 %" PRIu64 ", want the max 1000000", lat_pct(&p, 99));
+	CHECK(p.lat_pre_n == 100 && p.wk_t[0] == 0, "preempted waits %u, wakeups kept", p.lat_pre_n);
+	p.state = ST_SLEEPING;
+	lat_wait_end(&p, 0, 5, 0);
+	CHECK(p.lat_n == 100, "a task that was not runnable counted a wait");
+}
+
+/* The longest waits: who held the allowed CPUs, in order, idle, unknown. */
+static void t_lat_holders(void)
+{
+	const struct lat_rec *r;
+
+	G.ncpu = 2;
+	model_init(2, 64, 0);
+	G.latency = true;
+	L_SW(1000, 0, 0, 0, 30);
+	L_SW(1000, 1, 0, 0, 20);
+	L_SW(1500, 0, 30, 1, 10);	/* 30 sleeps, 10 runs on cpu0 */
+	L_WAKE(2000, 20, 30, 0, 0);	/* 20 wakes 30 */
+	L_SW(3000, 1, 20, 0, 21);	/* 20 preempted by 21 on cpu1 */
+	L_SW(5000, 0, 10, 1, 30);	/* 30 runs after 3000 ns */
+	CHECK(lat.nwait == 1, "%d waits kept, want 1 (30's; 20 still waits)", lat.nwait);
+	r = &lat.wait[0];
+	CHECK(r->tid == 30 && r->start == 2000 && r->end == 5000 && r->cpu == 0,
+	      "longest: tid %d [%" PRIu64 ", %" PRIu64 ") cpu %d", r->tid, r->start, r->end, r->cpu);
+	CHECK(r->hold_tid[0] == 10 && r->hold_ns[0] == 3000 && r->hold_tid[1] == 21 &&
+	      r->hold_ns[1] == 2000 && r->hold_tid[2] == 20 && r->hold_ns[2] == 1000 &&
+	      r->hold_tid[3] == -1 && !r->idle_ns && !r->unknown_ns && !r->other_ns,
+	      "holders %d:%" PRIu64 " %d:%" PRIu64 " %d:%" PRIu64 " %d idle %" PRIu64 " unknown %" PRIu64,
+	      r->hold_tid[0], r->hold_ns[0], r->hold_tid[1], r->hold_ns[1], r->hold_tid[2],
+	      r->hold_ns[2], r->hold_tid[3], r->idle_ns, r->unknown_ns);
+	CHECK(r->nchain == 1 && r->chain[0].waker == 20 && r->chain[0].t == 2000,
+	      "chain of 30: %d steps, waker %d", r->nchain, r->chain[0].waker);
+	/* 21 leaves cpu1 idle; 20 (runnable since 3000) runs at 9000 */
+	L_SW(7000, 1, 21, 1, 0);
+	L_SW(9000, 1, 0, 0, 20);
+	r = &lat.wait[0];
+	CHECK(r->tid == 20 && r->end - r->start == 6000 && r->nchain == 0,
+	      "longest: tid %d for %" PRIu64 ", chain %d (preempted: none)", r->tid, r->end - r->start, r->nchain);
+	CHECK(r->hold_tid[0] == 30 && r->hold_ns[0] == 4000 && r->hold_tid[1] == 21 &&
+	      r->hold_ns[1] == 4000 && r->idle_ns == 2000,
+	      "holders %d:%" PRIu64 " %d:%" PRIu64 " idle %" PRIu64, r->hold_tid[0], r->hold_ns[0],
+	      r->hold_tid[1], r->hold_ns[1], r->idle_ns);
+	ms_open();
+	out_latency(out_script);
+	fflush(out_script);
+	CHECK(strstr(ms_buf, "1\t20\tt20\t1\t0.000003\t0.006\tpreempted\t-\tt30:30 66.7%,t21:21 66.7%,t10:10 33.3%,idle 33.3%\tt20:20\n"),
+	      "rank 1 line not found in:\n%s", ms_buf);
+	CHECK(strstr(ms_buf, "2\t30\tt30\t0\t0.000002\t0.003\tt20:20\t-\tt10:10 100.0%,t21:21 66.7%,t20:20 33.3%\tt30:30<-t20:20\n"),
+	      "rank 2 line not found in:\n%s", ms_buf);
+	/* a task that migrated could run only where it was seen */
+	task_of(20)->lat_migrated = true;
+	task_of(20)->lat_cpus = 2;
+	CHECK(lat_allowed(task_of(20), 1) && !lat_allowed(task_of(20), 0), "allowed CPUs of a migrated task");
+}
+
+/* A wait reaching back past a CPU's ring: the rest is unknown. */
+static void t_lat_ring_short(void)
+{
+	uint64_t t = 1000;
+	const struct lat_rec *r;
+
+	G.ncpu = 1;
+	model_init(1, 64, 0);
+	G.latency = true;
+	L_SW(t, 0, 0, 0, 5);
+	L_SW(t += 10, 0, 5, 0, 6);	/* 5 preempted at 1010 */
+	for (int i = 0; i < LAT_RUNS + 10; i++)	/* 6 and 7 take turns */
+		L_SW(t += 10, 0, 6 + i % 2, 0, 7 - i % 2);
+	L_SW(t += 10, 0, 7 - (LAT_RUNS + 10) % 2, 0, 5);
+	r = &lat.wait[0];
+	CHECK(r->tid == 5 && r->start == 1010 && r->end == t, "longest: tid %d from %" PRIu64, r->tid, r->start);
+	CHECK(r->unknown_ns == 110 && r->hold_ns[0] + r->hold_ns[1] + r->unknown_ns == t - 1010,
+	      "unknown %" PRIu64 ", want 110 (the ring holds the last %d runs)", r->unknown_ns, LAT_RUNS);
+}
+
+/* D spans with the waker and the idle state of the wakee's CPU. */
+static void t_lat_blocked_idle(void)
+{
+	const struct lat_rec *r;
+
+	G.ncpu = 2;
+	model_init(2, 64, 0);
+	G.latency = true;
+	L_SW(500, 1, 0, 0, 40);
+	L_SW(1000, 1, 40, 2, 0);	/* 40 blocked (D) */
+	lat_feed((struct ev){ .kind = EV_IDLE, .time = 1100, .cpu = 1, .c = 1, .v = 2 });
+	L_WAKE(3000, 0, 40, 1, 0x08);	/* from an interrupt */
+	lat_feed((struct ev){ .kind = EV_IDLE, .time = 3200, .cpu = 1, .c = 1, .v = IDLE_EXIT });
+	L_SW(3500, 1, 0, 0, 40);
+	CHECK(lat.nblk == 1, "%d D spans, want 1", lat.nblk);
+	r = &lat.blk[0];
+	CHECK(r->tid == 40 && r->start == 1000 && r->end == 3000 && r->cstate == 2 &&
+	      r->nchain == 1 && r->chain[0].waker == WAKER_IRQ,
+	      "D span: tid %d [%" PRIu64 ", %" PRIu64 ") idle state %d waker %d", r->tid, r->start,
+	      r->end, r->cstate, r->nchain ? r->chain[0].waker : 0);
+	r = &lat.wait[0];
+	CHECK(lat.nwait == 1 && r->start == 3000 && r->end == 3500 && r->cstate == 2 && r->idle_ns == 500 &&
+	      r->unknown_ns == 500, "wait: %d kept, [%" PRIu64 ", %" PRIu64 ") idle state %d idle %"
+	      PRIu64 " unknown %" PRIu64 " (cpu0 had no switch)", lat.nwait, r->start, r->end,
+	      r->cstate, r->idle_ns, r->unknown_ns);
+}
+
+/* The waker chain D<-C<-B<-A, the latest wakeup at a time, the step cap. */
+static void t_lat_chain(void)
+{
+	struct lat_step s[LAT_CHAIN];
+	int n;
+
+	G.ncpu = 1;
+	model_init(1, 64, 0);
+	for (int tid = 2; tid <= 4; tid++) {	/* B, C, D sleep */
+		ev_switch(10 * tid, 0, 0, 0, tid);
+		ev_switch(10 * tid + 5, 0, tid, 1, 0);
+	}
+	ev_switch(90, 0, 0, 0, 1);	/* A runs and wakes B */
+	ev_wakeup(100, 1, 2, 0);
+	ev_switch(110, 0, 1, 1, 2);
+	ev_wakeup(200, 2, 3, 0);
+	ev_switch(210, 0, 2, 1, 3);
+	ev_wakeup(300, 3, 4, 0);
+	n = lat_chain(4, 299, s, LAT_CHAIN);
+	CHECK(n == 0, "chain before D's wakeup: %d steps", n);
+	n = lat_chain(4, 300, s, LAT_CHAIN);	/* D woken, still waiting */
+	CHECK(n == 3 && s[0].tid == 4 && s[0].waker == 3 && s[0].t == 300 && s[1].tid == 3 &&
+	      s[1].waker == 2 && s[1].t == 200 && s[2].tid == 2 && s[2].waker == 1 && s[2].t == 100,
+	      "chain: %d steps %d<-%d %d<-%d %d<-%d", n, s[0].tid, s[0].waker, s[1].tid, s[1].waker,
+	      s[2].tid, s[2].waker);
+	ev_switch(310, 0, 3, 1, 4);
+	CHECK(lat_chain(4, 1000, s, LAT_CHAIN) == 3 && s[2].waker == 1, "chain after D ran");
+	/* A and B waking each other: the chain stops at max steps */
+	for (uint64_t t = 400; t < 2000; t += 100) {
+		ev_switch(t, 0, 4, 1, 1);
+		ev_wakeup(t + 10, 1, 2, 0);
+		ev_switch(t + 20, 0, 1, 1, 2);
+		ev_wakeup(t + 30, 2, 1, 0);
+		ev_switch(t + 40, 0, 2, 1, 4);
+	}
+	n = lat_chain(1, 1950, s, LAT_CHAIN);
+	CHECK(n == LAT_CHAIN && s[0].tid == 1 && s[1].tid == 2 && s[0].t > s[1].t,
+	      "ping-pong chain: %d steps", n);
+}
+
+/* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
+ * prev_state letters and "+", hostile names escaped; other expressions;
+ * the fallback; the latency columns. */
+static void t_ftrace_print_fmt(void)
+{
+	static const char other[] =
+		"name: ev\nID: 9\nformat:\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:int pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		"\tfield:bool group_dead;\toffset:16;\tsize:1;\tsigned:0;\n"
+		"\tfield:u32 state;\toffset:20;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"comm=%s pid=%d dead=%s state=%lu sym=%s x=%03d|%x %%\", __get_str(comm), "
+		"REC->pid, REC->group_dead ? \"true\" : \"false\", (unsigned long)REC->state, "
+		"__print_symbolic(REC->pid, { 1, \"one\" }, { 7, \"seven\" }), -REC->pid * 2 + 20 / 3, "
+		"(REC->pid << 4 | 3) & ~0x2\n";
+	static const struct { int64_t st; const char *want; } sw[] = {
+		{ 0, "R" }, { 1, "S" }, { 0x102, "D+" }, { 0x100, "R+" }, { 0x81, "S|I" }, { 0x300, "R+" }, { 0x3, "S|D" },
+	};
+	const struct tfs_fmt *f, *g;
+	uint8_t raw[64];
+	struct pfo o;
+	static struct pf x;
+	char lat[6], want[256];
+
+	CHECK((f = fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN))) && pf_text(f), "sched_switch format");
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+		memset(raw, 0, sizeof(raw));
+		memcpy(raw + 8, "a\x1b[2Jb", 6);
+		memcpy(raw + 40, "next", 4);
+		*(int32_t *)(raw + 24) = 5;
+		*(int32_t *)(raw + 28) = 120;
+		*(int64_t *)(raw + 32) = sw[i].st;
+		*(int32_t *)(raw + 56) = 6;
+		*(int32_t *)(raw + 60) = 98;
+		x = (struct pf){ .fmt = f, .raw = raw, .rawsz = sizeof(raw) };
+		o.n = 0;
+		CHECK(pf_print(&x, pf_text(f), &o), "prev_state %#" PRIx64 ": not evaluated", sw[i].st);
+		snprintf(want, sizeof(want), "prev_comm=a\\x1b[2Jb prev_pid=5 prev_prio=120 prev_state=%s "
+			 "==> next_comm=next next_pid=6 next_prio=98", sw[i].want);
+		CHECK(!strcmp(o.s, want), "prev_state %#" PRIx64 ":\n got %.200s\nwant %.200s", sw[i].st, o.s, want);
+	}
+	CHECK((g = fmt_add("x", other, strlen(other))), "other format");
+	memset(raw, 0, sizeof(raw));
+	*(uint32_t *)(raw + 8) = 3 << 16 | 24;	/* __data_loc: 3 bytes at 24 */
+	memcpy(raw + 24, "ab", 3);
+	*(int32_t *)(raw + 12) = 7;
+	raw[16] = 1;
+	*(uint32_t *)(raw + 20) = 4294967295u;
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 28 };
+	o.n = 0;
+	CHECK(pf_print(&x, pf_text(g), &o), "other: not evaluated");
+	CHECK(!strcmp(o.s, "comm=ab pid=7 dead=true state=4294967295 sym=seven x=-08|71 %"),
+	      "other: %.200s", o.s);
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 10 };	/* pid out of the data */
+	o.n = 0;
+	CHECK(!pf_print(&x, pf_text(g), &o), "a field beyond the data was evaluated");
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 28 };
+	o.n = 0;
+	CHECK(!pf_print(&x, "\"%d\", foo(REC->pid)", &o) && !pf_print(&x, "\"%d %d\", REC->pid", &o) &&
+	      !pf_print(&x, "\"%s\", REC->pid", &o) && !pf_print(&x, "\"%d\", ((((((((((((((((((((((((((((((((((1", &o),
+	      "an unknown function, a missing argument, a type mismatch or deep nesting was evaluated");
+	out_lat_flags(lat, 0x01 | 0x04 | 0x20 | 0x08, 3);
+	CHECK(!strcmp(lat, "dNh2."), "flags: %s, want dNh2.", lat);
+	out_lat_flags(lat, 0x80 | 0x10, 0x21);
+	CHECK(!strcmp(lat, "b.s.2"), "flags: %s, want b.s.2", lat);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -3501,6 +3761,12 @@ int main(void)
 	RUN(model_lost_middle);
 	RUN(model_io_drawn);
 	RUN(rec_roundtrip);
+	RUN(lat_buckets);
+	RUN(lat_holders);
+	RUN(lat_ring_short);
+	RUN(lat_blocked_idle);
+	RUN(lat_chain);
+	RUN(ftrace_print_fmt);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }

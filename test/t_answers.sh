@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of the answers (issue 14), sourced by test/run.sh (see there for the
+# helpers): --summary --latency against perf sched latency on the same
+# file, the waker chain of test/chain (D<-C<-B<-A), and --script --ftrace
+# against the kernel's own trace text of the same run.
+
+CHAIN=$ROOT/test/chain
+
+# ans_stderr ERRFILE: prints a sanitizer report or a line that is not
+# "tc: ...", if there is one.
+ans_stderr() {
+	grep -Em1 'Sanitizer|runtime error' "$1" || grep -vm1 '^tc: ' "$1"
+}
+
+# lat_block SUMMARY HEADER: the rows of the --latency block whose header
+# starts with HEADER, tab-separated, header included.
+lat_block() {
+	awk -F'\t' -v h="$2" '$0 == "" { blk = 0; next } $1 == h { blk = 1 } blk' "$1"
+}
+
+# latency_perf_sched: perf sched latency -p and tc --summary --latency read
+# the same perf record of test/pingpong; for both pingpong tasks the number
+# of waits, their average and their maximum must agree (perf rounds to µs,
+# tc truncates: 0.001 ms apart at most; perf adds a wait of 0 for a task
+# first seen switching in, tc does not: one wait apart at most).
+# Two differences of perf 6.1 are known, and the file avoids or measures
+# them: its latency ignores sched_waking (with waking it counts preempted
+# waits only; tc shows those in its preempted columns), so the file has
+# sched_wakeup; and it does not take prev_state 0x100 ("R+", preempted on
+# Linux 6.x) as runnable, so when a task has N such switch-outs, tc counts
+# up to N more waits and only max >= perf's max is asserted for it.
+latency_perf_sched() {
+	local a b pids p perf_line tc_line rplus
+	have_perf || { skip latency_perf_sched "perf not installed"; return; }
+	timeout 60 perf record -q -o "$T/p.data" -e sched:sched_switch -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_migrate_task -e sched:sched_process_fork \
+		-e sched:sched_process_exit -e sched:sched_stat_runtime -a -- "$PINGPONG" 2000 \
+		>"$T/pp" 2>"$T/perf.err"
+	pids=$(awk '/^pids/ { print $2, $3 }' "$T/pp")
+	[ -n "$pids" ] || { fail latency_perf_sched "no pids from pingpong in $T: $(head -2 "$T/perf.err")"; return; }
+	timeout 120 perf sched latency -p -i "$T/p.data" >"$T/lat" 2>"$T/lat.err"
+	timeout 120 "$TC_SAN" --replay "$T/p.data" --summary --latency >"$T/sum" 2>"$T/sum.err"
+	lat_block "$T/sum" wait_tid >"$T/waits"
+	timeout 120 perf script -i "$T/p.data" -F tid,event,trace >"$T/script" 2>/dev/null
+	for p in $pids; do
+		rplus=$(grep -c "prev_pid=$p prev_prio=[0-9]* prev_state=R+ " "$T/script")
+		# perf: "pingpong:PID | 24.638 ms | 2007 | avg: 0.023 ms | max: 6.969 ms | ..."
+		perf_line=$(awk -F'|' -v p="pingpong:$p" '{ t = $1; gsub(/ /, "", t) }
+			t == p { s = $3; a = $4; m = $5; gsub(/[^0-9.]/, "", s); gsub(/[^0-9.]/, "", a)
+				 gsub(/[^0-9.]/, "", m); print s, a, m }' "$T/lat")
+		tc_line=$(awk -F'\t' -v p="$p" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$1 == p { print $c["waits"], $c["avg_ms"], $c["max_ms"] }' "$T/waits")
+		# shellcheck disable=SC2086
+		if [ -z "$perf_line" ] || [ -z "$tc_line" ]; then
+			fail latency_perf_sched "pid $p: perf '$perf_line' tc '$tc_line' (files in $T)"
+			return
+		elif ! awk -v x="$perf_line" -v y="$tc_line" -v r="$rplus" 'BEGIN {
+			split(x, a, " "); split(y, b, " ")
+			d = b[1] - a[1]; e = a[2] - b[2]; f = a[3] - b[3]
+			if (r == 0)
+				exit !(d >= -1 && d <= 0 && e * e < 1.0001e-6 && f * f < 1.0001e-6)
+			exit !(d >= -1 && d <= r && f < 0.0010001) }'; then
+			fail latency_perf_sched "pid $p: perf waits avg max '$perf_line', tc '$tc_line', R+ switch-outs $rplus (files in $T)"
+			return
+		fi
+		note "pid $p: perf sched latency $perf_line, tc $tc_line (waits avg_ms max_ms), R+ switch-outs $rplus"
+	done
+	# the longest wait listed is the largest max_ms, and says who held the CPUs
+	a=$(lat_block "$T/sum" runnable_wait | awk -F'\t' 'NR == 2 { print $6 }')
+	b=$(awk -F'\t' 'NR > 1 && $8 > m { m = $8 } END { print m }' "$T/waits")
+	if [ -z "$a" ] || [ "$a" != "$b" ]; then
+		fail latency_perf_sched "longest wait listed '$a', largest max_ms '$b' (files in $T)"
+	elif lat_block "$T/sum" runnable_wait | awk -F'\t' 'NR > 1 && $9 == ""' | grep -q .; then
+		fail latency_perf_sched "a wait without held_by (files in $T)"
+	elif [ -n "$(ans_stderr "$T/sum.err")" ]; then
+		fail latency_perf_sched "stderr: $(ans_stderr "$T/sum.err")"
+	else
+		pass latency_perf_sched
+	fi
+}
+
+# chain_four: tc records test/chain; --chain D reads D<-C<-B<-A, and so does
+# the chain column of D's wait when --latency lists it.
+chain_four() {
+	local a b c d got
+	timeout 60 "$TC" --record "$T/c.data" -- "$CHAIN" >"$T/out" 2>"$T/err" ||
+		{ fail chain_four "tc --record of test/chain failed: $(tail -2 "$T/err")"; return; }
+	read -r _ a b c d <"$T/out"
+	[ -n "$d" ] || { fail chain_four "test/chain printed '$(cat "$T/out")'"; return; }
+	timeout 60 "$TC_SAN" --replay "$T/c.data" --summary --chain "$d" >"$T/sum" 2>"$T/sum.err"
+	got=$(lat_block "$T/sum" chain_step | awk -F'\t' 'NR > 1 && NR <= 4 { printf "%s<-%s ", $3, $5 }')
+	if [ "$got" != "$d<-chain:$c $c<-chain:$b $b<-chain:$a " ]; then
+		fail chain_four "chain of D $d: '$got', want D<-C<-B<-A = $d<-$c<-$b<-$a (files in $T)"
+	elif [ -n "$(ans_stderr "$T/sum.err")" ]; then
+		fail chain_four "stderr: $(ans_stderr "$T/sum.err")"
+	else
+		pass chain_four
+	fi
+}
+
+# ftrace_instance: a tracefs instance (mono clock) and tc --record trace the
+# same run of test/pingpong; every event of tc --script --ftrace inside the
+# instance's span must be in the kernel's own trace text with the same
+# event, pid, flags and fields (test/ftrace_cmp.awk).
+ftrace_instance() {
+	local tfs inst e res ev total matched flags maxdt
+	tfs=/sys/kernel/tracing
+	[ -d "$tfs/instances" ] || tfs=/sys/kernel/debug/tracing
+	inst=$tfs/instances/tctest_$$
+	if ! mkdir "$inst" 2>/dev/null; then
+		skip ftrace_instance "no tracefs instances ($tfs/instances)"
+		return
+	fi
+	if ! echo mono >"$inst/trace_clock" 2>/dev/null; then
+		rmdir "$inst"
+		skip ftrace_instance "no mono trace clock"
+		return
+	fi
+	echo 8192 >"$inst/buffer_size_kb"
+	for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
+		 sched/sched_migrate_task sched/sched_process_fork sched/sched_process_exec \
+		 sched/sched_process_exit power/cpu_idle power/cpu_frequency; do
+		[ -e "$inst/events/$e/enable" ] && echo 1 >"$inst/events/$e/enable"
+	done
+	echo 1 >"$inst/tracing_on"
+	timeout 60 "$TC" --record "$T/r.data" -- "$PINGPONG" 300 >"$T/out" 2>"$T/err"
+	echo 0 >"$inst/tracing_on"
+	cat "$inst/trace" >"$T/kernel.txt"
+	echo 0 >"$inst/events/enable"
+	rmdir "$inst"
+	timeout 60 "$TC_SAN" --replay "$T/r.data" --script --ftrace >"$T/tc.txt" 2>"$T/tc.err"
+	res=$(awk -f "$ROOT/test/ftrace_cmp.awk" "$T/kernel.txt" "$T/tc.txt")
+	read -r _ total _ matched _ flags _ maxdt _ ev <<<"$(tail -1 <<<"$res")"
+	if [ "$(head -1 "$T/tc.txt")" != "# tracer: nop" ]; then
+		fail ftrace_instance "no '# tracer: nop' header (files in $T)"
+	elif grep -q 'LOST' "$T/kernel.txt"; then
+		skip ftrace_instance "the instance lost events (files in $T)"
+	elif [ "${total:-0}" -lt 100 ] || [ "$matched" != "$total" ] || [ "$flags" != 0 ]; then
+		fail ftrace_instance "$(tr '\n' ';' <<<"$res") (files in $T)"
+	elif [[ " $ev " != *" sched_switch "* ]] || [[ " $ev " != *" sched_waking "* ]]; then
+		fail ftrace_instance "no sched_switch or sched_waking matched: $ev (files in $T)"
+	elif [ -n "$(ans_stderr "$T/tc.err")" ]; then
+		fail ftrace_instance "stderr: $(ans_stderr "$T/tc.err")"
+	else
+		note "$total lines matched the kernel's, timestamps at most $maxdt s apart; $ev"
+		pass ftrace_instance
+	fi
+}
+
+kernel_tests latency_perf_sched chain_four ftrace_instance
