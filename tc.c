@@ -232,7 +232,38 @@ struct ival {
 	uint32_t seq;		/* which use of this slot: stale links are detected */
 	int32_t row;
 	int32_t state;		/* enum st, or for CPU rows the running tid */
-	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted) */
+	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted);
+				 * running task: the CPU it ran on */
+};
+
+/*
+ * The view's summary history behind ival_add: per row, HIST_NB buckets of
+ * G.hist_w ns each, holding ns per state (floats) of the intervals closed
+ * in them.  Kinds of rows and their slots:
+ *
+ *   HK_TASK    running, runnable, sleeping, blocked, I/O, CPU + 1 (of the
+ *              last running piece in the bucket)
+ *   HK_IO      ns in I/O calls per enum io_kind
+ *   HK_CPU     busy, idle
+ *   HK_CSTATE  ns per idle state (deeper ones in the last)
+ *   HK_FREQ    kHz x ns, ns with a known frequency
+ *
+ * Bucket b covers [hist_base + b * hist_w, + hist_w) and sits in slot
+ * b % nb of its row's block; a block holds buckets (hi - nb, hi].
+ * Replay doubles hist_w (merging pairs) so the whole recording fits; live
+ * keeps the last 2 windows, overwriting the oldest buckets.  Task blocks
+ * come from a pool; when it is empty the least recently written one is
+ * taken (its row's older history then shows as unknown).
+ */
+enum hk { HK_TASK, HK_IO, HK_CPU, HK_CSTATE, HK_FREQ, HK_N };
+enum { HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, HT_CPU, HT_N, HC_N = 10 };
+
+struct hpool {
+	float *f;		/* nblk blocks of nb * nslot floats */
+	int64_t *hi;		/* per block: its newest bucket, -1 empty */
+	int32_t *row, *tid;	/* per block: owner row and (tasks) tid, -1 free */
+	int32_t *map;		/* row (task slot or CPU) -> block, -1 */
+	int nblk, nslot, nmap, hand;
 };
 
 /* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
@@ -408,6 +439,16 @@ static struct {
 	uint64_t window_ns, refresh_ns, ev_rate;
 	double speed;			/* replay pace, 0 = not paced */
 	bool paused, want_pause, want_suspend;
+	bool v_cpucol, v_hide;		/* 'c': task cells by CPU; 'i': hide empty rows */
+
+	/* view history (see struct hpool) */
+	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
+	struct hpool hp[HK_N];
+	int hist_nb;			/* buckets per row, 0 before hist_init */
+	uint64_t hist_w, hist_base, hist_cap;	/* bucket ns, time of bucket 0, span kept (0 all) */
+	uint64_t ival_floor;		/* intervals ending before this were overwritten */
+	uint64_t hist_stolen;		/* task blocks taken from another row */
+	uint64_t acc_lo;		/* acc_add ignores time before this */
 
 	/* signals */
 	int sig_pipe[2];
@@ -1393,17 +1434,220 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 	G.nival = nival;
 }
 
-/* Keep interval [start, end) of row in state; the oldest is overwritten
- * (and counted) when the ring is full. */
+/*
+ * Size the view's history from --history (MiB, default 64), at the first
+ * interval of a view: half for the ring of exact intervals (replacing the
+ * one model_init made), half for the summaries (CPU rows first, at most a
+ * quarter; the rest task blocks, a third of them for I/O with -I).
+ */
+static void hist_init(void)
+{
+	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 2, HC_N, 2 };
+	uint64_t budget = (uint64_t)(G.hist_mib ? G.hist_mib : 64) << 20, cpu_b, task_b;
+	int nb = 1024;
+
+	free(G.ival);
+	G.nival = budget / 2 / sizeof(struct ival);
+	G.ival = xcalloc(G.nival, sizeof(*G.ival));
+	G.ival_head = 0;
+	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
+		nb /= 2;
+	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
+	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
+	for (int k = 0; k < HK_N; k++) {
+		struct hpool *h = &G.hp[k];
+		uint64_t blk = (uint64_t)nb * nslot[k] * sizeof(float) + 20;
+
+		h->nslot = nslot[k];
+		if (k >= HK_CPU) {
+			h->nblk = h->nmap = G.ncpu;
+		} else {
+			h->nmap = TC_MAX_TASKS;
+			h->nblk = (k == HK_IO ? (G.io ? task_b / 3 : 0) : G.io ? task_b * 2 / 3 : task_b) / blk;
+			if (h->nblk > h->nmap)
+				h->nblk = h->nmap;
+		}
+		h->f = xcalloc((size_t)h->nblk * nb, h->nslot * sizeof(float));
+		h->hi = xcalloc(h->nblk, sizeof(*h->hi));
+		h->row = xcalloc(h->nblk, sizeof(*h->row));
+		h->tid = xcalloc(h->nblk, sizeof(*h->tid));
+		h->map = xcalloc(h->nmap, sizeof(*h->map));
+		for (int i = 0; i < h->nblk; i++) {
+			h->hi[i] = -1;
+			h->row[i] = h->tid[i] = k >= HK_CPU ? i : -1;
+		}
+		for (int i = 0; i < h->nmap; i++)
+			h->map[i] = k >= HK_CPU ? i : -1;
+	}
+	G.hist_nb = nb;
+	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
+	G.hist_w = G.hist_cap ? (G.hist_cap + nb - 1) / nb : 1000000;
+}
+
+/* A block for task slot row in pool h, taken from the least recently
+ * written of up to 64 blocks when none is free; -1 if the pool is empty. */
+static int hist_take(struct hpool *h, int row)
+{
+	int best = -1;
+
+	for (int n = 0; n < 64 && n < h->nblk; n++) {
+		int j = h->hand;
+
+		h->hand = (h->hand + 1) % h->nblk;
+		if (h->row[j] < 0) {
+			best = j;
+			break;
+		}
+		if (best < 0 || h->hi[j] < h->hi[best])
+			best = j;
+	}
+	if (best < 0)
+		return -1;
+	if (h->row[best] >= 0 && h->row[best] != row) {
+		h->map[h->row[best]] = -1;
+		G.hist_stolen++;
+	}
+	h->row[best] = row;
+	h->tid[best] = G.task[row].tid;
+	h->hi[best] = -1;
+	memset(h->f + (size_t)best * G.hist_nb * h->nslot, 0, sizeof(float) * G.hist_nb * h->nslot);
+	h->map[row] = best;
+	return best;
+}
+
+/* The block of row (task slot or CPU) in history kind k, made if make;
+ * -1 if it has none. */
+static int hist_block(int k, int row, bool make)
+{
+	struct hpool *h = &G.hp[k];
+	int i;
+
+	if (!G.hist_nb || row < 0 || row >= h->nmap || !h->nblk)
+		return -1;
+	i = h->map[row];
+	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.task[row].tid))
+		return i;
+	return make ? hist_take(h, row) : -1;
+}
+
+/* Twice as wide buckets (replay): merge each pair of every block. */
+static void hist_double(void)
+{
+	int nb = G.hist_nb;
+
+	for (int k = 0; k < HK_N; k++) {
+		struct hpool *h = &G.hp[k];
+
+		for (int i = 0; i < h->nblk; i++) {
+			float *f = h->f + (size_t)i * nb * h->nslot;
+
+			if (h->hi[i] < 0)
+				continue;
+			for (int b = 0; b < nb / 2; b++)
+				for (int s = 0; s < h->nslot; s++) {
+					float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
+
+					f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
+				}
+			memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
+			h->hi[i] /= 2;
+		}
+	}
+	G.hist_w *= 2;
+}
+
+/* Add w per ns of [s, e) to slot of block i of pool h; for running pieces
+ * (cpu1 > 0) also mark the buckets with CPU + 1. */
+static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, float w, int cpu1)
+{
+	int nb = G.hist_nb;
+	float *f = h->f + (size_t)i * nb * h->nslot;
+	int64_t b0, b1;
+
+	if (s < G.hist_base)
+		s = G.hist_base;
+	if (e <= s)
+		return;
+	b0 = (s - G.hist_base) / G.hist_w;
+	b1 = (e - 1 - G.hist_base) / G.hist_w;
+	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
+		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
+			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
+		h->hi[i] = b1;
+	}
+	if (b0 <= h->hi[i] - nb)
+		b0 = h->hi[i] - nb + 1;
+	for (int64_t b = b0; b <= b1; b++) {
+		uint64_t lo = G.hist_base + b * G.hist_w, hi = lo + G.hist_w;
+		float *p = f + b % nb * h->nslot;
+
+		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
+		if (cpu1)
+			p[HT_CPU] = cpu1;
+	}
+}
+
+/* Add an interval, as ival_add gets it, to the summaries. */
+static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t aux,
+		      uint64_t start, uint64_t end)
+{
+	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
+	int k, c = -1 - row, i, slot;
+	float w = 1;
+
+	if (row >= 0)
+		k = last == &G.task[row].last_iival ? HK_IO : HK_TASK;
+	else
+		k = last == &G.cpu[c].last_cival ? HK_CSTATE : last == &G.cpu[c].last_fival ? HK_FREQ : HK_CPU;
+	if (k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0))
+		return;
+	if (!G.hist_base)
+		G.hist_base = G.m_first && G.m_first < start ? G.m_first : start;
+	while (!G.hist_cap && end > G.hist_base && (end - 1 - G.hist_base) / G.hist_w >= (uint64_t)G.hist_nb)
+		hist_double();
+	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
+		return;
+	switch (k) {
+	case HK_TASK:
+		slot = task_slot[state];
+		break;
+	case HK_IO:
+		slot = state >= 0 && state < N_IO ? io_calls[state].kind : IO_READ;
+		break;
+	case HK_CPU:
+		slot = state > 0 ? 0 : 1;
+		break;
+	case HK_CSTATE:
+		slot = state < HC_N ? state : HC_N - 1;
+		break;
+	default:
+		hist_add(&G.hp[k], i, start, end, 0, state, 0);
+		slot = 1;
+		break;
+	}
+	hist_add(&G.hp[k], i, start, end, slot, w, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+}
+
+/* Keep interval [start, end) of row in state, in the summaries and in the
+ * ring of exact intervals, whose oldest is overwritten (and counted) when
+ * it is full.  A running task's aux is set to its CPU. */
 static void ival_add(uint32_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
 	struct ival *v;
 
 	if (!G.nival || end <= start)
 		return;
+	if (!G.hist_nb)
+		hist_init();
+	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
+		aux = G.task[row].cpu;
+	hist_ival(last, row, state, aux, start, end);
 	v = &G.ival[G.ival_head];
-	if (v->end)
+	if (v->end) {
 		G.evicted_ivals++;
+		if (v->end > G.ival_floor)
+			G.ival_floor = v->end;
+	}
 	v->start = start;
 	v->end = end;
 	v->row = row;
@@ -3676,18 +3920,21 @@ enum { CA_REVERSE = 1, CA_BOLD = 2 };
  * Per column of the timeline, G.acc[col * ACC_N + slot] holds what the row
  * did in the column's span: ns per task state (slots < ST_N), ns in I/O
  * calls per kind (ACC_IO + kind: any at all shows, so that short calls are
- * seen at any zoom), ns per idle state depth (ACC_C0...), and the
- * ns-weighted frequency sum.
+ * seen at any zoom), ns per idle state depth (ACC_C0...), the
+ * ns-weighted frequency sum, and for tasks the CPU + 1 of the longest
+ * running piece (ACC_RCPU) and its length.  Time a task or CPU row has no
+ * record of within its life counts as unknown.
  */
-enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = 10, ACC_FSUM = ACC_C0 + ACC_NC,
-       ACC_FNS, ACC_N };
+enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = HC_N, ACC_FSUM = ACC_C0 + ACC_NC,
+       ACC_FNS, ACC_RCPU, ACC_RLEN, ACC_N };
 
 /* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
 enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
 	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR,
-	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_N };
-static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67 };
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4 };
+	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_CPU0, COL_N = COL_CPU0 + 6 };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67,
+					46, 39, 214, 201, 51, 196 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4, 2, 4, 3, 5, 6, 1 };
 /* The colour of each enum io_kind (read is COL_IO). */
 static const uint8_t io_col[IO_NKIND] = { COL_IO, COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL };
 /* --ascii glyphs of I/O by kind */
@@ -3964,6 +4211,8 @@ static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 
 	if (a < G.v_start)
 		a = G.v_start;
+	if (a < G.acc_lo)
+		a = G.acc_lo;
 	if (b > G.v_end)
 		b = G.v_end;
 	if (a >= b || ncol <= 0 || !span)
@@ -3971,11 +4220,20 @@ static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 	for (int c = (a - G.v_start) * ncol / span; c < ncol; c++) {
 		uint64_t c0 = G.v_start + span * c / ncol, c1 = G.v_start + span * (c + 1) / ncol;
 		uint64_t lo = a > c0 ? a : c0, hi = b < c1 ? b : c1;
+		uint64_t *p = &G.acc[c * ACC_N];
 
 		if (c0 >= b)
 			break;
-		if (hi > lo)
-			G.acc[c * ACC_N + slot] += (hi - lo) * w;
+		if (hi <= lo)
+			continue;
+		if (slot == ACC_RCPU) {	/* w: CPU + 1 of a running piece */
+			if (hi - lo > p[ACC_RLEN]) {
+				p[ACC_RLEN] = hi - lo;
+				p[ACC_RCPU] = w;
+			}
+		} else {
+			p[slot] += (hi - lo) * w;
+		}
 	}
 }
 
@@ -3983,6 +4241,8 @@ static bool acc_task_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
 	acc_add(v->start, v->end, v->state, 1);
+	if (v->state == ST_RUNNING && v->aux >= 0)
+		acc_add(v->start, v->end, ACC_RCPU, v->aux + 1);
 	return true;
 }
 
@@ -4024,38 +4284,141 @@ static bool acc_freq_fn(const struct ival *v, void *arg)
 #define ROW_IS_CPU(r) ((r) < 0 && (r) > -1 - MAX_CPUS)
 #define ROW_IS_FREQ(r) ((r) <= -1 - MAX_CPUS && (r) > ROW_NOFREQ)
 
-/* Fill G.acc for row over the view. */
+/* Time of the start of timeline column c. */
+static uint64_t col_t(int c)
+{
+	int ncol = G.cols - LABEL_W;
+
+	return ncol > 0 ? G.v_start + (G.v_end - G.v_start) * c / ncol : G.v_start;
+}
+
+/* The first column the exact intervals cover (after ival_floor). */
+static int col_exact(void)
+{
+	int ncol = G.cols - LABEL_W, c = 0;
+
+	while (c < ncol && col_t(c) < G.ival_floor)
+		c++;
+	return c;
+}
+
+/*
+ * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
+ * for columns [0, ncol): each bucket's share of the column, mapped to the
+ * acc slots (map[s] for summary slot s; ACC_RCPU is marked, not added).
+ */
+static void hist_fill(int k, int r, int ncol, const int8_t *map)
+{
+	const struct hpool *h = &G.hp[k];
+	int i = hist_block(k, r, false), nb = G.hist_nb;
+
+	for (int c = 0; i >= 0 && c < ncol; c++) {
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
+		int64_t b0, b1;
+
+		if (c1 <= G.hist_base || c1 <= c0)
+			continue;
+		if (c0 < G.hist_base)
+			c0 = G.hist_base;
+		b0 = (c0 - G.hist_base) / G.hist_w;
+		b1 = (c1 - 1 - G.hist_base) / G.hist_w;
+		if (b0 <= h->hi[i] - nb)
+			b0 = h->hi[i] - nb + 1;
+		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
+			const float *f = h->f + ((size_t)i * nb + b % nb) * h->nslot;
+			uint64_t lo = G.hist_base + b * G.hist_w, hi = lo + G.hist_w;
+			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / G.hist_w;
+
+			for (int s = 0; s < h->nslot; s++) {
+				if (map[s] == ACC_RCPU) {
+					if (f[s] && f[HT_RUN] * frac > a[ACC_RLEN]) {
+						a[ACC_RLEN] = f[HT_RUN] * frac;
+						a[ACC_RCPU] = f[s];
+					}
+				} else {
+					a[map[s]] += f[s] * frac;
+				}
+			}
+		}
+	}
+}
+
+/* Count as unknown what a row has no record of within [from, to):
+ * columns whose states add up to less than the time they overlap it. */
+static void acc_unknown(uint64_t from, uint64_t to)
+{
+	int ncol = G.cols - LABEL_W;
+
+	for (int c = 0; c < ncol; c++) {
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), known = 0, *a = &G.acc[c * ACC_N];
+
+		c0 = c0 > from ? c0 : from;
+		c1 = c1 < to ? c1 : to;
+		if (c1 <= c0)
+			continue;
+		for (int s = 0; s < ST_N; s++)
+			known += a[s];
+		if (known + (c1 - c0) / 64 < c1 - c0)
+			a[ST_UNKNOWN] += c1 - c0 - known;
+	}
+}
+
+/* Fill G.acc for row over the view: the summaries left of the exact
+ * intervals' reach, the intervals from there, the open states, and unknown
+ * where nothing is known within the row's life. */
 static void acc_row(int row)
 {
+	static const int8_t task_map[HT_N] = { ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED, ST_IO, ACC_RCPU };
+	static const int8_t io_map[IO_NKIND] = { ACC_IO, ACC_IO + 1, ACC_IO + 2, ACC_IO + 3 };
+	static const int8_t cpu_map[2] = { ST_RUNNING, ST_SLEEPING }, freq_map[2] = { ACC_FSUM, ACC_FNS };
+	static const int8_t cs_map[HC_N] = { ACC_C0, ACC_C0 + 1, ACC_C0 + 2, ACC_C0 + 3, ACC_C0 + 4,
+					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
+	int xc = col_exact();
+
 	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
+	G.acc_lo = col_t(xc);
 	if (row >= 0) {
 		const struct task *t = &G.task[row];
 
-		ival_walk(t->last_ival, row, G.v_start, acc_task_fn, NULL);
-		ival_walk(t->last_iival, row, G.v_start, acc_io_fn, NULL);
+		hist_fill(HK_TASK, row, xc, task_map);
+		hist_fill(HK_IO, row, xc, io_map);
+		ival_walk(t->last_ival, row, G.acc_lo, acc_task_fn, NULL);
+		ival_walk(t->last_iival, row, G.acc_lo, acc_io_fn, NULL);
+		G.acc_lo = 0;
 		if (t->state != ST_DEAD)
 			acc_add(t->since, G.v_now, t->state, 1);
+		if (t->state == ST_RUNNING && t->cpu >= 0)
+			acc_add(t->since, G.v_now, ACC_RCPU, t->cpu + 1);
 		if (t->in_io)
 			acc_add(t->io_start, G.v_now, ACC_IO + io_calls[t->io_call].kind, 1);
+		acc_unknown(t->first_seen, t->state == ST_DEAD ? t->since : G.v_now);
 	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
-		ival_walk(p->last_ival, row, G.v_start, acc_cpu_fn, NULL);
-		ival_walk(p->last_cival, row, G.v_start, acc_cstate_fn, NULL);
+		hist_fill(HK_CPU, -1 - row, xc, cpu_map);
+		hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
+		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
+		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
+		G.acc_lo = 0;
 		if (p->cur >= 0)
 			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
 		if (p->cstate >= 0)
 			acc_add(p->cstate_since, G.v_now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
+		if (p->seen && !G.power_only)
+			acc_unknown(G.m_first, G.v_now);
 	} else if (ROW_IS_FREQ(row)) {
 		int c = -1 - row - MAX_CPUS;
 		const struct cpu *p = &G.cpu[c];
 
-		ival_walk(p->last_fival, ROW_CPU(c), G.v_start, acc_freq_fn, NULL);
+		hist_fill(HK_FREQ, c, xc, freq_map);
+		ival_walk(p->last_fival, ROW_CPU(c), G.acc_lo, acc_freq_fn, NULL);
+		G.acc_lo = 0;
 		if (p->freq >= 0) {
 			acc_add(p->freq_since, G.v_now, ACC_FSUM, p->freq);
 			acc_add(p->freq_since, G.v_now, ACC_FNS, 1);
 		}
 	}
+	G.acc_lo = 0;
 }
 
 /*
@@ -4071,6 +4434,8 @@ static void draw_cells(int r, int row)
 	uint64_t span = G.v_end - G.v_start;
 	int cur_col = span && G.v_cursor >= G.v_start && G.v_cursor <= G.v_end ?
 		      (int)((G.v_cursor - G.v_start) * ncol / span) : -1;
+	int mark_col = span && G.v_has_mark && G.v_mark >= G.v_start && G.v_mark <= G.v_end ?
+		       (int)((G.v_mark - G.v_start) * ncol / span) : -1;
 	bool cpu = ROW_IS_CPU(row), freq = ROW_IS_FREQ(row);
 
 	for (int c = 0; c < ncol; c++) {
@@ -4114,7 +4479,7 @@ static void draw_cells(int r, int row)
 			eighths = 8;
 		if (G.ncolor) {
 			if (!freq)
-				fg = COL_RUN;
+				fg = !cpu && G.v_cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 : COL_RUN;
 			if (other >= 0)
 				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) :
 				     other == ST_IO ? io_col[io] : st_col[other];
@@ -4133,6 +4498,15 @@ static void draw_cells(int r, int row)
 			if (cpu && other == ST_SLEEPING && !eighths)
 				ch = cs >= 0 ? '0' + cs : '_';
 		}
+		if (other == ST_UNKNOWN && !eighths) {	/* no record: hatched, never blank */
+			ch = G.utf8 ? 0x2571 : '/';
+			fg = COL_UNKNOWN;
+			bg = -1;
+		}
+		if (!cpu && !freq && G.v_cpucol && !G.ncolor && eighths && a[ACC_RCPU])
+			ch = '0' + (a[ACC_RCPU] - 1) % 10;
+		if (c == mark_col && c != cur_col)
+			bg = COL_AXIS;
 		if (c == cur_col)
 			bg = COL_CURSOR;
 		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.ncolor ? CA_REVERSE : 0);
@@ -5476,6 +5850,7 @@ static void usage(FILE *f)
 	      "  -d, --duration SECONDS   stop recording after this long\n"
 	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
 	      "  --speed N                replay at N times the recorded pace\n"
+	      "  --history MIB            memory for the view's history (default 64)\n"
 	      "  --ascii                  no UTF-8 block characters\n"
 	      "  --no-color               monochrome (also NO_COLOR set, or TERM=dumb)\n"
 	      "keys in the view: ? shows them\n", f);
@@ -5540,6 +5915,15 @@ static void parse_args(int argc, char **argv)
 				G.speed = d;
 			else
 				G.window_ns = d * 1e9;
+		} else if (!strcmp(a, "--history")) {
+			char *end;
+			unsigned long m;
+
+			NEEDV();
+			m = strtoul(v, &end, 10);
+			if (*end || m < 1 || m > 4095 || (sizeof(size_t) < 8 && m > 1024))
+				die("--history %s: MiB from 1 to %d are needed", v, sizeof(size_t) < 8 ? 1024 : 4095);
+			G.hist_mib = m;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
 			char *end;
 

@@ -106,6 +106,13 @@ static void g_reset(void)
 	free(G.acc);
 	free(G.ob);
 	free(G.rowlist);
+	for (int k = 0; k < HK_N; k++) {	/* the view's history (hist_init) */
+		free(G.hp[k].f);
+		free(G.hp[k].hi);
+		free(G.hp[k].row);
+		free(G.hp[k].tid);
+		free(G.hp[k].map);
+	}
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
