@@ -440,6 +440,9 @@ static struct {
 	double speed;			/* replay pace, 0 = not paced */
 	bool paused, want_pause, want_suspend;
 	bool v_cpucol, v_hide;		/* 'c': task cells by CPU; 'i': hide empty rows */
+	int v_row0;			/* screen row of the first timeline row */
+	bool v_ended;			/* a paced replay reached the end of the file */
+	char v_exit[64];		/* the traced command's exit, for the status line */
 
 	/* view history (see struct hpool) */
 	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
@@ -4126,7 +4129,7 @@ static bool ob_flush(void)
  * state within that span: the height of an eighth block for running (or
  * busy), the background colour for the largest other state.
  */
-enum { LABEL_W = 22 };
+#define LABEL_W (G.cols >= 100 ? 29 : G.cols >= 60 ? 24 : 16)
 
 /* Put character ch at (r, c) with colours. */
 static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
@@ -4536,6 +4539,22 @@ static int row_cmp(const void *pa, const void *pb)
 	return d ? d : (a->tid > b->tid) - (a->tid < b->tid);
 }
 
+/* Did task slot row run, wait, block or do I/O in the view's span? */
+static bool row_busy(int row)
+{
+	int ncol = G.cols - LABEL_W;
+
+	acc_row(row);
+	for (int c = 0; c < ncol; c++) {
+		const uint64_t *a = &G.acc[c * ACC_N];
+
+		if (a[ST_RUNNING] || a[ST_RUNNABLE] || a[ST_BLOCKED] || a[ST_IO] ||
+		    a[ACC_IO] || a[ACC_IO + 1] || a[ACC_IO + 2] || a[ACC_IO + 3])
+			return true;
+	}
+	return false;
+}
+
 /*
  * The rows of the view in order: CPUs, each with its frequency row where
  * the kernel reports one (with -P, one line says when none does), then the
@@ -4567,8 +4586,10 @@ static void rows_build(void)
 
 		if (G.power_only || !filter_task(t))
 			continue;
-		if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
-			if (t->state != ST_DEAD || t->last_seen >= G.v_start)
+		if (t->tid == G.v_sel_key)	/* the selection stays on pan and zoom */
+			G.rowlist[n++] = i;
+		else if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
+			if ((t->state != ST_DEAD || t->last_seen >= G.v_start) && (!G.v_hide || row_busy(i)))
 				G.rowlist[n++] = i;
 	}
 	qsort(G.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
@@ -4617,7 +4638,7 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 		*state = tk->state;
 		*start = tk->since;
 		*end = 0;
-		*aux = tk->state == ST_RUNNABLE ? tk->waker : -1;
+		*aux = tk->state == ST_RUNNABLE ? tk->waker : tk->state == ST_RUNNING ? tk->cpu : -1;
 		return true;
 	}
 	ival_walk(tk->last_ival, row, t, at_fn, &a);
@@ -4630,6 +4651,44 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 	return true;
 }
 
+/* The interval of chain idx (row) holding time t, or NULL. */
+static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
+{
+	struct at a = { NULL, t };
+
+	ival_walk(idx, row, t, at_fn, &a);
+	return a.found;
+}
+
+/* What CPU c ran at time t: the tid, 0 idle, -1 unknown; fills start and
+ * end (0: still) when known. */
+static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
+{
+	const struct cpu *p = &G.cpu[c];
+	const struct ival *v;
+
+	if (p->cur >= 0 && t >= p->since) {
+		*start = p->since;
+		*end = 0;
+		return p->cur;
+	}
+	if (!(v = chain_at(p->last_ival, ROW_CPU(c), t)))
+		return -1;
+	*start = v->start;
+	*end = v->end;
+	return v->state;
+}
+
+/* Why nothing is known of a row at time t, for the readouts. */
+static const char *why_unknown(uint64_t t)
+{
+	if (t < G.ival_floor)
+		return "older than the exact history kept (see the cell's shares)";
+	if (t < G.m_first || t > G.v_now)
+		return "outside the events";
+	return "no events tell (lost, paused, or not yet seen)";
+}
+
 /* Name of task tid for the details line. */
 static const char *task_comm(int tid)
 {
@@ -4638,12 +4697,158 @@ static const char *task_comm(int tid)
 	return t ? t->comm : tid == 0 ? "idle" : "?";
 }
 
-/* The details line: the selected row at the cursor. */
+/* Time t as seconds from the first event, with the digits a one-column
+ * step of the view needs. */
+static void fmt_at(char *out, size_t n, uint64_t t)
+{
+	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1, dec = 0;
+	uint64_t step = (G.v_end - G.v_start) / ncol, d = t > G.m_first ? t - G.m_first : 0, u, div = 1;
+
+	for (u = NS_PER_SEC; u > step && u > 1; u /= 10)
+		dec++;
+	for (int i = dec; i < 9; i++)
+		div *= 10;
+	if (dec)
+		snprintf(out, n, "%" PRIu64 ".%0*" PRIu64 "s", (uint64_t)(d / NS_PER_SEC), dec & 15,
+			 (uint64_t)(d % NS_PER_SEC / div));
+	else
+		snprintf(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
+}
+
+/* The shares of the states in the cursor's column of row (from G.acc
+ * after acc_row), as "running 40% sleeping 60%". */
+static int draw_shares(int r, int c, int row)
+{
+	int ncol = G.cols - LABEL_W, col, n = 0;
+	uint64_t tot = 0, *a;
+
+	if (ncol <= 0 || G.v_cursor < G.v_start || G.v_cursor >= G.v_end)
+		return 0;
+	col = (G.v_cursor - G.v_start) * ncol / (G.v_end - G.v_start);
+	acc_row(row);
+	a = &G.acc[col * ACC_N];
+	for (int s = 0; s < ST_N; s++)
+		tot += a[s];
+	for (int s = 0; s < ST_N && tot; s++)
+		if (a[s] * 100 / tot)
+			n += draw_fmt(r, c + n, G.cols - c - n, -1, 0, "%s%s %d%%", n ? " " : "; this cell: ",
+				      row < 0 && s == ST_SLEEPING ? "idle" : row < 0 && s == ST_RUNNING ? "busy" : st_names[s],
+				      (int)(a[s] * 100 / tot));
+	return n;
+}
+
+/* The task's run share and longest wait over the view's span. */
+struct vsum { uint64_t wait; };
+
+static bool vsum_fn(const struct ival *v, void *arg)
+{
+	struct vsum *x = arg;
+	uint64_t a = v->start > G.v_start ? v->start : G.v_start, b = v->end < G.v_end ? v->end : G.v_end;
+
+	if (v->state == ST_RUNNABLE && b > a && b - a > x->wait)
+		x->wait = b - a;
+	return v->end > G.v_start;
+}
+
+static int draw_view_sums(int r, int c, int row)
+{
+	const struct task *t = &G.task[row];
+	struct vsum x = { 0 };
+	uint64_t run = 0;
+	int ncol = G.cols - LABEL_W;
+	char w[32];
+
+	acc_row(row);
+	for (int i = 0; i < ncol; i++)
+		run += G.acc[i * ACC_N + ST_RUNNING];
+	ival_walk(t->last_ival, row, G.v_start, vsum_fn, &x);
+	if (t->state == ST_RUNNABLE && G.v_now > t->since)
+		x.wait = G.v_now - t->since > x.wait ? G.v_now - t->since : x.wait;
+	fmt_dur(w, sizeof(w), x.wait);
+	return draw_fmt(r, c, G.cols - c, -1, 0, " [view: ran %d%%, longest wait %s]",
+			(int)(run * 100 / (G.v_end - G.v_start + 1)), w);
+}
+
+/* The details line of task slot row at the cursor: its state, the CPU it
+ * ran on, its waker, I/O call, and sums over the view. */
+static void draw_task_details(int r, int row)
+{
+	const struct task *t = &G.task[row];
+	char d1[32], d2[32];
+	int st, aux, c;
+	uint64_t start, end;
+	const struct ival *io;
+
+	fmt_at(d1, sizeof(d1), G.v_cursor);
+	c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
+	if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+		c += draw_shares(r, c, row);
+		draw_view_sums(r, c, row);
+		return;
+	}
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	fmt_at(d1, sizeof(d1), start);
+	c += draw_fmt(r, c, G.cols - c, -1, 0, "%s", st_names[st]);
+	if (st == ST_RUNNING && aux >= 0)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, " on cpu%d", aux);
+	c += draw_fmt(r, c, G.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (st == ST_RUNNABLE && aux != -1)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
+			      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
+	if (st == ST_RUNNABLE && aux == -1)
+		c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+	if (t->in_io && G.v_cursor >= t->io_start) {	/* an I/O call at the cursor */
+		fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
+			      io_kind_names[io_calls[t->io_call].kind], d2);
+	}
+	if ((io = chain_at(t->last_iival, row, G.v_cursor)) && io->state < N_IO)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io->state].name,
+			      io_kind_names[io_calls[io->state].kind], io->aux);
+	c += draw_view_sums(r, c, row);
+	if (st != ST_RUNNING && t->cpu >= 0)
+		draw_fmt(r, c, G.cols - c, -1, 0, "; last on cpu%d", t->cpu);
+}
+
+/* The details line of CPU c at the cursor: who ran, idle state, frequency. */
+static void draw_cpu_details(int r, int c)
+{
+	const struct cpu *p = &G.cpu[c];
+	const struct ival *v;
+	char d1[32], d2[32];
+	uint64_t start, end;
+	int tid = cpu_at(c, G.v_cursor, &start, &end), n;
+
+	fmt_at(d1, sizeof(d1), G.v_cursor);
+	n = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d at %s: ", c, d1);
+	if (tid < 0) {
+		n += draw_fmt(r, n, G.cols - n, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+		draw_shares(r, n, ROW_CPU(c));
+		return;
+	}
+	fmt_at(d1, sizeof(d1), start);
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	if (tid > 0)
+		n += draw_fmt(r, n, G.cols - n, -1, 0, "running %s (%d)", task_comm(tid), tid);
+	else
+		n += draw_str(r, n, G.cols - n, "idle", -1, -1, 0);
+	n += draw_fmt(r, n, G.cols - n, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (p->cstate >= 0 && G.v_cursor >= p->cstate_since)
+		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %" PRId64, p->cstate);
+	else if ((v = chain_at(p->last_cival, ROW_CPU(c), G.v_cursor)))
+		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %d", v->state);
+	if (p->freq >= 0 && G.v_cursor >= p->freq_since)
+		draw_fmt(r, n, G.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+	else if ((v = chain_at(p->last_fival, ROW_CPU(c), G.v_cursor)))
+		draw_fmt(r, n, G.cols - n, -1, 0, ", %d MHz", v->state / 1000);
+}
+
+/* The details line: the selected row at the cursor (or a message, or the
+ * search prompt). */
 static void draw_details(int r)
 {
-	char d1[32], d2[32];
-	int row, st, aux;
-	uint64_t start, end;
+	int row;
 
 	if (G.v_search) {
 		draw_fmt(r, 0, G.cols, -1, CA_BOLD, "find task (name or pid): %s_", G.v_query);
@@ -4656,52 +4861,10 @@ static void draw_details(int r)
 	if (G.v_sel < 0 || G.v_sel >= G.nrowlist)
 		return;
 	row = G.rowlist[G.v_sel];
-	fmt_dur(d1, sizeof(d1), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
 	if (row >= 0) {
-		const struct task *t = &G.task[row];
-		int c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
-
-		if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
-			draw_str(r, c, G.cols - c, "unknown", -1, -1, 0);
-			return;
-		}
-		fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
-		fmt_dur(d1, sizeof(d1), start > G.m_first ? start - G.m_first : 0);
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "%s since %s for %s%s", st_names[st], d1, d2,
-			      end ? "" : " (still)");
-		if (st == ST_RUNNABLE && aux != -1)
-			c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
-				      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
-		if (st == ST_RUNNABLE && aux == -1)
-			c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
-		{	/* an I/O call at the cursor: which, and what it returned */
-			struct at a = { NULL, G.v_cursor };
-
-			if (t->in_io && G.v_cursor >= t->io_start) {
-				fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
-				c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
-					      io_kind_names[io_calls[t->io_call].kind], d2);
-			}
-			ival_walk(t->last_iival, row, G.v_cursor, at_fn, &a);
-			if (a.found && a.found->state < N_IO)
-				c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d",
-					      io_calls[a.found->state].name,
-					      io_kind_names[io_calls[a.found->state].kind], a.found->aux);
-		}
-		if (t->waker != -1)
-			draw_fmt(r, c, G.cols - c, -1, 0, "; last waker %s",
-				 t->waker == WAKER_IRQ ? "irq" : task_comm(t->waker));
+		draw_task_details(r, row);
 	} else if (ROW_IS_CPU(row)) {
-		const struct cpu *p = &G.cpu[-1 - row];
-
-		int c = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d: %s %s", -1 - row,
-				 p->cur > 0 ? "running" : p->cur == 0 ? "idle" : "unknown",
-				 p->cur > 0 ? task_comm(p->cur) : "");
-
-		if (p->cstate >= 0)
-			c += draw_fmt(r, c, G.cols - c, -1, 0, ", idle state %" PRId64, p->cstate);
-		if (p->freq >= 0)
-			draw_fmt(r, c, G.cols - c, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+		draw_cpu_details(r, -1 - row);
 	} else if (ROW_IS_FREQ(row)) {
 		const struct cpu *p = &G.cpu[-1 - row - MAX_CPUS];
 
@@ -4775,24 +4938,20 @@ static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
 		tot_add(&x, G.task[row].since, G.v_now, G.task[row].state);
 }
 
-/* The status line. */
+/* The status line, in plain words, the rarer counters only when not
+ * zero (all of them are in the help). */
 static void draw_status(int r)
 {
-	char win[32], cur[32], ref[32];
+	char win[32], cur[32];
 	int c;
 
 	fmt_dur(win, sizeof(win), G.v_end - G.v_start);
-	fmt_dur(cur, sizeof(cur), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
-	fmt_dur(ref, sizeof(ref), G.refresh_ns);
+	fmt_at(cur, sizeof(cur), G.v_cursor);
 	for (int i = 0; i < G.cols; i++)
 		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
 	c = draw_fmt(r, 0, G.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
 		     G.paused ? "PAUSED" : G.live ? "live" : G.speed > 0 ? "replay >" : "replay");
-	if (G.rec_path && G.live)
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| rec %s %.1fMiB ", G.rec_path, G.rec_pos / 1048576.0);
-	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
-		      "| %" PRIu64 " ev/s | lost %" PRIu64 " | win %s | refresh %s | cursor %s%s",
-		      G.ev_rate, G.lost > G.lost_read ? G.lost : G.lost_read, win, ref, cur,
+	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
 		      G.v_following ? " | following" : "");
 	if (G.v_has_mark) {
 		char dm[32];
@@ -4800,7 +4959,7 @@ static void draw_status(int r)
 		uint64_t b = G.v_mark < G.v_cursor ? G.v_cursor : G.v_mark;
 
 		fmt_dur(dm, sizeof(dm), b - a);
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | cursor-mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | to mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
 		if (G.v_sel >= 0 && G.v_sel < G.nrowlist && G.rowlist[G.v_sel] >= 0) {
 			uint64_t tot[ST_N];
 			char rn[32], wt[32];
@@ -4808,59 +4967,159 @@ static void draw_status(int r)
 			task_totals(G.rowlist[G.v_sel], a, b, tot);
 			fmt_dur(rn, sizeof(rn), tot[ST_RUNNING]);
 			fmt_dur(wt, sizeof(wt), tot[ST_RUNNABLE]);
-			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " run %s wait %s", rn, wt);
+			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " ran %s waited %s", rn, wt);
 		}
 	}
-	if (G.evicted_tasks || G.evicted_ivals || G.out_of_order || G.corrupt || G.inferred || G.gaps)
-		draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
-			 " | evicted %" PRIu64 "/%" PRIu64 " ooo %" PRIu64 " bad %" PRIu64 " inferred %" PRIu64
-			 " gaps %" PRIu64, G.evicted_tasks, G.evicted_ivals, G.out_of_order,
-			 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id, G.inferred, G.gaps);
+	if (G.v_ended)
+		c += draw_str(r, c, G.cols - c, " | end of recording", -1, -1, CA_REVERSE);
+	if (G.v_exit[0])
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v_exit);
+	if (G.rec_path && G.live)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec_pos / 1048576.0);
+	if (G.live || G.speed > 0)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.ev_rate);
+	if (G.lost || G.lost_read)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
+			      G.lost > G.lost_read ? G.lost : G.lost_read);
+	if (G.ival_floor > G.v_start) {
+		fmt_at(cur, sizeof(cur), G.ival_floor);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
+	}
+	if (G.out_of_order || G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id)
+		draw_str(r, c, G.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
 }
 
-/* The help overlay. */
+/* The colour legend on one line (row r), as the cells draw each meaning. */
+static void draw_legend(int r)
+{
+	static const struct { const char *name; int col; uint16_t u, a; bool fg; } l[] = {
+		{ "running", COL_RUN, 0x2588, '#', true }, { "runnable", COL_RUNNABLE, 0x2591, 'r', false },
+		{ "sleeping", -1, ' ', '.', false }, { "blocked", COL_BLOCKED, 0x2593, 'D', false },
+		{ "I/O", COL_IO, 0x2592, 'I', false }, { "unknown", COL_UNKNOWN, 0x2571, '/', true },
+		{ "cpu idle", COL_IDLE, '0', '0', false }, { "deep idle", COL_IDLE_DEEP, '2', '2', false },
+	};
+	int c = LABEL_W;
+
+	draw_str(r, 0, LABEL_W, "legend", COL_AXIS, -1, 0);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.cols; i++) {
+		uint16_t ch = G.utf8 ? l[i].u : l[i].a;
+
+		if (G.ncolor && !l[i].fg)
+			ch = ' ';
+		draw_put(r, c, ch, G.ncolor && l[i].fg ? l[i].col : -1,
+			 G.ncolor && !l[i].fg ? l[i].col : -1, 0);
+		c += 2 + draw_str(r, c + 2, G.cols - c - 2, l[i].name, -1, -1, 0) + 1;
+	}
+	if (G.v_cpucol && c < G.cols)
+		draw_str(r, c, G.cols - c, G.ncolor ? "(c: running coloured by CPU)" : "(c: running as CPU digit)",
+			 -1, -1, 0);
+}
+
+/* The help overlay: keys and mouse on the left; the legend and every
+ * counter on the right (below the keys on a narrow terminal). */
 static void draw_help(void)
 {
-	static const char *const lines[] = {
+	static const char *const keys[] = {
 		"tc keys",
-		"",
-		"j k Up Down PgUp PgDn   select a row",
-		"h l Left Right          move the cursor",
-		"H L Shift-Left/Right    pan a quarter",
-		"+ = -                   zoom in / out",
-		"0 Esc                   whole window, follow",
-		"n p                     next / previous change",
-		"w                       go to the waker",
-		"m                       set a mark",
-		"s                       task order",
-		"/                       find a task",
-		"space                   pause / resume (live)",
-		"?                       this help",
-		"q Ctrl-C                quit",
-		"",
-		"running: block height; runnable, blocked,",
-		"I/O, unknown: colour (letters in --ascii)",
+		"j k Up Down PgUp PgDn  select a row",
+		"h l Left Right         move the cursor",
+		"H L Shift-Left/Right   pan a quarter",
+		"+ = -                  zoom in / out",
+		"0 Esc                  whole, follow",
+		"n p                    next/prev change",
+		"w                      go to the waker",
+		"m                      set a mark",
+		"s                      task order",
+		"/                      find a task",
+		"c                      cells by CPU",
+		"i                      hide idle rows",
+		"space                  pause / resume",
+		"Ctrl-Z                 suspend (fg)",
+		"q Ctrl-C               quit",
+		"mouse: click selects a row and the",
+		"time; the wheel zooms",
 	};
-	int n = sizeof(lines) / sizeof(lines[0]), w = 50;
+	static const char *const legend[] = {
+		"cells (legend under the axis)",
+		"block height: share running (busy)",
+		"colour: runnable, blocked, I/O,",
+		"  CPU idle state (digits: depth)",
+		"/ hatched: unknown (lost, paused,",
+		"  older than the history kept)",
+		"",
+	};
+	char cnt[6][48];
+	int nk = sizeof(keys) / sizeof(keys[0]), nl = sizeof(legend) / sizeof(legend[0]);
+	int two = G.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
 	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
 
+	snprintf(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
+		 G.lost > G.lost_read ? G.lost : G.lost_read, G.gaps);
+	snprintf(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.out_of_order,
+		 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id);
+	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.inferred);
+	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.evicted_tasks,
+		 G.evicted_ivals);
+	snprintf(cnt[4], sizeof(cnt[4]), "history bucket %.3gms, rows lost %" PRIu64, G.hist_w / 1e6,
+		 G.hist_stolen);
+	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.refresh_ns / 1e6, G.ev_rate);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
 		c0 = 0;
 	for (int i = 0; i < n + 2; i++) {
-		for (int j = 0; j < w; j++)
-			draw_put(r0 + i, c0 + j, ' ', -1, -1, CA_REVERSE);
-		if (i > 0 && i <= n)
-			draw_str(r0 + i, c0 + 2, w - 4, lines[i - 1], -1, -1, CA_REVERSE);
+		int j = i - 1;
+		const char *right = j < 0 || j >= nl + 6 ? "" : j < nl ? legend[j] : cnt[j - nl];
+
+		for (int k = 0; k < w; k++)
+			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
+		if (j < 0 || j >= n)
+			continue;
+		if (two) {
+			draw_str(r0 + i, c0 + 2, 39, j < nk ? keys[j] : "", -1, -1, CA_REVERSE);
+			draw_str(r0 + i, c0 + 42, 37, right, -1, -1, CA_REVERSE);
+		} else {
+			j -= nk;
+			draw_str(r0 + i, c0 + 2, w - 3, j < 0 ? keys[j + nk] : j < nl ? legend[j] : cnt[j - nl],
+				 -1, -1, CA_REVERSE);
+		}
 	}
 }
 
-/* Build the whole frame into G.scr (live, draining the rings now and then). */
+/* The label of row (code) at screen row r, with attr; the share of the
+ * view it ran (busy, for CPUs) from G.acc when there is room. */
+static void draw_label(int r, int row, int attr)
+{
+	int ncol = G.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7;
+	uint64_t run = 0, st, en;
+	char share[8] = "";
+
+	for (int i = 0; i < ncol; i++)
+		run += G.acc[i * ACC_N + ST_RUNNING];
+	if (LABEL_W >= 29)
+		snprintf(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v_end - G.v_start + 1)));
+	if (row >= 0) {
+		const struct task *t = &G.task[row];
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "%7d %-*.*s %s", t->tid, namew, namew, t->comm, share);
+	} else if (ROW_IS_CPU(row)) {
+		int tid = cpu_at(-1 - row, G.v_cursor, &st, &en);
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-*.*s %s", -1 - row, namew, namew,
+			 tid > 0 ? task_comm(tid) : tid == 0 ? "idle" : "?", share);
+	} else {
+		int c = -1 - row - MAX_CPUS;
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
+			 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
+	}
+}
+
+/* Build the whole frame into G.scr from the model and the view state
+ * only (the model is not changed, the rings are not read). */
 static void draw_frame(void)
 {
-	int body = G.rows - 3;
-	uint64_t drained = now_ns();
+	int legend = G.rows >= 16 && G.cols >= 60, body = G.rows - 3 - legend;
 
 	for (int i = 0; i < G.rows * G.cols; i++)
 		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
@@ -4883,40 +5142,24 @@ static void draw_frame(void)
 		G.v_top = G.v_sel - body + 1;
 	if (G.v_top < 0)
 		G.v_top = 0;
+	G.v_row0 = 2 + legend;
 	draw_status(0);
 	draw_axis(1);
+	if (legend)
+		draw_legend(2);
 	for (int i = 0; i < body && G.v_top + i < G.nrowlist; i++) {
-		int idx = G.v_top + i, row = G.rowlist[idx], r = 2 + i;
+		int idx = G.v_top + i, row = G.rowlist[idx], r = G.v_row0 + i;
 		int attr = idx == G.v_sel ? CA_REVERSE : 0;
 
-		if (row >= 0) {
-			const struct task *t = &G.task[row];
-			char lab[LABEL_W + 1];
-
-			snprintf(lab, sizeof(lab), "%7d %-13.13s", t->tid, t->comm);
-			draw_str(r, 0, LABEL_W - 1, lab, -1, -1, attr);
-		} else if (ROW_IS_CPU(row)) {
-			const struct cpu *p = &G.cpu[-1 - row];
-
-			draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-12s", -1 - row,
-				 p->cur > 0 ? task_comm(p->cur) : p->cur == 0 ? "idle" : "");
-		} else if (ROW_IS_FREQ(row)) {
-			int c = -1 - row - MAX_CPUS;
-
-			draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
-				 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
-		} else {
+		if (row == ROW_NOFREQ) {
 			draw_str(r, 0, LABEL_W - 1, "frequency", -1, -1, attr);
 			draw_str(r, LABEL_W, G.cols - LABEL_W,
 				 "not reported by this kernel (no cpufreq driver)", -1, -1, 0);
 			continue;
 		}
 		acc_row(row);
+		draw_label(r, row, attr);
 		draw_cells(r, row);
-		if (G.live && !G.paused && now_ns() - drained > 2000000) {
-			pe_pass(false);	/* a long frame must not let the rings overflow */
-			drained = now_ns();
-		}
 	}
 	draw_details(G.rows - 1);
 	if (G.v_help)
@@ -5260,7 +5503,38 @@ static void view_waker(void)
 		snprintf(G.v_msg, sizeof(G.v_msg), "woken by %d, not shown", waker);
 }
 
-/* Find a task by name (substring) or tid after a '/' query. */
+/* Put the cursor on task slot row's next run after the cursor, else on
+ * its last run before it. */
+struct act { uint64_t t, next, prev; };
+
+static bool act_fn(const struct ival *v, void *arg)
+{
+	struct act *a = arg;
+
+	if (v->state == ST_RUNNING && v->start >= a->t && (!a->next || v->start < a->next))
+		a->next = v->start;
+	if (v->state == ST_RUNNING && v->start < a->t && v->start > a->prev)
+		a->prev = v->start;
+	return !a->prev;
+}
+
+static void view_activity(int row)
+{
+	const struct task *t = &G.task[row];
+	struct act a = { G.v_cursor, 0, 0 };
+
+	if (t->state == ST_RUNNING && t->since >= a.t)
+		a.next = t->since;
+	else if (t->state == ST_RUNNING)
+		a.prev = t->since;
+	if (!a.prev)
+		ival_walk(t->last_ival, row, 0, act_fn, &a);
+	if (a.next || a.prev)
+		view_goto(a.next ? a.next : a.prev);
+}
+
+/* Find a task by name (substring) or tid after a '/' query: select it and
+ * go to its next activity. */
 static void view_search(void)
 {
 	char *end;
@@ -5276,6 +5550,7 @@ static void view_search(void)
 		    (*G.v_query && strstr(G.task[row].comm, G.v_query))) {
 			G.v_sel = i;
 			G.v_sel_key = row_key(i);
+			view_activity(row);
 			return;
 		}
 	}
@@ -5285,7 +5560,7 @@ static void view_search(void)
 /* Act on one key.  Returns false when tc should quit. */
 static bool view_key(int key, int mx, int my)
 {
-	int body = G.rows - 3;
+	int body = G.rows - 1 - G.v_row0;
 
 	G.v_msg[0] = 0;
 	if (G.v_search) {
@@ -5337,11 +5612,15 @@ static bool view_key(int key, int mx, int my)
 		break;
 	case '/': G.v_search = true; G.v_query[0] = 0; break;
 	case '?': G.v_help = true; break;
-	case ' ': if (G.live) G.want_pause = !G.want_pause; break;
+	case ' ': if (G.live || G.speed > 0) G.want_pause = !G.want_pause; break;
+	case 'c': G.v_cpucol = !G.v_cpucol; break;
+	case 'i': G.v_hide = !G.v_hide;
+		snprintf(G.v_msg, sizeof(G.v_msg), "%s", G.v_hide ? "rows with nothing in view hidden" : "all rows shown");
+		break;
 	case K_CTRL_Z: G.want_suspend = true; break;
 	case K_MOUSE_CLICK:
-		if (my >= 2 && my < 2 + body && G.v_top + my - 2 < G.nrowlist) {
-			G.v_sel = G.v_top + my - 2;
+		if (my >= G.v_row0 && my < G.v_row0 + body && G.v_top + my - G.v_row0 < G.nrowlist) {
+			G.v_sel = G.v_top + my - G.v_row0;
 			G.v_sel_key = INT_MIN;
 		}
 		if (mx >= LABEL_W && G.cols > LABEL_W) {
