@@ -238,8 +238,9 @@ struct ival {
 
 /*
  * The view's summary history behind ival_add: per row, HIST_NB buckets of
- * G.hist_w ns each, holding ns per state (floats) of the intervals closed
- * in them.  Kinds of rows and their slots:
+ * w ns each, holding ns per state (floats) of the intervals closed
+ * in them (bucket widths and counts are per kind).  Kinds of rows and
+ * their slots:
  *
  *   HK_TASK    running, runnable, sleeping, blocked, I/O, CPU + 1 (of the
  *              last running piece in the bucket)
@@ -248,9 +249,9 @@ struct ival {
  *   HK_CSTATE  ns per idle state (deeper ones in the last)
  *   HK_FREQ    kHz x ns, ns with a known frequency
  *
- * Bucket b covers [hist_base + b * hist_w, + hist_w) and sits in slot
- * b % nb of its row's block; a block holds buckets (hi - nb, hi].
- * Replay doubles hist_w (merging pairs) so the whole recording fits; live
+ * Bucket b covers [hist_base + b * w, + w) and sits in slot b % nb of its
+ * row's block; a block holds buckets (hi - nb, hi].  Replay doubles a
+ * kind's w (merging pairs) so the whole recording fits; live
  * keeps the last 2 windows, overwriting the oldest buckets.  Task blocks
  * come from a pool; when it is empty the least recently written one is
  * taken (its row's older history then shows as unknown).
@@ -264,6 +265,8 @@ struct hpool {
 	int32_t *row, *tid;	/* per block: owner row and (tasks) tid, -1 free */
 	int32_t *map;		/* row (task slot or CPU) -> block, -1 */
 	int nblk, nslot, nmap, hand;
+	int nb;			/* buckets per block */
+	uint64_t w;		/* ns per bucket */
 };
 
 /* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
@@ -443,12 +446,13 @@ static struct {
 	int v_row0;			/* screen row of the first timeline row */
 	bool v_ended;			/* a paced replay reached the end of the file */
 	char v_exit[64];		/* the traced command's exit, for the status line */
+	uint64_t frame_ns;		/* time spent drawing frames */
 
 	/* view history (see struct hpool) */
 	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
 	struct hpool hp[HK_N];
-	int hist_nb;			/* buckets per row, 0 before hist_init */
-	uint64_t hist_w, hist_base, hist_cap;	/* bucket ns, time of bucket 0, span kept (0 all) */
+	bool hist_on;			/* hist_init done */
+	uint64_t hist_base, hist_cap;	/* time of bucket 0, span kept (0: all) */
 	uint64_t ival_floor;		/* intervals ending before this were overwritten */
 	uint64_t hist_stolen;		/* task blocks taken from another row */
 	uint64_t acc_lo;		/* acc_add ignores time before this */
@@ -1447,7 +1451,7 @@ static void hist_init(void)
 {
 	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 2, HC_N, 2 };
 	uint64_t budget = (uint64_t)(G.hist_mib ? G.hist_mib : 64) << 20, cpu_b, task_b;
-	int nb = 1024;
+	int nb = 8192;		/* CPU rows; task rows 1024 */
 
 	free(G.ival);
 	G.nival = budget / 2 / sizeof(struct ival);
@@ -1459,8 +1463,10 @@ static void hist_init(void)
 	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
 	for (int k = 0; k < HK_N; k++) {
 		struct hpool *h = &G.hp[k];
-		uint64_t blk = (uint64_t)nb * nslot[k] * sizeof(float) + 20;
+		uint64_t blk;
 
+		h->nb = k >= HK_CPU || nb < 1024 ? nb : 1024;
+		blk = (uint64_t)h->nb * nslot[k] * sizeof(float) + 20;
 		h->nslot = nslot[k];
 		if (k >= HK_CPU) {
 			h->nblk = h->nmap = G.ncpu;
@@ -1470,7 +1476,7 @@ static void hist_init(void)
 			if (h->nblk > h->nmap)
 				h->nblk = h->nmap;
 		}
-		h->f = xcalloc((size_t)h->nblk * nb, h->nslot * sizeof(float));
+		h->f = xcalloc((size_t)h->nblk * h->nb, h->nslot * sizeof(float));
 		h->hi = xcalloc(h->nblk, sizeof(*h->hi));
 		h->row = xcalloc(h->nblk, sizeof(*h->row));
 		h->tid = xcalloc(h->nblk, sizeof(*h->tid));
@@ -1481,10 +1487,10 @@ static void hist_init(void)
 		}
 		for (int i = 0; i < h->nmap; i++)
 			h->map[i] = k >= HK_CPU ? i : -1;
+		G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
+		h->w = G.hist_cap ? (G.hist_cap + h->nb - 1) / h->nb : 1000000;
 	}
-	G.hist_nb = nb;
-	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
-	G.hist_w = G.hist_cap ? (G.hist_cap + nb - 1) / nb : 1000000;
+	G.hist_on = true;
 }
 
 /* A block for task slot row in pool h, taken from the least recently
@@ -1513,7 +1519,7 @@ static int hist_take(struct hpool *h, int row)
 	h->row[best] = row;
 	h->tid[best] = G.task[row].tid;
 	h->hi[best] = -1;
-	memset(h->f + (size_t)best * G.hist_nb * h->nslot, 0, sizeof(float) * G.hist_nb * h->nslot);
+	memset(h->f + (size_t)best * h->nb * h->nslot, 0, sizeof(float) * h->nb * h->nslot);
 	h->map[row] = best;
 	return best;
 }
@@ -1525,7 +1531,7 @@ static int hist_block(int k, int row, bool make)
 	struct hpool *h = &G.hp[k];
 	int i;
 
-	if (!G.hist_nb || row < 0 || row >= h->nmap || !h->nblk)
+	if (!G.hist_on || row < 0 || row >= h->nmap || !h->nblk)
 		return -1;
 	i = h->map[row];
 	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.task[row].tid))
@@ -1533,37 +1539,34 @@ static int hist_block(int k, int row, bool make)
 	return make ? hist_take(h, row) : -1;
 }
 
-/* Twice as wide buckets (replay): merge each pair of every block. */
-static void hist_double(void)
+/* Twice as wide buckets of kind k (replay): merge each pair of every block. */
+static void hist_double(int k)
 {
-	int nb = G.hist_nb;
+	struct hpool *h = &G.hp[k];
+	int nb = h->nb;
 
-	for (int k = 0; k < HK_N; k++) {
-		struct hpool *h = &G.hp[k];
+	for (int i = 0; i < h->nblk; i++) {
+		float *f = h->f + (size_t)i * nb * h->nslot;
 
-		for (int i = 0; i < h->nblk; i++) {
-			float *f = h->f + (size_t)i * nb * h->nslot;
+		if (h->hi[i] < 0)
+			continue;
+		for (int b = 0; b < nb / 2; b++)
+			for (int s = 0; s < h->nslot; s++) {
+				float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
 
-			if (h->hi[i] < 0)
-				continue;
-			for (int b = 0; b < nb / 2; b++)
-				for (int s = 0; s < h->nslot; s++) {
-					float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
-
-					f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
-				}
-			memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
-			h->hi[i] /= 2;
-		}
+				f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
+			}
+		memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
+		h->hi[i] /= 2;
 	}
-	G.hist_w *= 2;
+	h->w *= 2;
 }
 
 /* Add w per ns of [s, e) to slot of block i of pool h; for running pieces
  * (cpu1 > 0) also mark the buckets with CPU + 1. */
 static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, float w, int cpu1)
 {
-	int nb = G.hist_nb;
+	int nb = h->nb;
 	float *f = h->f + (size_t)i * nb * h->nslot;
 	int64_t b0, b1;
 
@@ -1571,8 +1574,8 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 		s = G.hist_base;
 	if (e <= s)
 		return;
-	b0 = (s - G.hist_base) / G.hist_w;
-	b1 = (e - 1 - G.hist_base) / G.hist_w;
+	b0 = (s - G.hist_base) / h->w;
+	b1 = (e - 1 - G.hist_base) / h->w;
 	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
 		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
 			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
@@ -1581,7 +1584,7 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	if (b0 <= h->hi[i] - nb)
 		b0 = h->hi[i] - nb + 1;
 	for (int64_t b = b0; b <= b1; b++) {
-		uint64_t lo = G.hist_base + b * G.hist_w, hi = lo + G.hist_w;
+		uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
 		float *p = f + b % nb * h->nslot;
 
 		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
@@ -1606,8 +1609,8 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 		return;
 	if (!G.hist_base)
 		G.hist_base = G.m_first && G.m_first < start ? G.m_first : start;
-	while (!G.hist_cap && end > G.hist_base && (end - 1 - G.hist_base) / G.hist_w >= (uint64_t)G.hist_nb)
-		hist_double();
+	while (!G.hist_cap && end > G.hist_base && (end - 1 - G.hist_base) / G.hp[k].w >= (uint64_t)G.hp[k].nb)
+		hist_double(k);
 	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
 		return;
 	switch (k) {
@@ -1640,7 +1643,7 @@ static void ival_add(uint32_t *last, int32_t row, int32_t state, int32_t aux, ui
 
 	if (!G.nival || end <= start)
 		return;
-	if (!G.hist_nb)
+	if (!G.hist_on)
 		hist_init();
 	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
 		aux = G.task[row].cpu;
@@ -4051,6 +4054,18 @@ static void term_size(void)
 	G.full_redraw = true;
 }
 
+/* Can the view run here?  Dies with what to do instead when stdout is not
+ * a terminal or the terminal cannot place the cursor (TERM=dumb). */
+static void term_check(void)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(1))
+		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
+	if (term && !strcmp(term, "dumb"))
+		die("TERM=dumb cannot show the view: use --record FILE, then --replay FILE --summary or --script");
+}
+
 /*
  * Set up the terminal for the view: stdout must be one; keys come from
  * stdin if it is a terminal, else from /dev/tty.  Dies with what to do
@@ -4295,11 +4310,15 @@ static uint64_t col_t(int c)
 	return ncol > 0 ? G.v_start + (G.v_end - G.v_start) * c / ncol : G.v_start;
 }
 
-/* The first column the exact intervals cover (after ival_floor). */
-static int col_exact(void)
+/* The first column drawn from the exact intervals for history kind k:
+ * none when columns are 3 buckets wide or more (the summaries are exact
+ * enough there and cheaper), else the first after ival_floor. */
+static int col_exact(int k)
 {
 	int ncol = G.cols - LABEL_W, c = 0;
 
+	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= 3 * G.hp[k].w)
+		return ncol;
 	while (c < ncol && col_t(c) < G.ival_floor)
 		c++;
 	return c;
@@ -4313,7 +4332,7 @@ static int col_exact(void)
 static void hist_fill(int k, int r, int ncol, const int8_t *map)
 {
 	const struct hpool *h = &G.hp[k];
-	int i = hist_block(k, r, false), nb = G.hist_nb;
+	int i = hist_block(k, r, false), nb = h->nb;
 
 	for (int c = 0; i >= 0 && c < ncol; c++) {
 		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
@@ -4323,14 +4342,14 @@ static void hist_fill(int k, int r, int ncol, const int8_t *map)
 			continue;
 		if (c0 < G.hist_base)
 			c0 = G.hist_base;
-		b0 = (c0 - G.hist_base) / G.hist_w;
-		b1 = (c1 - 1 - G.hist_base) / G.hist_w;
+		b0 = (c0 - G.hist_base) / h->w;
+		b1 = (c1 - 1 - G.hist_base) / h->w;
 		if (b0 <= h->hi[i] - nb)
 			b0 = h->hi[i] - nb + 1;
 		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
 			const float *f = h->f + ((size_t)i * nb + b % nb) * h->nslot;
-			uint64_t lo = G.hist_base + b * G.hist_w, hi = lo + G.hist_w;
-			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / G.hist_w;
+			uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
+			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
 
 			for (int s = 0; s < h->nslot; s++) {
 				if (map[s] == ACC_RCPU) {
@@ -4376,7 +4395,7 @@ static void acc_row(int row)
 	static const int8_t cpu_map[2] = { ST_RUNNING, ST_SLEEPING }, freq_map[2] = { ACC_FSUM, ACC_FNS };
 	static const int8_t cs_map[HC_N] = { ACC_C0, ACC_C0 + 1, ACC_C0 + 2, ACC_C0 + 3, ACC_C0 + 4,
 					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
-	int xc = col_exact();
+	int xc = col_exact(row >= 0 ? HK_TASK : HK_CPU);
 
 	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
 	G.acc_lo = col_t(xc);
@@ -5048,7 +5067,7 @@ static void draw_help(void)
 		"  older than the history kept)",
 		"",
 	};
-	char cnt[6][48];
+	char cnt[6][80];
 	int nk = sizeof(keys) / sizeof(keys[0]), nl = sizeof(legend) / sizeof(legend[0]);
 	int two = G.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
 	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
@@ -5060,8 +5079,8 @@ static void draw_help(void)
 	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.inferred);
 	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.evicted_tasks,
 		 G.evicted_ivals);
-	snprintf(cnt[4], sizeof(cnt[4]), "history bucket %.3gms, rows lost %" PRIu64, G.hist_w / 1e6,
-		 G.hist_stolen);
+	snprintf(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hp[HK_CPU].w / 1e6,
+		 G.hp[HK_TASK].w / 1e6, G.hist_stolen);
 	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.refresh_ns / 1e6, G.ev_rate);
 	if (r0 < 0)
 		r0 = 0;
@@ -5770,6 +5789,44 @@ static int capture_stop(void)
 }
 
 /*
+ * Live start-up shared by --record and the view: the events opened (not
+ * yet enabled), a model if model (the view; --record only counts), the
+ * recording opened, the command forked and held (before the COMM records,
+ * so it has a name), the names of the running tasks.
+ */
+static void capture_start(bool model)
+{
+	int nonline = 0;
+
+	pe_setup();
+	if (model)
+		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
+	for (int c = 0; c < G.ncpu; c++)
+		nonline += G.cpu_online[c];
+	if (G.rec_path)
+		rec_open(nonline);
+	if (G.cmd)
+		cmd_start();
+	if (!G.power_only)
+		rec_synth_comms();
+	if (G.rec_path)
+		rec_round();
+}
+
+/* The event pump, once per loop pass: drain the rings and release what
+ * is safe (pe_pass), then end the round and write a checkpoint when due. */
+static void capture_pump(void)
+{
+	uint64_t pos = G.rec_pos;
+
+	pe_pass(false);
+	if (G.rec_fd >= 0 && G.rec_pos != pos)
+		rec_round();
+	if (G.rec_fd >= 0 && now_ns() - G.rec_ckpt_ns >= CKPT_NS)
+		rec_checkpoint();
+}
+
+/*
  * tc --record: capture until the command exits, a signal, or --duration;
  * then disable the events, drain and release everything, close the file.
  * Returns tc's exit status (the command's, 128+signal if it was killed).
@@ -5778,19 +5835,11 @@ static int run_record(void)
 {
 	struct pollfd *pfd;
 	uint64_t t_start, t_end = 0;
-	int nonline = 0, status = 0;
+	int status = 0;
 	struct stat st;
 
 	sig_setup();
-	pe_setup();
-	for (int c = 0; c < G.ncpu; c++)
-		nonline += G.cpu_online[c];
-	rec_open(nonline);
-	if (G.cmd)
-		cmd_start();	/* before the COMM records, so it has a name */
-	if (!G.power_only)
-		rec_synth_comms();
-	rec_round();
+	capture_start(false);
 	pe_enable(true);
 	t_start = now_ns();
 	if (G.duration > 0)
@@ -5807,7 +5856,6 @@ static int run_record(void)
 	for (;;) {
 		int timeout = PASS_MS;
 		char drain[64];
-		uint64_t pos = G.rec_pos;
 
 		if (t_end) {
 			uint64_t now = now_ns();
@@ -5820,11 +5868,7 @@ static int run_record(void)
 		poll(pfd, G.nrb + 1, timeout);
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
-		pe_pass(false);
-		if (G.rec_pos != pos)
-			rec_round();
-		if (now_ns() - G.rec_ckpt_ns >= CKPT_NS)
-			rec_checkpoint();
+		capture_pump();
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
 	}
@@ -5883,6 +5927,155 @@ static void view_suspend(void)
 	G.sig_tstp = 0;
 }
 
+/* The view's main loop state: the paced replay's clock, the key bytes
+ * not decoded yet, the frame timer. */
+struct vloop {
+	uint64_t wall0, data0;		/* paced replay: data0 was at wall0 (less pauses) */
+	uint64_t pause_t;		/* paced replay: paused at this wall time */
+	uint64_t next_frame, esc_t, rate_t, rate_n;
+	uint8_t kb[64];
+	size_t kn;
+	bool quit_by_user;
+};
+
+/*
+ * Start the view: live, the capture set up and enabled (and the command
+ * let go); replay, the recording read (all of it, or up to its first
+ * record when paced); the terminal in raw mode.
+ */
+static void view_start(struct vloop *l)
+{
+	term_check();
+	sig_setup();
+	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
+	if (G.live) {
+		capture_start(true);
+	} else {
+		rd_open(G.replay_path);
+		if (G.speed > 0) {
+			rd_run(0);	/* up to the first timed record */
+			l->data0 = G.rd_next_t;
+		} else {
+			rd_run(UINT64_MAX);
+		}
+		if (!G.task)
+			die("%s holds no events", G.replay_path);
+	}
+	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	term_init();
+	if (G.live)
+		pe_enable(true);
+	if (G.live && G.cmd) {
+		term_restore();		/* an exec failure is reported on a sane terminal */
+		cmd_go();
+		term_raw();
+	}
+	l->wall0 = l->rate_t = now_ns();
+	G.v_now = G.live ? l->wall0 : G.speed > 0 ? l->data0 : G.m_last;
+	view_init();
+}
+
+/* Read and act on the keys waiting; false when tc should quit. */
+static bool view_input(struct vloop *l, bool readable, uint64_t now)
+{
+	if (readable) {
+		ssize_t n = read(G.tty_in, l->kb + l->kn, sizeof(l->kb) - l->kn);
+
+		if (n > 0)
+			l->kn += n;
+	}
+	while (l->kn) {
+		int key = K_NONE, mx = 0, my = 0;
+		size_t used = key_decode(l->kb, l->kn, &key, &mx, &my);
+
+		if (!used) {	/* the start of a sequence: wait a little */
+			if (!l->esc_t)
+				l->esc_t = now;
+			if (now - l->esc_t < 30 * 1000000ull && l->kn < sizeof(l->kb))
+				break;
+			key = K_ESC;
+			used = 1;
+		}
+		l->esc_t = 0;
+		memmove(l->kb, l->kb + used, l->kn - used);
+		l->kn -= used;
+		if (key != K_NONE && !view_key(key, mx, my)) {
+			l->quit_by_user = !G.child_done;
+			return false;
+		}
+		l->next_frame = 0;
+	}
+	if (G.want_pause != G.paused && G.live) {
+		view_pause(G.want_pause);
+	} else if (G.want_pause != G.paused) {	/* paced replay: its clock stops */
+		if (G.want_pause)
+			l->pause_t = now;
+		else
+			l->wall0 += now - l->pause_t;
+		G.paused = G.want_pause;
+	}
+	return true;
+}
+
+/* The events of one loop pass: the rings (live, not paused: paused, the
+ * picture stays), the file up to the paced time, the command's exit, the
+ * event rate. */
+static void view_events(struct vloop *l, uint64_t now)
+{
+	if (G.live && !G.paused) {
+		capture_pump();
+		G.v_now = G.pass_bound;
+	}
+	if (G.speed > 0 && !G.v_ended && !G.paused) {
+		uint64_t limit = l->data0 + (uint64_t)((now - l->wall0) * G.speed);
+
+		G.v_ended = rd_run(limit) != 1;
+		G.v_now = limit;
+	}
+	if (G.live && G.cmd && (G.sig_child || G.child_done)) {
+		G.sig_child = 0;
+		if (cmd_reap() && !G.v_exit[0])
+			snprintf(G.v_exit, sizeof(G.v_exit), "%.30s exited (status %d): q quits", G.cmd[0],
+				 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
+				 128 + WTERMSIG(G.child_status));
+	}
+	if (now - l->rate_t >= NS_PER_SEC) {
+		uint64_t n = 0;
+
+		for (int k = 0; k < EV_NKIND; k++)
+			n += G.n_kind[k];
+		G.ev_rate = (n - l->rate_n) * NS_PER_SEC / (now - l->rate_t);
+		l->rate_n = n;
+		l->rate_t = now;
+	}
+}
+
+/* Draw and write a frame, and time the next: at most ~5% of a CPU
+ * drawing, and no faster than the terminal takes the bytes. */
+static void view_frame(struct vloop *l)
+{
+	uint64_t t0 = now_ns(), cost, wire;
+	size_t bytes;
+
+	view_refresh();
+	draw_frame();
+	bytes = draw_diff();
+	cost = now_ns() - t0;
+	G.frame_ns += cost;
+	ob_flush();
+	G.frames++;
+	wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
+	G.refresh_ns = 33 * 1000000ull;
+	if (cost * 20 > G.refresh_ns)
+		G.refresh_ns = cost * 20;
+	if (wire * 3 / 2 > G.refresh_ns)
+		G.refresh_ns = wire * 3 / 2;
+	if (G.refresh_ns > 2 * NS_PER_SEC)
+		G.refresh_ns = 2 * NS_PER_SEC;
+	l->next_frame = now_ns() + G.refresh_ns;
+}
+
 /*
  * The terminal view: --live (events from the rings), --replay FILE (the
  * whole recording loaded first), --replay FILE --speed N (records fed at
@@ -5893,67 +6086,20 @@ static void view_suspend(void)
  */
 static int run_view(void)
 {
+	struct vloop l = { 0 };
 	struct pollfd *pfd;
-	uint8_t kb[64];
-	size_t kn = 0;
-	uint64_t next_frame = 0, esc_t = 0, rate_t, rate_n = 0, wall0 = 0, data0 = 0;
 	int status = 0, np;
-	bool ended = false, quit_by_user = false;
 
-	if (!isatty(1))
-		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
-	sig_setup();
-	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
-	if (G.live) {
-		int nonline = 0;
-
-		pe_setup();
-		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
-		for (int c = 0; c < G.ncpu; c++)
-			nonline += G.cpu_online[c];
-		if (G.rec_path)
-			rec_open(nonline);
-		if (G.cmd)
-			cmd_start();	/* before the COMM records, so it has a name */
-		if (!G.power_only)
-			rec_synth_comms();
-		if (G.rec_path)
-			rec_round();
-	} else {
-		rd_open(G.replay_path);
-		if (G.speed > 0) {
-			rd_run(0);	/* up to the first timed record */
-			data0 = G.rd_next_t;
-		} else if (rd_run(UINT64_MAX) == 0 || G.rd_cut) {
-			ended = true;
-		}
-		if (!G.task)
-			die("%s holds no events", G.replay_path);
-	}
-	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	view_start(&l);
 	pfd = xcalloc(G.nrb + 3, sizeof(*pfd));
-	term_init();
-	if (G.live)
-		pe_enable(true);
-	if (G.live && G.cmd) {
-		term_restore();		/* an exec failure is reported on a sane terminal */
-		cmd_go();
-		term_raw();
-	}
-	wall0 = rate_t = now_ns();
-	G.v_now = G.live ? wall0 : G.speed > 0 ? data0 : G.m_last;
-	if (!G.live && !G.m_first)
-		G.m_first = G.v_now;
-	view_init();
 	for (;;) {
 		uint64_t now = now_ns();
-		int timeout = next_frame > now ? (int)((next_frame - now) / 1000000) + 1 : 0;
+		int timeout = l.next_frame > now ? (int)((l.next_frame - now) / 1000000) + 1 : 0;
 		char drain[64];
 
 		if (timeout > PASS_MS)
 			timeout = PASS_MS;
-		if (kn && timeout > 30)
+		if (l.kn && timeout > 30)
 			timeout = 30;
 		np = 0;
 		pfd[np++] = (struct pollfd){ .fd = G.sig_pipe[0], .events = POLLIN };
@@ -5965,124 +6111,39 @@ static int run_view(void)
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		now = now_ns();
-		if (G.sig_stop || (G.live && G.duration > 0 && now - wall0 >= G.duration * 1e9))
+		if (G.sig_stop || (G.live && G.duration > 0 && now - l.wall0 >= G.duration * 1e9))
 			break;
 		if (G.sig_winch) {
 			G.sig_winch = 0;
 			term_size();
-			next_frame = 0;
+			l.next_frame = 0;
 		}
 		if (G.sig_tstp || G.want_suspend)
 			view_suspend();
 		if (G.sig_cont) {
 			G.sig_cont = 0;
 			G.full_redraw = true;
-			next_frame = 0;
+			l.next_frame = 0;
 		}
-
-		/* keys */
-		if (pfd[1].revents & (POLLIN | POLLHUP)) {
-			ssize_t n = read(G.tty_in, kb + kn, sizeof(kb) - kn);
-
-			if (n > 0)
-				kn += n;
-		}
-		while (kn) {
-			int key = K_NONE, mx = 0, my = 0;
-			size_t used = key_decode(kb, kn, &key, &mx, &my);
-
-			if (!used) {	/* the start of a sequence: wait a little */
-				if (!esc_t)
-					esc_t = now;
-				if (now - esc_t < 30 * 1000000ull && kn < sizeof(kb))
-					break;
-				key = K_ESC;
-				used = 1;
-			}
-			esc_t = 0;
-			memmove(kb, kb + used, kn - used);
-			kn -= used;
-			if (key != K_NONE && !view_key(key, mx, my)) {
-				quit_by_user = !G.child_done;
-				goto quit;
-			}
-			next_frame = 0;
-		}
-		if (G.want_pause != G.paused)
-			view_pause(G.want_pause);
-
-		/* events */
-		if (G.live && !G.paused) {
-			uint64_t pos = G.rec_pos;
-
-			pe_pass(false);
-			G.v_now = G.pass_bound;
-			if (G.rec_fd >= 0 && G.rec_pos != pos)
-				rec_round();
-			if (G.rec_fd >= 0 && now - G.rec_ckpt_ns >= CKPT_NS)
-				rec_checkpoint();
-		} else if (G.live) {
-			G.v_now = now;
-		}
-		if (G.speed > 0 && !ended) {
-			uint64_t limit = data0 + (uint64_t)((now - wall0) * G.speed);
-
-			ended = rd_run(limit) != 1;
-			G.v_now = limit;
-		}
-		if (G.live && G.cmd && (G.sig_child || G.child_done)) {
-			G.sig_child = 0;
-			if (cmd_reap() && !G.v_msg[0])
-				snprintf(G.v_msg, sizeof(G.v_msg), "%s exited (status %d): q quits", G.cmd[0],
-					 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
-					 128 + WTERMSIG(G.child_status));
-		}
-		if (now - rate_t >= NS_PER_SEC) {
-			uint64_t n = 0;
-
-			for (int k = 0; k < EV_NKIND; k++)
-				n += G.n_kind[k];
-			G.ev_rate = (n - rate_n) * NS_PER_SEC / (now - rate_t);
-			rate_n = n;
-			rate_t = now;
-		}
-
+		if (!view_input(&l, pfd[1].revents & (POLLIN | POLLHUP), now))
+			break;
+		view_events(&l, now);
 		/* the frame, when the previous one is out and it is time */
 		if (G.ob_len && !ob_flush())
 			continue;
-		if (now >= next_frame) {
-			uint64_t t0 = now_ns(), cost, wire;
-			size_t bytes;
-
-			view_refresh();
-			draw_frame();
-			bytes = draw_diff();
-			cost = now_ns() - t0;
-			ob_flush();
-			G.frames++;
-			/* adapt: at most ~5% of a CPU drawing, and no faster than
-			 * the terminal takes the bytes */
-			wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
-			G.refresh_ns = 33 * 1000000ull;
-			if (cost * 20 > G.refresh_ns)
-				G.refresh_ns = cost * 20;
-			if (wire * 3 / 2 > G.refresh_ns)
-				G.refresh_ns = wire * 3 / 2;
-			if (G.refresh_ns > 2 * NS_PER_SEC)
-				G.refresh_ns = 2 * NS_PER_SEC;
-			next_frame = now_ns() + G.refresh_ns;
-		}
+		if (now >= l.next_frame)
+			view_frame(&l);
 	}
-quit:
 	term_restore();
 	if (G.live) {
 		status = capture_stop();
-		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - wall0) / 1e9,
+		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
-	note("%" PRIu64 " frames, %" PRIu64 " bytes to the terminal", G.frames, G.bytes_out);
+	note("%" PRIu64 " frames (%" PRIu64 " us each to draw), %" PRIu64 " bytes to the terminal",
+	     G.frames, G.frames ? G.frame_ns / G.frames / 1000 : 0, G.bytes_out);
 	/* quitting the view stops the command: that is not its failure */
-	return quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
+	return l.quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
 }
 
 /* tc --replay: read the recording to the outputs. */
