@@ -308,7 +308,7 @@ view_suspend() {
 view_command_output() {
 	local why=''
 	tv_begin 100 30 || { fail view_command_output "tmux did not start"; tv_end; return; }
-	if ! tv_run "--live -- $PINGPONG 20000"; then
+	if ! tv_run "--live -- $PINGPONG 200000"; then
 		why="tc did not start"
 	elif ! tv_wait 15 tv_shows 'exited'; then
 		why="no 'exited' message"
