@@ -4895,7 +4895,8 @@ static void draw_details(int r)
 	}
 }
 
-/* The time axis: tick labels at a readable step, relative to the start. */
+/* The time axis: tick labels at a readable step, relative to the start;
+ * the mark as an M. */
 static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
@@ -4926,6 +4927,8 @@ static void draw_axis(int r)
 		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
 		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);
 	}
+	if (G.v_has_mark && G.v_mark >= G.v_start && G.v_mark < G.v_end)	/* the mark */
+		draw_put(r, LABEL_W + (int)((G.v_mark - G.v_start) * ncol / span), 'M', -1, -1, CA_BOLD | CA_REVERSE);
 }
 
 /* Totals per state of task slot row within [a, b). */
