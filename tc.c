@@ -270,7 +270,41 @@ struct ival {
 	uint32_t seq;		/* which use of this slot: stale links are detected */
 	int32_t row;
 	int32_t state;		/* enum st, or for CPU rows the running tid */
-	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted) */
+	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted);
+				 * running task: the CPU it ran on */
+};
+
+/*
+ * The view's summary history behind ival_add: per row, HIST_NB buckets of
+ * w ns each, holding ns per state (floats) of the intervals closed
+ * in them (bucket widths and counts are per kind).  Kinds of rows and
+ * their slots:
+ *
+ *   HK_TASK    running, runnable, sleeping, blocked, I/O, CPU + 1 (of the
+ *              last running piece in the bucket)
+ *   HK_IO      ns in I/O calls per enum io_kind
+ *   HK_CPU     busy, idle
+ *   HK_CSTATE  ns per idle state (deeper ones in the last)
+ *   HK_FREQ    kHz x ns, ns with a known frequency
+ *
+ * Bucket b covers [hist_base + b * w, + w) and sits in slot b % nb of its
+ * row's block; a block holds buckets (hi - nb, hi].  Replay doubles a
+ * kind's w (merging pairs) so the whole recording fits; live
+ * keeps the last 2 windows, overwriting the oldest buckets.  Task blocks
+ * come from a pool; when it is empty the least recently written one is
+ * taken (its row's older history then shows as unknown).
+ */
+enum hk { HK_TASK, HK_IO, HK_CPU, HK_CSTATE, HK_FREQ, HK_N };
+enum { HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, HT_CPU, HT_N, HC_N = 10 };
+
+struct hpool {
+	float *f;		/* nblk blocks of nb * nslot floats */
+	int64_t *hi;		/* per block: its newest bucket, -1 empty */
+	int32_t *row, *tid;	/* per block: owner row and (tasks) tid, -1 free */
+	int32_t *map;		/* row (task slot or CPU) -> block, -1 */
+	int nblk, nslot, nmap, hand;
+	int nb;			/* buckets per block */
+	uint64_t w;		/* ns per bucket */
 };
 
 /* A field of a tracepoint format: "field:char prev_comm[16]; offset:8; ..." */
@@ -470,6 +504,20 @@ static struct {
 	uint64_t window_ns, refresh_ns, ev_rate;
 	double speed;			/* replay pace, 0 = not paced */
 	bool paused, want_pause, want_suspend;
+	bool v_cpucol, v_hide;		/* 'c': task cells by CPU; 'i': hide empty rows */
+	int v_row0;			/* screen row of the first timeline row */
+	bool v_ended;			/* a paced replay reached the end of the file */
+	char v_exit[64];		/* the traced command's exit, for the status line */
+	uint64_t frame_ns;		/* time spent drawing frames */
+
+	/* view history (see struct hpool) */
+	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
+	struct hpool hp[HK_N];
+	bool hist_on;			/* hist_init done */
+	uint64_t hist_base, hist_cap;	/* time of bucket 0, span kept (0: all) */
+	uint64_t ival_floor;		/* intervals ending before this were overwritten */
+	uint64_t hist_stolen;		/* task blocks taken from another row */
+	uint64_t acc_lo;		/* acc_add ignores time before this */
 
 	/* flight recorder (--flight, see its section) */
 	struct flight {
@@ -1569,17 +1617,219 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 	G.nival = nival;
 }
 
-/* Keep interval [start, end) of row in state; the oldest is overwritten
- * (and counted) when the ring is full. */
+/*
+ * Size the view's history from --history (MiB, default 64), at the first
+ * interval of a view: half for the ring of exact intervals (replacing the
+ * one model_init made), half for the summaries (CPU rows first, at most a
+ * quarter; the rest task blocks, a third of them for I/O with -I).
+ */
+static void hist_init(void)
+{
+	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 2, HC_N, 2 };
+	uint64_t budget = (uint64_t)(G.hist_mib ? G.hist_mib : 64) << 20, cpu_b, task_b;
+	int nb = 8192;		/* CPU rows; task rows 1024 */
+
+	free(G.ival);
+	G.nival = budget / 2 / sizeof(struct ival);
+	G.ival = xcalloc(G.nival, sizeof(*G.ival));
+	G.ival_head = 0;
+	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
+		nb /= 2;
+	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
+	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
+	for (int k = 0; k < HK_N; k++) {
+		struct hpool *h = &G.hp[k];
+		uint64_t blk;
+
+		h->nb = k >= HK_CPU || nb < 1024 ? nb : 1024;
+		blk = (uint64_t)h->nb * nslot[k] * sizeof(float) + 20;
+		h->nslot = nslot[k];
+		if (k >= HK_CPU) {
+			h->nblk = h->nmap = G.ncpu;
+		} else {
+			h->nmap = TC_MAX_TASKS;
+			h->nblk = (k == HK_IO ? (G.io ? task_b / 3 : 0) : G.io ? task_b * 2 / 3 : task_b) / blk;
+			if (h->nblk > h->nmap)
+				h->nblk = h->nmap;
+		}
+		h->f = xcalloc((size_t)h->nblk * h->nb, h->nslot * sizeof(float));
+		h->hi = xcalloc(h->nblk, sizeof(*h->hi));
+		h->row = xcalloc(h->nblk, sizeof(*h->row));
+		h->tid = xcalloc(h->nblk, sizeof(*h->tid));
+		h->map = xcalloc(h->nmap, sizeof(*h->map));
+		for (int i = 0; i < h->nblk; i++) {
+			h->hi[i] = -1;
+			h->row[i] = h->tid[i] = k >= HK_CPU ? i : -1;
+		}
+		for (int i = 0; i < h->nmap; i++)
+			h->map[i] = k >= HK_CPU ? i : -1;
+		G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
+		h->w = G.hist_cap ? (G.hist_cap + h->nb - 1) / h->nb : 1000000;
+	}
+	G.hist_on = true;
+}
+
+/* A block for task slot row in pool h, taken from the least recently
+ * written of up to 64 blocks when none is free; -1 if the pool is empty. */
+static int hist_take(struct hpool *h, int row)
+{
+	int best = -1;
+
+	for (int n = 0; n < 64 && n < h->nblk; n++) {
+		int j = h->hand;
+
+		h->hand = (h->hand + 1) % h->nblk;
+		if (h->row[j] < 0) {
+			best = j;
+			break;
+		}
+		if (best < 0 || h->hi[j] < h->hi[best])
+			best = j;
+	}
+	if (best < 0)
+		return -1;
+	if (h->row[best] >= 0 && h->row[best] != row) {
+		h->map[h->row[best]] = -1;
+		G.hist_stolen++;
+	}
+	h->row[best] = row;
+	h->tid[best] = G.task[row].tid;
+	h->hi[best] = -1;
+	memset(h->f + (size_t)best * h->nb * h->nslot, 0, sizeof(float) * h->nb * h->nslot);
+	h->map[row] = best;
+	return best;
+}
+
+/* The block of row (task slot or CPU) in history kind k, made if make;
+ * -1 if it has none. */
+static int hist_block(int k, int row, bool make)
+{
+	struct hpool *h = &G.hp[k];
+	int i;
+
+	if (!G.hist_on || row < 0 || row >= h->nmap || !h->nblk)
+		return -1;
+	i = h->map[row];
+	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.task[row].tid))
+		return i;
+	return make ? hist_take(h, row) : -1;
+}
+
+/* Twice as wide buckets of kind k (replay): merge each pair of every block. */
+static void hist_double(int k)
+{
+	struct hpool *h = &G.hp[k];
+	int nb = h->nb;
+
+	for (int i = 0; i < h->nblk; i++) {
+		float *f = h->f + (size_t)i * nb * h->nslot;
+
+		if (h->hi[i] < 0)
+			continue;
+		for (int b = 0; b < nb / 2; b++)
+			for (int s = 0; s < h->nslot; s++) {
+				float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
+
+				f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
+			}
+		memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
+		h->hi[i] /= 2;
+	}
+	h->w *= 2;
+}
+
+/* Add w per ns of [s, e) to slot of block i of pool h; for running pieces
+ * (cpu1 > 0) also mark the buckets with CPU + 1. */
+static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, float w, int cpu1)
+{
+	int nb = h->nb;
+	float *f = h->f + (size_t)i * nb * h->nslot;
+	int64_t b0, b1;
+
+	if (s < G.hist_base)
+		s = G.hist_base;
+	if (e <= s)
+		return;
+	b0 = (s - G.hist_base) / h->w;
+	b1 = (e - 1 - G.hist_base) / h->w;
+	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
+		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
+			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
+		h->hi[i] = b1;
+	}
+	if (b0 <= h->hi[i] - nb)
+		b0 = h->hi[i] - nb + 1;
+	for (int64_t b = b0; b <= b1; b++) {
+		uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
+		float *p = f + b % nb * h->nslot;
+
+		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
+		if (cpu1)
+			p[HT_CPU] = cpu1;
+	}
+}
+
+/* Add an interval, as ival_add gets it, to the summaries. */
+static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t aux,
+		      uint64_t start, uint64_t end)
+{
+	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
+	int k, c = -1 - row, i, slot;
+	float w = 1;
+
+	if (row >= 0)
+		k = last == &G.task[row].last_iival ? HK_IO : HK_TASK;
+	else
+		k = last == &G.cpu[c].last_cival ? HK_CSTATE : last == &G.cpu[c].last_fival ? HK_FREQ : HK_CPU;
+	if (k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0))
+		return;
+	if (!G.hist_base)
+		G.hist_base = G.m_first && G.m_first < start ? G.m_first : start;
+	while (!G.hist_cap && end > G.hist_base && (end - 1 - G.hist_base) / G.hp[k].w >= (uint64_t)G.hp[k].nb)
+		hist_double(k);
+	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
+		return;
+	switch (k) {
+	case HK_TASK:
+		slot = task_slot[state];
+		break;
+	case HK_IO:
+		slot = state >= 0 && state < N_IO ? io_calls[state].kind : IO_READ;
+		break;
+	case HK_CPU:
+		slot = state > 0 ? 0 : 1;
+		break;
+	case HK_CSTATE:
+		slot = state < HC_N ? state : HC_N - 1;
+		break;
+	default:
+		hist_add(&G.hp[k], i, start, end, 0, state, 0);
+		slot = 1;
+		break;
+	}
+	hist_add(&G.hp[k], i, start, end, slot, w, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+}
+
+/* Keep interval [start, end) of row in state, in the summaries and in the
+ * ring of exact intervals, whose oldest is overwritten (and counted) when
+ * it is full.  A running task's aux is set to its CPU. */
 static void ival_add(uint32_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
 	struct ival *v;
 
 	if (!G.nival || end <= start)
 		return;
+	if (!G.hist_on)
+		hist_init();
+	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
+		aux = G.task[row].cpu;
+	hist_ival(last, row, state, aux, start, end);
 	v = &G.ival[G.ival_head];
-	if (v->end)
+	if (v->end) {
 		G.evicted_ivals++;
+		if (v->end > G.ival_floor)
+			G.ival_floor = v->end;
+	}
 	v->start = start;
 	v->end = end;
 	v->row = row;
@@ -5925,18 +6175,21 @@ enum { CA_REVERSE = 1, CA_BOLD = 2 };
  * Per column of the timeline, G.acc[col * ACC_N + slot] holds what the row
  * did in the column's span: ns per task state (slots < ST_N), ns in I/O
  * calls per kind (ACC_IO + kind: any at all shows, so that short calls are
- * seen at any zoom), ns per idle state depth (ACC_C0...), and the
- * ns-weighted frequency sum.
+ * seen at any zoom), ns per idle state depth (ACC_C0...), the
+ * ns-weighted frequency sum, and for tasks the CPU + 1 of the longest
+ * running piece (ACC_RCPU) and its length.  Time a task or CPU row has no
+ * record of within its life counts as unknown.
  */
-enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = 10, ACC_FSUM = ACC_C0 + ACC_NC,
-       ACC_FNS, ACC_N };
+enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = HC_N, ACC_FSUM = ACC_C0 + ACC_NC,
+       ACC_FNS, ACC_RCPU, ACC_RLEN, ACC_N };
 
 /* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
 enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
 	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR,
-	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_N };
-static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67 };
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4 };
+	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_CPU0, COL_N = COL_CPU0 + 6 };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67,
+					46, 39, 214, 201, 51, 196 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4, 2, 4, 3, 5, 6, 1 };
 /* The colour of each enum io_kind (read is COL_IO). */
 static const uint8_t io_col[IO_NKIND] = { COL_IO, COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL };
 /* --ascii glyphs of I/O by kind */
@@ -6059,6 +6312,18 @@ static void term_size(void)
 	G.full_redraw = true;
 }
 
+/* Can the view run here?  Dies with what to do instead when stdout is not
+ * a terminal or the terminal cannot place the cursor (TERM=dumb). */
+static void term_check(void)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(1))
+		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
+	if (term && !strcmp(term, "dumb"))
+		die("TERM=dumb cannot show the view: use --record FILE, then --replay FILE --summary or --script");
+}
+
 /*
  * Set up the terminal for the view: stdout must be one; keys come from
  * stdin if it is a terminal, else from /dev/tty.  Dies with what to do
@@ -6138,7 +6403,7 @@ static bool ob_flush(void)
  * state within that span: the height of an eighth block for running (or
  * busy), the background colour for the largest other state.
  */
-enum { LABEL_W = 22 };
+#define LABEL_W (G.cols >= 100 ? 29 : G.cols >= 60 ? 24 : 16)
 
 /* Put character ch at (r, c) with colours. */
 static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
@@ -6223,6 +6488,8 @@ static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 
 	if (a < G.v_start)
 		a = G.v_start;
+	if (a < G.acc_lo)
+		a = G.acc_lo;
 	if (b > G.v_end)
 		b = G.v_end;
 	if (a >= b || ncol <= 0 || !span)
@@ -6230,11 +6497,20 @@ static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 	for (int c = (a - G.v_start) * ncol / span; c < ncol; c++) {
 		uint64_t c0 = G.v_start + span * c / ncol, c1 = G.v_start + span * (c + 1) / ncol;
 		uint64_t lo = a > c0 ? a : c0, hi = b < c1 ? b : c1;
+		uint64_t *p = &G.acc[c * ACC_N];
 
 		if (c0 >= b)
 			break;
-		if (hi > lo)
-			G.acc[c * ACC_N + slot] += (hi - lo) * w;
+		if (hi <= lo)
+			continue;
+		if (slot == ACC_RCPU) {	/* w: CPU + 1 of a running piece */
+			if (hi - lo > p[ACC_RLEN]) {
+				p[ACC_RLEN] = hi - lo;
+				p[ACC_RCPU] = w;
+			}
+		} else {
+			p[slot] += (hi - lo) * w;
+		}
 	}
 }
 
@@ -6242,6 +6518,8 @@ static bool acc_task_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
 	acc_add(v->start, v->end, v->state, 1);
+	if (v->state == ST_RUNNING && v->aux >= 0)
+		acc_add(v->start, v->end, ACC_RCPU, v->aux + 1);
 	return true;
 }
 
@@ -6283,38 +6561,145 @@ static bool acc_freq_fn(const struct ival *v, void *arg)
 #define ROW_IS_CPU(r) ((r) < 0 && (r) > -1 - MAX_CPUS)
 #define ROW_IS_FREQ(r) ((r) <= -1 - MAX_CPUS && (r) > ROW_NOFREQ)
 
-/* Fill G.acc for row over the view. */
+/* Time of the start of timeline column c. */
+static uint64_t col_t(int c)
+{
+	int ncol = G.cols - LABEL_W;
+
+	return ncol > 0 ? G.v_start + (G.v_end - G.v_start) * c / ncol : G.v_start;
+}
+
+/* The first column drawn from the exact intervals for history kind k:
+ * none when columns are 3 buckets wide or more (the summaries are exact
+ * enough there and cheaper), else the first after ival_floor. */
+static int col_exact(int k)
+{
+	int ncol = G.cols - LABEL_W, c = 0;
+
+	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= 3 * G.hp[k].w)
+		return ncol;
+	while (c < ncol && col_t(c) < G.ival_floor)
+		c++;
+	return c;
+}
+
+/*
+ * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
+ * for columns [0, ncol): each bucket's share of the column, mapped to the
+ * acc slots (map[s] for summary slot s; ACC_RCPU is marked, not added).
+ */
+static void hist_fill(int k, int r, int ncol, const int8_t *map)
+{
+	const struct hpool *h = &G.hp[k];
+	int i = hist_block(k, r, false), nb = h->nb;
+
+	for (int c = 0; i >= 0 && c < ncol; c++) {
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
+		int64_t b0, b1;
+
+		if (c1 <= G.hist_base || c1 <= c0)
+			continue;
+		if (c0 < G.hist_base)
+			c0 = G.hist_base;
+		b0 = (c0 - G.hist_base) / h->w;
+		b1 = (c1 - 1 - G.hist_base) / h->w;
+		if (b0 <= h->hi[i] - nb)
+			b0 = h->hi[i] - nb + 1;
+		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
+			const float *f = h->f + ((size_t)i * nb + b % nb) * h->nslot;
+			uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
+			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
+
+			for (int s = 0; s < h->nslot; s++) {
+				if (map[s] == ACC_RCPU) {
+					if (f[s] && f[HT_RUN] * frac > a[ACC_RLEN]) {
+						a[ACC_RLEN] = f[HT_RUN] * frac;
+						a[ACC_RCPU] = f[s];
+					}
+				} else {
+					a[map[s]] += f[s] * frac;
+				}
+			}
+		}
+	}
+}
+
+/* Count as unknown what a row has no record of within [from, to):
+ * columns whose states add up to less than the time they overlap it. */
+static void acc_unknown(uint64_t from, uint64_t to)
+{
+	int ncol = G.cols - LABEL_W;
+
+	for (int c = 0; c < ncol; c++) {
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), known = 0, *a = &G.acc[c * ACC_N];
+
+		c0 = c0 > from ? c0 : from;
+		c1 = c1 < to ? c1 : to;
+		if (c1 <= c0)
+			continue;
+		for (int s = 0; s < ST_N; s++)
+			known += a[s];
+		if (known + (c1 - c0) / 64 < c1 - c0)
+			a[ST_UNKNOWN] += c1 - c0 - known;
+	}
+}
+
+/* Fill G.acc for row over the view: the summaries left of the exact
+ * intervals' reach, the intervals from there, the open states, and unknown
+ * where nothing is known within the row's life. */
 static void acc_row(int row)
 {
+	static const int8_t task_map[HT_N] = { ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED, ST_IO, ACC_RCPU };
+	static const int8_t io_map[IO_NKIND] = { ACC_IO, ACC_IO + 1, ACC_IO + 2, ACC_IO + 3 };
+	static const int8_t cpu_map[2] = { ST_RUNNING, ST_SLEEPING }, freq_map[2] = { ACC_FSUM, ACC_FNS };
+	static const int8_t cs_map[HC_N] = { ACC_C0, ACC_C0 + 1, ACC_C0 + 2, ACC_C0 + 3, ACC_C0 + 4,
+					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
+	int xc = col_exact(row >= 0 ? HK_TASK : HK_CPU);
+
 	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
+	G.acc_lo = col_t(xc);
 	if (row >= 0) {
 		const struct task *t = &G.task[row];
 
-		ival_walk(t->last_ival, row, G.v_start, acc_task_fn, NULL);
-		ival_walk(t->last_iival, row, G.v_start, acc_io_fn, NULL);
+		hist_fill(HK_TASK, row, xc, task_map);
+		hist_fill(HK_IO, row, xc, io_map);
+		ival_walk(t->last_ival, row, G.acc_lo, acc_task_fn, NULL);
+		ival_walk(t->last_iival, row, G.acc_lo, acc_io_fn, NULL);
+		G.acc_lo = 0;
 		if (t->state != ST_DEAD)
 			acc_add(t->since, G.v_now, t->state, 1);
+		if (t->state == ST_RUNNING && t->cpu >= 0)
+			acc_add(t->since, G.v_now, ACC_RCPU, t->cpu + 1);
 		if (t->in_io)
 			acc_add(t->io_start, G.v_now, ACC_IO + io_calls[t->io_call].kind, 1);
+		acc_unknown(t->first_seen, t->state == ST_DEAD ? t->since : G.v_now);
 	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
-		ival_walk(p->last_ival, row, G.v_start, acc_cpu_fn, NULL);
-		ival_walk(p->last_cival, row, G.v_start, acc_cstate_fn, NULL);
+		hist_fill(HK_CPU, -1 - row, xc, cpu_map);
+		hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
+		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
+		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
+		G.acc_lo = 0;
 		if (p->cur >= 0)
 			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
 		if (p->cstate >= 0)
 			acc_add(p->cstate_since, G.v_now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
+		if (p->seen && !G.power_only)
+			acc_unknown(G.m_first, G.v_now);
 	} else if (ROW_IS_FREQ(row)) {
 		int c = -1 - row - MAX_CPUS;
 		const struct cpu *p = &G.cpu[c];
 
-		ival_walk(p->last_fival, ROW_CPU(c), G.v_start, acc_freq_fn, NULL);
+		hist_fill(HK_FREQ, c, xc, freq_map);
+		ival_walk(p->last_fival, ROW_CPU(c), G.acc_lo, acc_freq_fn, NULL);
+		G.acc_lo = 0;
 		if (p->freq >= 0) {
 			acc_add(p->freq_since, G.v_now, ACC_FSUM, p->freq);
 			acc_add(p->freq_since, G.v_now, ACC_FNS, 1);
 		}
 	}
+	G.acc_lo = 0;
 }
 
 /*
@@ -6330,6 +6715,8 @@ static void draw_cells(int r, int row)
 	uint64_t span = G.v_end - G.v_start;
 	int cur_col = span && G.v_cursor >= G.v_start && G.v_cursor <= G.v_end ?
 		      (int)((G.v_cursor - G.v_start) * ncol / span) : -1;
+	int mark_col = span && G.v_has_mark && G.v_mark >= G.v_start && G.v_mark <= G.v_end ?
+		       (int)((G.v_mark - G.v_start) * ncol / span) : -1;
 	bool cpu = ROW_IS_CPU(row), freq = ROW_IS_FREQ(row);
 
 	for (int c = 0; c < ncol; c++) {
@@ -6373,7 +6760,7 @@ static void draw_cells(int r, int row)
 			eighths = 8;
 		if (G.ncolor) {
 			if (!freq)
-				fg = COL_RUN;
+				fg = !cpu && G.v_cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 : COL_RUN;
 			if (other >= 0)
 				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) :
 				     other == ST_IO ? io_col[io] : st_col[other];
@@ -6392,6 +6779,15 @@ static void draw_cells(int r, int row)
 			if (cpu && other == ST_SLEEPING && !eighths)
 				ch = cs >= 0 ? '0' + cs : '_';
 		}
+		if (other == ST_UNKNOWN && !eighths) {	/* no record: hatched, never blank */
+			ch = G.utf8 ? 0x2571 : '/';
+			fg = COL_UNKNOWN;
+			bg = -1;
+		}
+		if (!cpu && !freq && G.v_cpucol && !G.ncolor && eighths && a[ACC_RCPU])
+			ch = '0' + (a[ACC_RCPU] - 1) % 10;
+		if (c == mark_col && c != cur_col)
+			bg = COL_AXIS;
 		if (c == cur_col)
 			bg = COL_CURSOR;
 		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.ncolor ? CA_REVERSE : 0);
@@ -6419,6 +6815,22 @@ static int row_cmp(const void *pa, const void *pb)
 		break;
 	}
 	return d ? d : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* Did task slot row run, wait, block or do I/O in the view's span? */
+static bool row_busy(int row)
+{
+	int ncol = G.cols - LABEL_W;
+
+	acc_row(row);
+	for (int c = 0; c < ncol; c++) {
+		const uint64_t *a = &G.acc[c * ACC_N];
+
+		if (a[ST_RUNNING] || a[ST_RUNNABLE] || a[ST_BLOCKED] || a[ST_IO] ||
+		    a[ACC_IO] || a[ACC_IO + 1] || a[ACC_IO + 2] || a[ACC_IO + 3])
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -6452,8 +6864,10 @@ static void rows_build(void)
 
 		if (G.power_only || !filter_task(t))
 			continue;
-		if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
-			if (t->state != ST_DEAD || t->last_seen >= G.v_start)
+		if (t->tid == G.v_sel_key)	/* the selection stays on pan and zoom */
+			G.rowlist[n++] = i;
+		else if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
+			if ((t->state != ST_DEAD || t->last_seen >= G.v_start) && (!G.v_hide || row_busy(i)))
 				G.rowlist[n++] = i;
 	}
 	qsort(G.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
@@ -6502,7 +6916,7 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 		*state = tk->state;
 		*start = tk->since;
 		*end = 0;
-		*aux = tk->state == ST_RUNNABLE ? tk->waker : -1;
+		*aux = tk->state == ST_RUNNABLE ? tk->waker : tk->state == ST_RUNNING ? tk->cpu : -1;
 		return true;
 	}
 	ival_walk(tk->last_ival, row, t, at_fn, &a);
@@ -6515,6 +6929,44 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 	return true;
 }
 
+/* The interval of chain idx (row) holding time t, or NULL. */
+static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
+{
+	struct at a = { NULL, t };
+
+	ival_walk(idx, row, t, at_fn, &a);
+	return a.found;
+}
+
+/* What CPU c ran at time t: the tid, 0 idle, -1 unknown; fills start and
+ * end (0: still) when known. */
+static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
+{
+	const struct cpu *p = &G.cpu[c];
+	const struct ival *v;
+
+	if (p->cur >= 0 && t >= p->since) {
+		*start = p->since;
+		*end = 0;
+		return p->cur;
+	}
+	if (!(v = chain_at(p->last_ival, ROW_CPU(c), t)))
+		return -1;
+	*start = v->start;
+	*end = v->end;
+	return v->state;
+}
+
+/* Why nothing is known of a row at time t, for the readouts. */
+static const char *why_unknown(uint64_t t)
+{
+	if (t < G.ival_floor)
+		return "older than the exact history kept (see the cell's shares)";
+	if (t < G.m_first || t > G.v_now)
+		return "outside the events";
+	return "no events tell (lost, paused, or not yet seen)";
+}
+
 /* Name of task tid for the details line. */
 static const char *task_comm(int tid)
 {
@@ -6523,12 +6975,158 @@ static const char *task_comm(int tid)
 	return t ? t->comm : tid == 0 ? "idle" : "?";
 }
 
-/* The details line: the selected row at the cursor. */
+/* Time t as seconds from the first event, with the digits a one-column
+ * step of the view needs. */
+static void fmt_at(char *out, size_t n, uint64_t t)
+{
+	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1, dec = 0;
+	uint64_t step = (G.v_end - G.v_start) / ncol, d = t > G.m_first ? t - G.m_first : 0, u, div = 1;
+
+	for (u = NS_PER_SEC; u > step && u > 1; u /= 10)
+		dec++;
+	for (int i = dec; i < 9; i++)
+		div *= 10;
+	if (dec)
+		snprintf(out, n, "%" PRIu64 ".%0*" PRIu64 "s", (uint64_t)(d / NS_PER_SEC), dec & 15,
+			 (uint64_t)(d % NS_PER_SEC / div));
+	else
+		snprintf(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
+}
+
+/* The shares of the states in the cursor's column of row (from G.acc
+ * after acc_row), as "running 40% sleeping 60%". */
+static int draw_shares(int r, int c, int row)
+{
+	int ncol = G.cols - LABEL_W, col, n = 0;
+	uint64_t tot = 0, *a;
+
+	if (ncol <= 0 || G.v_cursor < G.v_start || G.v_cursor >= G.v_end)
+		return 0;
+	col = (G.v_cursor - G.v_start) * ncol / (G.v_end - G.v_start);
+	acc_row(row);
+	a = &G.acc[col * ACC_N];
+	for (int s = 0; s < ST_N; s++)
+		tot += a[s];
+	for (int s = 0; s < ST_N && tot; s++)
+		if (a[s] * 100 / tot)
+			n += draw_fmt(r, c + n, G.cols - c - n, -1, 0, "%s%s %d%%", n ? " " : "; this cell: ",
+				      row < 0 && s == ST_SLEEPING ? "idle" : row < 0 && s == ST_RUNNING ? "busy" : st_names[s],
+				      (int)(a[s] * 100 / tot));
+	return n;
+}
+
+/* The task's run share and longest wait over the view's span. */
+struct vsum { uint64_t wait; };
+
+static bool vsum_fn(const struct ival *v, void *arg)
+{
+	struct vsum *x = arg;
+	uint64_t a = v->start > G.v_start ? v->start : G.v_start, b = v->end < G.v_end ? v->end : G.v_end;
+
+	if (v->state == ST_RUNNABLE && b > a && b - a > x->wait)
+		x->wait = b - a;
+	return v->end > G.v_start;
+}
+
+static int draw_view_sums(int r, int c, int row)
+{
+	const struct task *t = &G.task[row];
+	struct vsum x = { 0 };
+	uint64_t run = 0;
+	int ncol = G.cols - LABEL_W;
+	char w[32];
+
+	acc_row(row);
+	for (int i = 0; i < ncol; i++)
+		run += G.acc[i * ACC_N + ST_RUNNING];
+	ival_walk(t->last_ival, row, G.v_start, vsum_fn, &x);
+	if (t->state == ST_RUNNABLE && G.v_now > t->since)
+		x.wait = G.v_now - t->since > x.wait ? G.v_now - t->since : x.wait;
+	fmt_dur(w, sizeof(w), x.wait);
+	return draw_fmt(r, c, G.cols - c, -1, 0, " [view: ran %d%%, longest wait %s]",
+			(int)(run * 100 / (G.v_end - G.v_start + 1)), w);
+}
+
+/* The details line of task slot row at the cursor: its state, the CPU it
+ * ran on, its waker, I/O call, and sums over the view. */
+static void draw_task_details(int r, int row)
+{
+	const struct task *t = &G.task[row];
+	char d1[32], d2[32];
+	int st, aux, c;
+	uint64_t start, end;
+	const struct ival *io;
+
+	fmt_at(d1, sizeof(d1), G.v_cursor);
+	c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
+	if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+		c += draw_shares(r, c, row);
+		draw_view_sums(r, c, row);
+		return;
+	}
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	fmt_at(d1, sizeof(d1), start);
+	c += draw_fmt(r, c, G.cols - c, -1, 0, "%s", st_names[st]);
+	if (st == ST_RUNNING && aux >= 0)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, " on cpu%d", aux);
+	c += draw_fmt(r, c, G.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (st == ST_RUNNABLE && aux != -1)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
+			      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
+	if (st == ST_RUNNABLE && aux == -1)
+		c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+	if (t->in_io && G.v_cursor >= t->io_start) {	/* an I/O call at the cursor */
+		fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
+			      io_kind_names[io_calls[t->io_call].kind], d2);
+	}
+	if ((io = chain_at(t->last_iival, row, G.v_cursor)) && io->state < N_IO)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io->state].name,
+			      io_kind_names[io_calls[io->state].kind], io->aux);
+	c += draw_view_sums(r, c, row);
+	if (st != ST_RUNNING && t->cpu >= 0)
+		draw_fmt(r, c, G.cols - c, -1, 0, "; last on cpu%d", t->cpu);
+}
+
+/* The details line of CPU c at the cursor: who ran, idle state, frequency. */
+static void draw_cpu_details(int r, int c)
+{
+	const struct cpu *p = &G.cpu[c];
+	const struct ival *v;
+	char d1[32], d2[32];
+	uint64_t start, end;
+	int tid = cpu_at(c, G.v_cursor, &start, &end), n;
+
+	fmt_at(d1, sizeof(d1), G.v_cursor);
+	n = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d at %s: ", c, d1);
+	if (tid < 0) {
+		n += draw_fmt(r, n, G.cols - n, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+		draw_shares(r, n, ROW_CPU(c));
+		return;
+	}
+	fmt_at(d1, sizeof(d1), start);
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	if (tid > 0)
+		n += draw_fmt(r, n, G.cols - n, -1, 0, "running %s (%d)", task_comm(tid), tid);
+	else
+		n += draw_str(r, n, G.cols - n, "idle", -1, -1, 0);
+	n += draw_fmt(r, n, G.cols - n, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (p->cstate >= 0 && G.v_cursor >= p->cstate_since)
+		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %" PRId64, p->cstate);
+	else if ((v = chain_at(p->last_cival, ROW_CPU(c), G.v_cursor)))
+		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %d", v->state);
+	if (p->freq >= 0 && G.v_cursor >= p->freq_since)
+		draw_fmt(r, n, G.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+	else if ((v = chain_at(p->last_fival, ROW_CPU(c), G.v_cursor)))
+		draw_fmt(r, n, G.cols - n, -1, 0, ", %d MHz", v->state / 1000);
+}
+
+/* The details line: the selected row at the cursor (or a message, or the
+ * search prompt). */
 static void draw_details(int r)
 {
-	char d1[32], d2[32];
-	int row, st, aux;
-	uint64_t start, end;
+	int row;
 
 	if (G.v_search) {
 		draw_fmt(r, 0, G.cols, -1, CA_BOLD, "find task (name or pid): %s_", G.v_query);
@@ -6541,52 +7139,10 @@ static void draw_details(int r)
 	if (G.v_sel < 0 || G.v_sel >= G.nrowlist)
 		return;
 	row = G.rowlist[G.v_sel];
-	fmt_dur(d1, sizeof(d1), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
 	if (row >= 0) {
-		const struct task *t = &G.task[row];
-		int c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
-
-		if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
-			draw_str(r, c, G.cols - c, "unknown", -1, -1, 0);
-			return;
-		}
-		fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
-		fmt_dur(d1, sizeof(d1), start > G.m_first ? start - G.m_first : 0);
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "%s since %s for %s%s", st_names[st], d1, d2,
-			      end ? "" : " (still)");
-		if (st == ST_RUNNABLE && aux != -1)
-			c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
-				      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
-		if (st == ST_RUNNABLE && aux == -1)
-			c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
-		{	/* an I/O call at the cursor: which, and what it returned */
-			struct at a = { NULL, G.v_cursor };
-
-			if (t->in_io && G.v_cursor >= t->io_start) {
-				fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
-				c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
-					      io_kind_names[io_calls[t->io_call].kind], d2);
-			}
-			ival_walk(t->last_iival, row, G.v_cursor, at_fn, &a);
-			if (a.found && a.found->state < N_IO)
-				c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d",
-					      io_calls[a.found->state].name,
-					      io_kind_names[io_calls[a.found->state].kind], a.found->aux);
-		}
-		if (t->waker != -1)
-			draw_fmt(r, c, G.cols - c, -1, 0, "; last waker %s",
-				 t->waker == WAKER_IRQ ? "irq" : task_comm(t->waker));
+		draw_task_details(r, row);
 	} else if (ROW_IS_CPU(row)) {
-		const struct cpu *p = &G.cpu[-1 - row];
-
-		int c = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d: %s %s", -1 - row,
-				 p->cur > 0 ? "running" : p->cur == 0 ? "idle" : "unknown",
-				 p->cur > 0 ? task_comm(p->cur) : "");
-
-		if (p->cstate >= 0)
-			c += draw_fmt(r, c, G.cols - c, -1, 0, ", idle state %" PRId64, p->cstate);
-		if (p->freq >= 0)
-			draw_fmt(r, c, G.cols - c, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+		draw_cpu_details(r, -1 - row);
 	} else if (ROW_IS_FREQ(row)) {
 		const struct cpu *p = &G.cpu[-1 - row - MAX_CPUS];
 
@@ -6598,7 +7154,8 @@ static void draw_details(int r)
 	}
 }
 
-/* The time axis: tick labels at a readable step, relative to the start. */
+/* The time axis: tick labels at a readable step, relative to the start;
+ * the mark as an M. */
 static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
@@ -6629,6 +7186,8 @@ static void draw_axis(int r)
 		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
 		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);
 	}
+	if (G.v_has_mark && G.v_mark >= G.v_start && G.v_mark < G.v_end)	/* the mark */
+		draw_put(r, LABEL_W + (int)((G.v_mark - G.v_start) * ncol / span), 'M', -1, -1, CA_BOLD | CA_REVERSE);
 }
 
 /* Totals per state of task slot row within [a, b). */
@@ -6660,24 +7219,20 @@ static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
 		tot_add(&x, G.task[row].since, G.v_now, G.task[row].state);
 }
 
-/* The status line. */
+/* The status line, in plain words, the rarer counters only when not
+ * zero (all of them are in the help). */
 static void draw_status(int r)
 {
-	char win[32], cur[32], ref[32];
+	char win[32], cur[32];
 	int c;
 
 	fmt_dur(win, sizeof(win), G.v_end - G.v_start);
-	fmt_dur(cur, sizeof(cur), G.v_cursor > G.m_first ? G.v_cursor - G.m_first : 0);
-	fmt_dur(ref, sizeof(ref), G.refresh_ns);
+	fmt_at(cur, sizeof(cur), G.v_cursor);
 	for (int i = 0; i < G.cols; i++)
 		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
 	c = draw_fmt(r, 0, G.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
 		     G.paused ? "PAUSED" : G.live ? "live" : G.speed > 0 ? "replay >" : "replay");
-	if (G.rec_path && G.live)
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| rec %s %.1fMiB ", G.rec_path, G.rec_pos / 1048576.0);
-	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
-		      "| %" PRIu64 " ev/s | lost %" PRIu64 " | win %s | refresh %s | cursor %s%s",
-		      G.ev_rate, G.lost > G.lost_read ? G.lost : G.lost_read, win, ref, cur,
+	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
 		      G.v_following ? " | following" : "");
 	if (G.v_has_mark) {
 		char dm[32];
@@ -6685,7 +7240,7 @@ static void draw_status(int r)
 		uint64_t b = G.v_mark < G.v_cursor ? G.v_cursor : G.v_mark;
 
 		fmt_dur(dm, sizeof(dm), b - a);
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | cursor-mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | to mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
 		if (G.v_sel >= 0 && G.v_sel < G.nrowlist && G.rowlist[G.v_sel] >= 0) {
 			uint64_t tot[ST_N];
 			char rn[32], wt[32];
@@ -6693,59 +7248,159 @@ static void draw_status(int r)
 			task_totals(G.rowlist[G.v_sel], a, b, tot);
 			fmt_dur(rn, sizeof(rn), tot[ST_RUNNING]);
 			fmt_dur(wt, sizeof(wt), tot[ST_RUNNABLE]);
-			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " run %s wait %s", rn, wt);
+			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " ran %s waited %s", rn, wt);
 		}
 	}
-	if (G.evicted_tasks || G.evicted_ivals || G.out_of_order || G.corrupt || G.inferred || G.gaps)
-		draw_fmt(r, c, G.cols - c, -1, CA_REVERSE,
-			 " | evicted %" PRIu64 "/%" PRIu64 " ooo %" PRIu64 " bad %" PRIu64 " inferred %" PRIu64
-			 " gaps %" PRIu64, G.evicted_tasks, G.evicted_ivals, G.out_of_order,
-			 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id, G.inferred, G.gaps);
+	if (G.v_ended)
+		c += draw_str(r, c, G.cols - c, " | end of recording", -1, -1, CA_REVERSE);
+	if (G.v_exit[0])
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v_exit);
+	if (G.rec_path && G.live)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec_pos / 1048576.0);
+	if (G.live || G.speed > 0)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.ev_rate);
+	if (G.lost || G.lost_read)
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
+			      G.lost > G.lost_read ? G.lost : G.lost_read);
+	if (G.ival_floor > G.v_start) {
+		fmt_at(cur, sizeof(cur), G.ival_floor);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
+	}
+	if (G.out_of_order || G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id)
+		draw_str(r, c, G.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
 }
 
-/* The help overlay. */
+/* The colour legend on one line (row r), as the cells draw each meaning. */
+static void draw_legend(int r)
+{
+	static const struct { const char *name; int col; uint16_t u, a; bool fg; } l[] = {
+		{ "running", COL_RUN, 0x2588, '#', true }, { "runnable", COL_RUNNABLE, 0x2591, 'r', false },
+		{ "sleeping", -1, ' ', '.', false }, { "blocked", COL_BLOCKED, 0x2593, 'D', false },
+		{ "I/O", COL_IO, 0x2592, 'I', false }, { "unknown", COL_UNKNOWN, 0x2571, '/', true },
+		{ "cpu idle", COL_IDLE, '0', '0', false }, { "deep idle", COL_IDLE_DEEP, '2', '2', false },
+	};
+	int c = LABEL_W;
+
+	draw_str(r, 0, LABEL_W, "legend", COL_AXIS, -1, 0);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.cols; i++) {
+		uint16_t ch = G.utf8 ? l[i].u : l[i].a;
+
+		if (G.ncolor && !l[i].fg)
+			ch = ' ';
+		draw_put(r, c, ch, G.ncolor && l[i].fg ? l[i].col : -1,
+			 G.ncolor && !l[i].fg ? l[i].col : -1, 0);
+		c += 2 + draw_str(r, c + 2, G.cols - c - 2, l[i].name, -1, -1, 0) + 1;
+	}
+	if (G.v_cpucol && c < G.cols)
+		draw_str(r, c, G.cols - c, G.ncolor ? "(c: running coloured by CPU)" : "(c: running as CPU digit)",
+			 -1, -1, 0);
+}
+
+/* The help overlay: keys and mouse on the left; the legend and every
+ * counter on the right (below the keys on a narrow terminal). */
 static void draw_help(void)
 {
-	static const char *const lines[] = {
+	static const char *const keys[] = {
 		"tc keys",
-		"",
-		"j k Up Down PgUp PgDn   select a row",
-		"h l Left Right          move the cursor",
-		"H L Shift-Left/Right    pan a quarter",
-		"+ = -                   zoom in / out",
-		"0 Esc                   whole window, follow",
-		"n p                     next / previous change",
-		"w                       go to the waker",
-		"m                       set a mark",
-		"s                       task order",
-		"/                       find a task",
-		"space                   pause / resume (live)",
-		"?                       this help",
-		"q Ctrl-C                quit",
-		"",
-		"running: block height; runnable, blocked,",
-		"I/O, unknown: colour (letters in --ascii)",
+		"j k Up Down PgUp PgDn  select a row",
+		"h l Left Right         move the cursor",
+		"H L Shift-Left/Right   pan a quarter",
+		"+ = -                  zoom in / out",
+		"0 Esc                  whole, follow",
+		"n p                    next/prev change",
+		"w                      go to the waker",
+		"m                      set a mark",
+		"s                      task order",
+		"/                      find a task",
+		"c                      cells by CPU",
+		"i                      hide idle rows",
+		"space                  pause / resume",
+		"Ctrl-Z                 suspend (fg)",
+		"q Ctrl-C               quit",
+		"mouse: click selects a row and the",
+		"time; the wheel zooms",
 	};
-	int n = sizeof(lines) / sizeof(lines[0]), w = 50;
+	static const char *const legend[] = {
+		"cells (legend under the axis)",
+		"block height: share running (busy)",
+		"colour: runnable, blocked, I/O,",
+		"  CPU idle state (digits: depth)",
+		"/ hatched: unknown (lost, paused,",
+		"  older than the history kept)",
+		"",
+	};
+	char cnt[6][80];
+	int nk = sizeof(keys) / sizeof(keys[0]), nl = sizeof(legend) / sizeof(legend[0]);
+	int two = G.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
 	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
 
+	snprintf(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
+		 G.lost > G.lost_read ? G.lost : G.lost_read, G.gaps);
+	snprintf(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.out_of_order,
+		 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id);
+	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.inferred);
+	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.evicted_tasks,
+		 G.evicted_ivals);
+	snprintf(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hp[HK_CPU].w / 1e6,
+		 G.hp[HK_TASK].w / 1e6, G.hist_stolen);
+	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.refresh_ns / 1e6, G.ev_rate);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
 		c0 = 0;
 	for (int i = 0; i < n + 2; i++) {
-		for (int j = 0; j < w; j++)
-			draw_put(r0 + i, c0 + j, ' ', -1, -1, CA_REVERSE);
-		if (i > 0 && i <= n)
-			draw_str(r0 + i, c0 + 2, w - 4, lines[i - 1], -1, -1, CA_REVERSE);
+		int j = i - 1;
+		const char *right = j < 0 || j >= nl + 6 ? "" : j < nl ? legend[j] : cnt[j - nl];
+
+		for (int k = 0; k < w; k++)
+			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
+		if (j < 0 || j >= n)
+			continue;
+		if (two) {
+			draw_str(r0 + i, c0 + 2, 39, j < nk ? keys[j] : "", -1, -1, CA_REVERSE);
+			draw_str(r0 + i, c0 + 42, 37, right, -1, -1, CA_REVERSE);
+		} else {
+			j -= nk;
+			draw_str(r0 + i, c0 + 2, w - 3, j < 0 ? keys[j + nk] : j < nl ? legend[j] : cnt[j - nl],
+				 -1, -1, CA_REVERSE);
+		}
 	}
 }
 
-/* Build the whole frame into G.scr (live, draining the rings now and then). */
+/* The label of row (code) at screen row r, with attr; the share of the
+ * view it ran (busy, for CPUs) from G.acc when there is room. */
+static void draw_label(int r, int row, int attr)
+{
+	int ncol = G.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7;
+	uint64_t run = 0, st, en;
+	char share[8] = "";
+
+	for (int i = 0; i < ncol; i++)
+		run += G.acc[i * ACC_N + ST_RUNNING];
+	if (LABEL_W >= 29)
+		snprintf(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v_end - G.v_start + 1)));
+	if (row >= 0) {
+		const struct task *t = &G.task[row];
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "%7d %-*.*s %s", t->tid, namew, namew, t->comm, share);
+	} else if (ROW_IS_CPU(row)) {
+		int tid = cpu_at(-1 - row, G.v_cursor, &st, &en);
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-*.*s %s", -1 - row, namew, namew,
+			 tid > 0 ? task_comm(tid) : tid == 0 ? "idle" : "?", share);
+	} else {
+		int c = -1 - row - MAX_CPUS;
+
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
+			 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
+	}
+}
+
+/* Build the whole frame into G.scr from the model and the view state
+ * only (the model is not changed, the rings are not read). */
 static void draw_frame(void)
 {
-	int body = G.rows - 3;
-	uint64_t drained = now_ns();
+	int legend = G.rows >= 16 && G.cols >= 60, body = G.rows - 3 - legend;
 
 	for (int i = 0; i < G.rows * G.cols; i++)
 		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
@@ -6768,40 +7423,24 @@ static void draw_frame(void)
 		G.v_top = G.v_sel - body + 1;
 	if (G.v_top < 0)
 		G.v_top = 0;
+	G.v_row0 = 2 + legend;
 	draw_status(0);
 	draw_axis(1);
+	if (legend)
+		draw_legend(2);
 	for (int i = 0; i < body && G.v_top + i < G.nrowlist; i++) {
-		int idx = G.v_top + i, row = G.rowlist[idx], r = 2 + i;
+		int idx = G.v_top + i, row = G.rowlist[idx], r = G.v_row0 + i;
 		int attr = idx == G.v_sel ? CA_REVERSE : 0;
 
-		if (row >= 0) {
-			const struct task *t = &G.task[row];
-			char lab[LABEL_W + 1];
-
-			snprintf(lab, sizeof(lab), "%7d %-13.13s", t->tid, t->comm);
-			draw_str(r, 0, LABEL_W - 1, lab, -1, -1, attr);
-		} else if (ROW_IS_CPU(row)) {
-			const struct cpu *p = &G.cpu[-1 - row];
-
-			draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-12s", -1 - row,
-				 p->cur > 0 ? task_comm(p->cur) : p->cur == 0 ? "idle" : "");
-		} else if (ROW_IS_FREQ(row)) {
-			int c = -1 - row - MAX_CPUS;
-
-			draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
-				 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
-		} else {
+		if (row == ROW_NOFREQ) {
 			draw_str(r, 0, LABEL_W - 1, "frequency", -1, -1, attr);
 			draw_str(r, LABEL_W, G.cols - LABEL_W,
 				 "not reported by this kernel (no cpufreq driver)", -1, -1, 0);
 			continue;
 		}
 		acc_row(row);
+		draw_label(r, row, attr);
 		draw_cells(r, row);
-		if (G.live && !G.paused && now_ns() - drained > 2000000) {
-			pe_pass(false);	/* a long frame must not let the rings overflow */
-			drained = now_ns();
-		}
 	}
 	draw_details(G.rows - 1);
 	if (G.v_help)
@@ -7145,7 +7784,38 @@ static void view_waker(void)
 		snprintf(G.v_msg, sizeof(G.v_msg), "woken by %d, not shown", waker);
 }
 
-/* Find a task by name (substring) or tid after a '/' query. */
+/* Put the cursor on task slot row's next run after the cursor, else on
+ * its last run before it. */
+struct act { uint64_t t, next, prev; };
+
+static bool act_fn(const struct ival *v, void *arg)
+{
+	struct act *a = arg;
+
+	if (v->state == ST_RUNNING && v->start >= a->t && (!a->next || v->start < a->next))
+		a->next = v->start;
+	if (v->state == ST_RUNNING && v->start < a->t && v->start > a->prev)
+		a->prev = v->start;
+	return !a->prev;
+}
+
+static void view_activity(int row)
+{
+	const struct task *t = &G.task[row];
+	struct act a = { G.v_cursor, 0, 0 };
+
+	if (t->state == ST_RUNNING && t->since >= a.t)
+		a.next = t->since;
+	else if (t->state == ST_RUNNING)
+		a.prev = t->since;
+	if (!a.prev)
+		ival_walk(t->last_ival, row, 0, act_fn, &a);
+	if (a.next || a.prev)
+		view_goto(a.next ? a.next : a.prev);
+}
+
+/* Find a task by name (substring) or tid after a '/' query: select it and
+ * go to its next activity. */
 static void view_search(void)
 {
 	char *end;
@@ -7161,6 +7831,7 @@ static void view_search(void)
 		    (*G.v_query && strstr(G.task[row].comm, G.v_query))) {
 			G.v_sel = i;
 			G.v_sel_key = row_key(i);
+			view_activity(row);
 			return;
 		}
 	}
@@ -7170,7 +7841,7 @@ static void view_search(void)
 /* Act on one key.  Returns false when tc should quit. */
 static bool view_key(int key, int mx, int my)
 {
-	int body = G.rows - 3;
+	int body = G.rows - 1 - G.v_row0;
 
 	G.v_msg[0] = 0;
 	if (G.v_search) {
@@ -7222,11 +7893,15 @@ static bool view_key(int key, int mx, int my)
 		break;
 	case '/': G.v_search = true; G.v_query[0] = 0; break;
 	case '?': G.v_help = true; break;
-	case ' ': if (G.live) G.want_pause = !G.want_pause; break;
+	case ' ': if (G.live || G.speed > 0) G.want_pause = !G.want_pause; break;
+	case 'c': G.v_cpucol = !G.v_cpucol; break;
+	case 'i': G.v_hide = !G.v_hide;
+		snprintf(G.v_msg, sizeof(G.v_msg), "%s", G.v_hide ? "rows with nothing in view hidden" : "all rows shown");
+		break;
 	case K_CTRL_Z: G.want_suspend = true; break;
 	case K_MOUSE_CLICK:
-		if (my >= 2 && my < 2 + body && G.v_top + my - 2 < G.nrowlist) {
-			G.v_sel = G.v_top + my - 2;
+		if (my >= G.v_row0 && my < G.v_row0 + body && G.v_top + my - G.v_row0 < G.nrowlist) {
+			G.v_sel = G.v_top + my - G.v_row0;
 			G.v_sel_key = INT_MIN;
 		}
 		if (mx >= LABEL_W && G.cols > LABEL_W) {
@@ -7393,6 +8068,48 @@ static int capture_stop(void)
 }
 
 /*
+ * Live start-up shared by --record and the view: the events opened (not
+ * yet enabled), a model if model (the view; --record only counts), the
+ * recording opened, the command forked and held (before the COMM records,
+ * so it has a name), the names of the running tasks.
+ */
+static void capture_start(bool model)
+{
+	int nonline = 0;
+
+	pe_setup();
+	if (model) {
+		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
+	} else if (G.fl.secs_ns) {	/* memory only; the model for triggers and names */
+		fl_init();
+		model_init(G.ncpu, TC_MAX_TASKS, 0);
+	}
+	for (int c = 0; c < G.ncpu; c++)
+		nonline += G.cpu_online[c];
+	if (G.rec_path && !G.fl.secs_ns)
+		rec_open(nonline);
+	if (G.cmd)
+		cmd_start();	/* before the COMM records, so it has a name */
+	if (!G.power_only)
+		rec_synth_comms();
+	if (G.rec_fd >= 0)
+		rec_round();
+}
+
+/* The event pump, once per loop pass: drain the rings and release what
+ * is safe (pe_pass), then end the round and write a checkpoint when due. */
+static void capture_pump(void)
+{
+	uint64_t pos = G.rec_pos;
+
+	pe_pass(false);
+	if (G.rec_fd >= 0 && G.rec_pos != pos)
+		rec_round();
+	if (G.rec_fd >= 0 && now_ns() - G.rec_ckpt_ns >= CKPT_NS)
+		rec_checkpoint();
+}
+
+/*
  * tc --record: capture until the command exits, a signal, or --duration;
  * then disable the events, drain and release everything, close the file.
  * Returns tc's exit status (the command's, 128+signal if it was killed).
@@ -7401,24 +8118,10 @@ static int run_record(void)
 {
 	struct pollfd *pfd;
 	uint64_t t_start, t_end = 0;
-	int nonline = 0, status = 0;
+	int status = 0;
 
 	sig_setup();
-	pe_setup();
-	for (int c = 0; c < G.ncpu; c++)
-		nonline += G.cpu_online[c];
-	if (G.fl.secs_ns) {	/* memory only, and the model for triggers and names */
-		fl_init();
-		model_init(G.ncpu, TC_MAX_TASKS, 0);
-	} else {
-		rec_open(nonline);
-	}
-	if (G.cmd)
-		cmd_start();	/* before the COMM records, so it has a name */
-	if (!G.power_only)
-		rec_synth_comms();
-	if (G.rec_fd >= 0)
-		rec_round();
+	capture_start(false);
 	pe_enable(true);
 	t_start = now_ns();
 	if (G.duration > 0)
@@ -7435,7 +8138,6 @@ static int run_record(void)
 	for (;;) {
 		int timeout = PASS_MS;
 		char drain[64];
-		uint64_t pos = G.rec_pos;
 
 		if (t_end) {
 			uint64_t now = now_ns();
@@ -7448,11 +8150,7 @@ static int run_record(void)
 		poll(pfd, G.nrb + 1, timeout);
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
-		pe_pass(false);
-		if (G.rec_fd >= 0 && G.rec_pos != pos)
-			rec_round();
-		if (G.rec_fd >= 0 && now_ns() - G.rec_ckpt_ns >= CKPT_NS)
-			rec_checkpoint();
+		capture_pump();
 		if (G.fl.buf && fl_poll())
 			break;
 		if (G.sig_stop || (G.cmd && cmd_reap()))
@@ -7513,6 +8211,155 @@ static void view_suspend(void)
 	G.sig_tstp = 0;
 }
 
+/* The view's main loop state: the paced replay's clock, the key bytes
+ * not decoded yet, the frame timer. */
+struct vloop {
+	uint64_t wall0, data0;		/* paced replay: data0 was at wall0 (less pauses) */
+	uint64_t pause_t;		/* paced replay: paused at this wall time */
+	uint64_t next_frame, esc_t, rate_t, rate_n;
+	uint8_t kb[64];
+	size_t kn;
+	bool quit_by_user;
+};
+
+/*
+ * Start the view: live, the capture set up and enabled (and the command
+ * let go); replay, the recording read (all of it, or up to its first
+ * record when paced); the terminal in raw mode.
+ */
+static void view_start(struct vloop *l)
+{
+	term_check();
+	sig_setup();
+	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
+	if (G.live) {
+		capture_start(true);
+	} else {
+		rd_open(G.replay_path);
+		if (G.speed > 0) {
+			rd_run(0);	/* up to the first timed record */
+			l->data0 = G.rd_next_t;
+		} else {
+			rd_run(UINT64_MAX);
+		}
+		if (!G.task)
+			die("%s holds no events", G.replay_path);
+	}
+	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	term_init();
+	if (G.live)
+		pe_enable(true);
+	if (G.live && G.cmd) {
+		term_restore();		/* an exec failure is reported on a sane terminal */
+		cmd_go();
+		term_raw();
+	}
+	l->wall0 = l->rate_t = now_ns();
+	G.v_now = G.live ? l->wall0 : G.speed > 0 ? l->data0 : G.m_last;
+	view_init();
+}
+
+/* Read and act on the keys waiting; false when tc should quit. */
+static bool view_input(struct vloop *l, bool readable, uint64_t now)
+{
+	if (readable) {
+		ssize_t n = read(G.tty_in, l->kb + l->kn, sizeof(l->kb) - l->kn);
+
+		if (n > 0)
+			l->kn += n;
+	}
+	while (l->kn) {
+		int key = K_NONE, mx = 0, my = 0;
+		size_t used = key_decode(l->kb, l->kn, &key, &mx, &my);
+
+		if (!used) {	/* the start of a sequence: wait a little */
+			if (!l->esc_t)
+				l->esc_t = now;
+			if (now - l->esc_t < 30 * 1000000ull && l->kn < sizeof(l->kb))
+				break;
+			key = K_ESC;
+			used = 1;
+		}
+		l->esc_t = 0;
+		memmove(l->kb, l->kb + used, l->kn - used);
+		l->kn -= used;
+		if (key != K_NONE && !view_key(key, mx, my)) {
+			l->quit_by_user = !G.child_done;
+			return false;
+		}
+		l->next_frame = 0;
+	}
+	if (G.want_pause != G.paused && G.live) {
+		view_pause(G.want_pause);
+	} else if (G.want_pause != G.paused) {	/* paced replay: its clock stops */
+		if (G.want_pause)
+			l->pause_t = now;
+		else
+			l->wall0 += now - l->pause_t;
+		G.paused = G.want_pause;
+	}
+	return true;
+}
+
+/* The events of one loop pass: the rings (live, not paused: paused, the
+ * picture stays), the file up to the paced time, the command's exit, the
+ * event rate. */
+static void view_events(struct vloop *l, uint64_t now)
+{
+	if (G.live && !G.paused) {
+		capture_pump();
+		G.v_now = G.pass_bound;
+	}
+	if (G.speed > 0 && !G.v_ended && !G.paused) {
+		uint64_t limit = l->data0 + (uint64_t)((now - l->wall0) * G.speed);
+
+		G.v_ended = rd_run(limit) != 1;
+		G.v_now = limit;
+	}
+	if (G.live && G.cmd && (G.sig_child || G.child_done)) {
+		G.sig_child = 0;
+		if (cmd_reap() && !G.v_exit[0])
+			snprintf(G.v_exit, sizeof(G.v_exit), "%.30s exited (status %d): q quits", G.cmd[0],
+				 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
+				 128 + WTERMSIG(G.child_status));
+	}
+	if (now - l->rate_t >= NS_PER_SEC) {
+		uint64_t n = 0;
+
+		for (int k = 0; k < EV_NKIND; k++)
+			n += G.n_kind[k];
+		G.ev_rate = (n - l->rate_n) * NS_PER_SEC / (now - l->rate_t);
+		l->rate_n = n;
+		l->rate_t = now;
+	}
+}
+
+/* Draw and write a frame, and time the next: at most ~5% of a CPU
+ * drawing, and no faster than the terminal takes the bytes. */
+static void view_frame(struct vloop *l)
+{
+	uint64_t t0 = now_ns(), cost, wire;
+	size_t bytes;
+
+	view_refresh();
+	draw_frame();
+	bytes = draw_diff();
+	cost = now_ns() - t0;
+	G.frame_ns += cost;
+	ob_flush();
+	G.frames++;
+	wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
+	G.refresh_ns = 33 * 1000000ull;
+	if (cost * 20 > G.refresh_ns)
+		G.refresh_ns = cost * 20;
+	if (wire * 3 / 2 > G.refresh_ns)
+		G.refresh_ns = wire * 3 / 2;
+	if (G.refresh_ns > 2 * NS_PER_SEC)
+		G.refresh_ns = 2 * NS_PER_SEC;
+	l->next_frame = now_ns() + G.refresh_ns;
+}
+
 /*
  * The terminal view: --live (events from the rings), --replay FILE (the
  * whole recording loaded first), --replay FILE --speed N (records fed at
@@ -7523,67 +8370,20 @@ static void view_suspend(void)
  */
 static int run_view(void)
 {
+	struct vloop l = { 0 };
 	struct pollfd *pfd;
-	uint8_t kb[64];
-	size_t kn = 0;
-	uint64_t next_frame = 0, esc_t = 0, rate_t, rate_n = 0, wall0 = 0, data0 = 0;
 	int status = 0, np;
-	bool ended = false, quit_by_user = false;
 
-	if (!isatty(1))
-		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
-	sig_setup();
-	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
-	if (G.live) {
-		int nonline = 0;
-
-		pe_setup();
-		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
-		for (int c = 0; c < G.ncpu; c++)
-			nonline += G.cpu_online[c];
-		if (G.rec_path)
-			rec_open(nonline);
-		if (G.cmd)
-			cmd_start();	/* before the COMM records, so it has a name */
-		if (!G.power_only)
-			rec_synth_comms();
-		if (G.rec_path)
-			rec_round();
-	} else {
-		rd_open(G.replay_path);
-		if (G.speed > 0) {
-			rd_run(0);	/* up to the first timed record */
-			data0 = G.rd_next_t;
-		} else if (rd_run(UINT64_MAX) == 0 || G.rd_cut) {
-			ended = true;
-		}
-		if (!G.task)
-			die("%s holds no events", G.replay_path);
-	}
-	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	view_start(&l);
 	pfd = xcalloc(G.nrb + 3, sizeof(*pfd));
-	term_init();
-	if (G.live)
-		pe_enable(true);
-	if (G.live && G.cmd) {
-		term_restore();		/* an exec failure is reported on a sane terminal */
-		cmd_go();
-		term_raw();
-	}
-	wall0 = rate_t = now_ns();
-	G.v_now = G.live ? wall0 : G.speed > 0 ? data0 : G.m_last;
-	if (!G.live && !G.m_first)
-		G.m_first = G.v_now;
-	view_init();
 	for (;;) {
 		uint64_t now = now_ns();
-		int timeout = next_frame > now ? (int)((next_frame - now) / 1000000) + 1 : 0;
+		int timeout = l.next_frame > now ? (int)((l.next_frame - now) / 1000000) + 1 : 0;
 		char drain[64];
 
 		if (timeout > PASS_MS)
 			timeout = PASS_MS;
-		if (kn && timeout > 30)
+		if (l.kn && timeout > 30)
 			timeout = 30;
 		np = 0;
 		pfd[np++] = (struct pollfd){ .fd = G.sig_pipe[0], .events = POLLIN };
@@ -7595,125 +8395,41 @@ static int run_view(void)
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		now = now_ns();
-		if (G.sig_stop || (G.live && G.duration > 0 && now - wall0 >= G.duration * 1e9))
+		if (G.sig_stop || (G.live && G.duration > 0 && now - l.wall0 >= G.duration * 1e9))
 			break;
 		if (G.sig_winch) {
 			G.sig_winch = 0;
 			term_size();
-			next_frame = 0;
+			l.next_frame = 0;
 		}
 		if (G.sig_tstp || G.want_suspend)
 			view_suspend();
 		if (G.sig_cont) {	/* after a stop from outside: raw mode again, redraw */
 			G.sig_cont = 0;
 			term_raw();
-			next_frame = 0;
+			G.full_redraw = true;
+			l.next_frame = 0;
 		}
-
-		/* keys */
-		if (pfd[1].revents & (POLLIN | POLLHUP)) {
-			ssize_t n = read(G.tty_in, kb + kn, sizeof(kb) - kn);
-
-			if (n > 0)
-				kn += n;
-		}
-		while (kn) {
-			int key = K_NONE, mx = 0, my = 0;
-			size_t used = key_decode(kb, kn, &key, &mx, &my);
-
-			if (!used) {	/* the start of a sequence: wait a little */
-				if (!esc_t)
-					esc_t = now;
-				if (now - esc_t < 30 * 1000000ull && kn < sizeof(kb))
-					break;
-				key = K_ESC;
-				used = 1;
-			}
-			esc_t = 0;
-			memmove(kb, kb + used, kn - used);
-			kn -= used;
-			if (key != K_NONE && !view_key(key, mx, my)) {
-				quit_by_user = !G.child_done;
-				goto quit;
-			}
-			next_frame = 0;
-		}
-		if (G.want_pause != G.paused)
-			view_pause(G.want_pause);
-
-		/* events */
-		if (G.live && !G.paused) {
-			uint64_t pos = G.rec_pos;
-
-			pe_pass(false);
-			G.v_now = G.pass_bound;
-			if (G.rec_fd >= 0 && G.rec_pos != pos)
-				rec_round();
-			if (G.rec_fd >= 0 && now - G.rec_ckpt_ns >= CKPT_NS)
-				rec_checkpoint();
-		} else if (G.live) {
-			G.v_now = now;
-		}
-		if (G.speed > 0 && !ended) {
-			uint64_t limit = data0 + (uint64_t)((now - wall0) * G.speed);
-
-			ended = rd_run(limit) != 1;
-			G.v_now = limit;
-		}
-		if (G.live && G.cmd && (G.sig_child || G.child_done)) {
-			G.sig_child = 0;
-			if (cmd_reap() && !G.v_msg[0])
-				snprintf(G.v_msg, sizeof(G.v_msg), "%s exited (status %d): q quits", G.cmd[0],
-					 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
-					 128 + WTERMSIG(G.child_status));
-		}
-		if (now - rate_t >= NS_PER_SEC) {
-			uint64_t n = 0;
-
-			for (int k = 0; k < EV_NKIND; k++)
-				n += G.n_kind[k];
-			G.ev_rate = (n - rate_n) * NS_PER_SEC / (now - rate_t);
-			rate_n = n;
-			rate_t = now;
-		}
-
+		if (!view_input(&l, pfd[1].revents & (POLLIN | POLLHUP), now))
+			break;
+		view_events(&l, now);
 		/* the frame, when the previous one is out and it is time */
 		if (G.ob_len && !ob_flush())
 			continue;
-		if (now >= next_frame) {
-			uint64_t t0 = now_ns(), cost, wire;
-			size_t bytes;
-
-			view_refresh();
-			draw_frame();
-			bytes = draw_diff();
-			cost = now_ns() - t0;
-			ob_flush();
-			G.frames++;
-			/* adapt: at most ~5% of a CPU drawing, and no faster than
-			 * the terminal takes the bytes */
-			wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
-			G.refresh_ns = 33 * 1000000ull;
-			if (cost * 20 > G.refresh_ns)
-				G.refresh_ns = cost * 20;
-			if (wire * 3 / 2 > G.refresh_ns)
-				G.refresh_ns = wire * 3 / 2;
-			if (G.refresh_ns > 2 * NS_PER_SEC)
-				G.refresh_ns = 2 * NS_PER_SEC;
-			next_frame = now_ns() + G.refresh_ns;
-		}
+		if (now >= l.next_frame)
+			view_frame(&l);
 	}
-quit:
 	free(pfd);
 	term_restore();
 	if (G.live) {
 		status = capture_stop();
-		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - wall0) / 1e9,
+		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
-	note("%" PRIu64 " frames, %" PRIu64 " bytes to the terminal", G.frames, G.bytes_out);
+	note("%" PRIu64 " frames (%" PRIu64 " us each to draw), %" PRIu64 " bytes to the terminal",
+	     G.frames, G.frames ? G.frame_ns / G.frames / 1000 : 0, G.bytes_out);
 	/* quitting the view stops the command: that is not its failure */
-	return quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
+	return l.quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
 }
 
 /* tc --replay: read the recording to the outputs. */
@@ -7840,6 +8556,7 @@ static void usage(FILE *f)
 	      "  --after SECONDS          recorded after a trigger (default 1)\n"
 	      "  --keep N                 files FILE, FILE.1, ... at most; tc stops after the Nth (default 1)\n"
 	      "  --flight-mem MIB         the flight recorder's memory (default 16 MiB a second kept)\n"
+	      "  --history MIB            memory for the view's history (default 64)\n"
 	      "  --ascii                  no UTF-8 block characters\n"
 	      "  --no-color               monochrome (also NO_COLOR set, or TERM=dumb)\n"
 	      "keys in the view: ? shows them\n", f);
@@ -7917,6 +8634,15 @@ static void parse_args(int argc, char **argv)
 				G.speed = d;
 			else
 				G.window_ns = d * 1e9;
+		} else if (!strcmp(a, "--history")) {
+			char *end;
+			unsigned long m;
+
+			NEEDV();
+			m = strtoul(v, &end, 10);
+			if (*end || m < 1 || m > 4095 || (sizeof(size_t) < 8 && m > 1024))
+				die("--history %s: MiB from 1 to %d are needed", v, sizeof(size_t) < 8 ? 1024 : 4095);
+			G.hist_mib = m;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
 			char *end;
 

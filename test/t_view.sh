@@ -308,7 +308,7 @@ view_suspend() {
 view_command_output() {
 	local why=''
 	tv_begin 100 30 || { fail view_command_output "tmux did not start"; tv_end; return; }
-	if ! tv_run "--live -- $PINGPONG 20000"; then
+	if ! tv_run "--live -- $PINGPONG 200000"; then
 		why="tc did not start"
 	elif ! tv_wait 15 tv_shows 'exited'; then
 		why="no 'exited' message"
@@ -460,16 +460,220 @@ view_resize() {
 	if [ -n "$why" ]; then fail view_resize "$why"; else pass view_resize; fi
 }
 
+# ---- issue 10: history, who ran where, pause, terminals
+
+# tv_cpu_share N COLS: per cent of the timeline columns of the cpuN row
+# (--ascii, 160 or more columns: labels are 29 wide) that are drawn: not
+# blank and not '/' (unknown).
+tv_cpu_share() {
+	tv_screen | LC_ALL=C awk -v p="^cpu$1 " -v w="$2" '
+		$0 ~ p { n = 0; for (i = 30; i <= w; i++) { c = substr($0, i, 1); if (c != "" && c != " " && c != "/") n++ }
+			 printf "%d\n", n * 100 / (w - 29); exit }'
+}
+
+# tv_cpus_drawn WHAT COLS: both CPU rows drawn over 95 % of the columns;
+# else sets why.
+tv_cpus_drawn() {
+	local c s
+	for c in 0 1; do
+		s=$(tv_cpu_share $c "$2")
+		if [ -z "$s" ] || [ "$s" -lt 95 ]; then
+			why=${why:-"$1: cpu$c drawn over ${s:-no}% of the columns: $(tv_screen | grep "^cpu$c " | head -1)"}
+			tv_screen >"$T/screen.$1"
+			return 1
+		fi
+	done
+}
+
+TV_LOAD="exec perf bench sched messaging -g 4 -l 100000000 >/dev/null 2>&1"
+
+# A 13 s recording under perf bench sched messaging, replayed: both CPU
+# rows are drawn over 95 % of the columns at the whole zoom and zoomed in
+# 8x at 1/8, 1/2 and 7/8 of it.
+view_history_replay() {
+	local why='' f=$T/msg.data moved=0 at
+	if ! have_perf; then skip view_history_replay "no perf for the load"; return; fi
+	if [ "$(ncpus_online)" -lt 2 ]; then skip view_history_replay "one CPU"; return; fi
+	timeout 90 "$TC" --record "$f" -d 13 -- sh -c "$TV_LOAD" >/dev/null 2>"$T/rec.err"
+	if [ ! -s "$f" ]; then
+		fail view_history_replay "no recording: $(tail -2 "$T/rec.err")"
+		return
+	fi
+	tv_begin 160 30 || { fail view_history_replay "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $f --ascii --no-color" || ! tv_wait 30 tv_shows 'cpu1 '; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	else
+		tv_wait 10 tv_cpus_drawn whole 160
+		for at in 16 65 114; do	# columns of the whole view: 1/8, 1/2, 7/8
+			[ -n "$why" ] && break
+			tv_tmux send-keys -t t 0
+			sleep 0.5
+			tv_tmux send-keys -t t -l "$(printf 'l%.0s' $(seq $((at - moved))))"
+			moved=$at
+			tv_tmux send-keys -t t -l '+++'
+			sleep 1
+			tv_wait 10 tv_cpus_drawn "zoom8x@$at" 160
+		done
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_history_replay "$why (screens in $T)"; else pass view_history_replay; rm -f "$f"; fi
+}
+
+# Live under the same load for 15 s with -w 10: both CPU rows drawn over
+# 95 % of the columns.
+view_history_live() {
+	local why=''
+	if ! have_perf; then skip view_history_live "no perf for the load"; return; fi
+	if [ "$(ncpus_online)" -lt 2 ]; then skip view_history_live "one CPU"; return; fi
+	tv_begin 160 30 || { fail view_history_live "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -w 10 --ascii --no-color -- sh -c '$TV_LOAD'"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	else
+		sleep 15
+		tv_wait 10 tv_cpus_drawn live 160
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_history_live "$why (screens in $T)"; else pass view_history_live; fi
+}
+
+# tv_cursor_on N: the cpuN row's label and, with that row selected (k to
+# the top, then j), the readout name spinpin at the cursor.
+tv_cursor_on() {
+	local i
+	tv_tmux send-keys -t t -l "kkkkkkkkkkkkkkkkkkkk"
+	for ((i = 0; i < 4; i++)); do
+		tv_wait 2 eval "tv_details | grep -q '^cpu$1 at'" && break
+		tv_tmux send-keys -t t j
+	done
+	tv_screen | grep -q "^cpu$1 *spinpin" && tv_details | grep -q "^cpu$1 at .*running spinpin"
+}
+
+# tv_find_spinpin N: / puts the cursor on spinpin's next run, on cpuN.
+tv_find_spinpin() {
+	tv_tmux send-keys -t t -l '/spinpin'
+	tv_tmux send-keys -t t Enter
+	tv_wait 5 eval "tv_details | grep -q 'spinpin at .*running on cpu$1'"
+}
+
+# A task pinned to CPU 0 for 3 s, then moved to CPU 1 for 3 s (taskset),
+# replayed: / puts the cursor on its next run after 1/4 of the recording
+# (the task's readout says cpu0; CPU 0's label and readout name it), then
+# after 3/4 (cpu1, CPU 1's label and readout).
+view_cpu_migrate() {
+	local why='' f=$T/mig.data
+	if ! command -v taskset >/dev/null; then skip view_cpu_migrate "no taskset"; return; fi
+	if [ "$(ncpus_online)" -lt 2 ]; then skip view_cpu_migrate "one CPU"; return; fi
+	ln -sf "$(command -v sh)" "$T/spinpin"
+	timeout 60 "$TC" --record "$f" -- sh -c "taskset -c 0 $T/spinpin -c 'while :; do :; done' & p=\$!;
+		sleep 3; taskset -p -c 1 \$p >/dev/null; sleep 3; kill \$p" >/dev/null 2>"$T/rec.err"
+	tv_begin 160 30 || { fail view_cpu_migrate "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $f --ascii" || ! tv_wait 10 tv_shows 'spinpin'; then
+		why="tc did not start or no spinpin row: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	elif ! tv_tmux send-keys -t t -l "$(printf 'l%.0s' $(seq 33))" || ! tv_find_spinpin 0; then
+		why="first half: the task's readout: $(tv_details)"
+	elif ! tv_cursor_on 0; then
+		why="first half: cpu0 label/readout: $(tv_screen | grep '^cpu0 ') / $(tv_details)"
+	else
+		tv_tmux send-keys -t t 0
+		tv_tmux send-keys -t t -l "$(printf 'l%.0s' $(seq 98))"
+		if ! tv_find_spinpin 1; then
+			why="second half: the task's readout: $(tv_details)"
+		elif ! tv_cursor_on 1; then
+			why="second half: cpu1 label/readout: $(tv_screen | grep '^cpu1 ') / $(tv_details)"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_cpu_migrate "$why"; else pass view_cpu_migrate; rm -f "$f"; fi
+}
+
+# Pause freezes the picture: two captures 3 s apart while paused show the
+# same timeline (everything but the status line).
+view_pause_frozen() {
+	local why=''
+	tv_begin 120 30 || { fail view_pause_frozen "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'" || ! tv_wait 10 tv_shows 'pingpong'; then
+		why="tc did not start"
+	else
+		tv_tmux send-keys -t t Space
+		if ! tv_wait 10 eval 'tv_status | grep -q "^ tc PAUSED "'; then
+			why="no PAUSED after space: $(tv_status)"
+		else
+			sleep 1
+			tv_screen | tail -n +2 >"$T/a"
+			sleep 3
+			tv_screen | tail -n +2 >"$T/b"
+			cmp -s "$T/a" "$T/b" || why="the picture moved while paused: $(diff "$T/a" "$T/b" | head -4 | tr '\n' '|')"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -n "$why" ]; then fail view_pause_frozen "$why"; else pass view_pause_frozen; fi
+}
+
+# TERM=vt100 LANG=C: no byte above 0x7f is written to the terminal (all
+# of tc's output, through tmux pipe-pane), with the help and a move.
+view_vt100_bytes() {
+	local why=''
+	if ! tv_recording; then skip view_vt100_bytes "no recording"; return; fi
+	tv_begin 120 30 TERM=vt100 LANG=C LC_ALL=C LC_CTYPE=C || { fail view_vt100_bytes "tmux did not start"; tv_end; return; }
+	tv_tmux pipe-pane -t t -O "cat >>$T/bytes"
+	if ! tv_run "--replay $TV_DATA" || ! tv_wait 10 tv_shows 'cpu0'; then
+		why="tc did not start"
+	else
+		tv_tmux send-keys -t t l j '?'
+		sleep 1
+		tv_tmux send-keys -t t x
+		sleep 1
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_tmux pipe-pane -t t
+	if [ -z "$why" ] && [ ! -s "$T/bytes" ]; then
+		why="pipe-pane caught nothing"
+	elif [ -z "$why" ] && LC_ALL=C grep -q $'[\x80-\xff]' "$T/bytes"; then
+		why="bytes above 0x7f written: $(LC_ALL=C grep -c $'[\x80-\xff]' "$T/bytes") lines, in $T/bytes"
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_vt100_bytes "$why"; else pass view_vt100_bytes; fi
+}
+
+# TERM=dumb: a one-line error pointing at --summary and --script, exit 1.
+view_term_dumb() {
+	local why=''
+	if ! tv_recording; then skip view_term_dumb "no recording"; return; fi
+	tv_begin 100 10 TERM=dumb || { fail view_term_dumb "tmux did not start"; tv_end; return; }
+	tv_tmux send-keys -t t -l "$TC --replay $TV_DATA 2>$T/err; echo rc=\$? >$T/rc"
+	tv_tmux send-keys -t t Enter
+	if ! tv_wait 10 test -s "$T/rc"; then
+		why="tc did not end"
+	elif ! grep -qx 'rc=1' "$T/rc"; then
+		why="$(cat "$T/rc"), want rc=1"
+	elif [ "$(wc -l <"$T/err")" != 1 ] || ! grep -q -- '--summary' "$T/err" || ! grep -q -- '--script' "$T/err"; then
+		why="error: $(head -3 "$T/err" | tr '\n' '|')"
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_term_dumb "$why"; else pass view_term_dumb; fi
+}
+
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
 		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
-		 view_resize; do
+		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
+		 view_vt100_bytes view_term_dumb; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
 	run_tests view_not_a_tty
 else
-	run_tests view_not_a_tty view_replay view_replay_speed
+	run_tests view_not_a_tty view_replay view_replay_speed view_vt100_bytes view_term_dumb
+	kernel_tests view_history_replay view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
 		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize

@@ -115,6 +115,13 @@ static void g_reset(void)
 	free(lat.cur);
 	free(lat.since);
 	memset(&lat, 0, sizeof(lat));
+	for (int k = 0; k < HK_N; k++) {	/* the view's history (hist_init) */
+		free(G.hp[k].f);
+		free(G.hp[k].hi);
+		free(G.hp[k].row);
+		free(G.hp[k].tid);
+		free(G.hp[k].map);
+	}
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
@@ -2593,6 +2600,139 @@ static void t_view_replay(void)
 	CHECK(follows(), "replay --speed: 0 does not follow");
 }
 
+/* Busy cells of a timeline row: columns with a block (U+2581..2588). */
+static int drawn_cols(int r)
+{
+	int n = 0;
+
+	for (int c = LABEL_W; c < G.cols; c++)
+		n += G.scr[r * G.cols + c].ch >= 0x2581 && G.scr[r * G.cols + c].ch <= 0x2588;
+	return n;
+}
+
+/* Switches on CPU c at time t from prev to next (both running tasks). */
+static void hist_switch(int c, uint64_t t, int prev, int next)
+{
+	struct ev e = { .kind = EV_SWITCH, .cpu = c, .time = t, .a = prev, .b = next, .v = 1 };
+
+	snprintf(e.comm, sizeof(e.comm), "t%d", prev);
+	snprintf(e.comm2, sizeof(e.comm2), "t%d", next);
+	model_event(&e);
+}
+
+/* A replay far larger than the ring of exact intervals (1 MiB of
+ * history): both CPU rows are drawn over every column at the whole zoom
+ * and zoomed in 8x at three places, from the summaries where the exact
+ * intervals are gone; unknown time (a gap) is drawn, not blank. */
+static void t_view_history(void)
+{
+	uint64_t t = V_T0;
+	int ncol;
+
+	G.ncpu = 2;
+	G.hist_mib = 1;
+	model_init(G.ncpu, 64, 4096);
+	G.rowlist_cap = 2 * G.ncpu + 64;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	scr_setup(30, 150);
+	ncol = G.cols - LABEL_W;
+	for (int i = 0; i < 200000; i++, t += 60000)	/* 12 s, busy */
+		for (int c = 0; c < 2; c++)
+			hist_switch(c, t + c * 1000, 10 + c * 2 + (i & 1), 10 + c * 2 + !(i & 1));
+	CHECK(G.evicted_ivals > 0, "the ring of %u intervals held all", G.nival);
+	CHECK(G.ival_floor > V_T0 + 6 * NS_PER_SEC, "exact from %" PRIu64, (uint64_t)(G.ival_floor - V_T0));
+	G.v_now = G.m_last;
+	view_init();
+	for (int place = 0; place < 4; place++) {
+		if (place) {	/* 8x around 1/8, 1/2 and 7/8 of the recording */
+			view_key('0', 0, 0);
+			view_goto(V_T0 + (G.m_last - V_T0) * (place == 1 ? 1 : place == 2 ? 4 : 7) / 8);
+			view_zoom(1, 8);
+		}
+		draw_frame();
+		for (int r = G.v_row0; r < G.v_row0 + 2; r++)
+			CHECK(drawn_cols(r) == ncol, "place %d: cpu row %d busy over %d of %d columns", place,
+			      r - G.v_row0, drawn_cols(r), ncol);
+	}
+	/* a gap: unknown on both CPUs, hatched */
+	G.m_last = t;
+	model_gap();
+	t += 4 * NS_PER_SEC;
+	hist_switch(0, t, 10, 11);
+	hist_switch(1, t, 12, 13);
+	G.v_now = t;
+	view_key('0', 0, 0);
+	draw_frame();
+	{
+		int col = LABEL_W + (int)((t - 2 * NS_PER_SEC - G.v_start) * ncol / (G.v_end - G.v_start));
+
+		CHECK(G.scr[G.v_row0 * G.cols + col].ch == 0x2571, "the gap is drawn as %#x",
+		      G.scr[G.v_row0 * G.cols + col].ch);
+	}
+}
+
+/* Who ran where: a task on CPU 0, then on CPU 1; the CPU rows, their
+ * labels and the readouts at the cursor say so; 'c' colours by CPU. */
+static void t_view_cpu_at(void)
+{
+	uint64_t st, en;
+	int state, aux, row;
+	char line[256] = "";
+
+	G.ncpu = 2;
+	model_init(G.ncpu, 64, 4096);
+	G.rowlist_cap = 2 * G.ncpu + 64;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	scr_setup(30, 150);
+	hist_switch(0, V_T0, 0, 300);
+	hist_switch(1, V_T0, 0, 400);
+	hist_switch(0, V_T0 + NS_PER_SEC, 300, 0);
+	hist_switch(1, V_T0 + NS_PER_SEC, 400, 300);
+	hist_switch(1, V_T0 + 2 * NS_PER_SEC, 300, 0);
+	G.v_now = G.m_last;
+	view_init();
+	CHECK(cpu_at(0, V_T0 + NS_PER_SEC / 2, &st, &en) == 300, "cpu0 at 0.5 s: %d",
+	      cpu_at(0, V_T0 + NS_PER_SEC / 2, &st, &en));
+	CHECK(cpu_at(1, V_T0 + NS_PER_SEC / 2, &st, &en) == 400, "cpu1 at 0.5 s");
+	CHECK(cpu_at(1, V_T0 + 3 * NS_PER_SEC / 2, &st, &en) == 300, "cpu1 at 1.5 s");
+	CHECK(cpu_at(0, V_T0 + 3 * NS_PER_SEC / 2, &st, &en) == 0, "cpu0 at 1.5 s not idle");
+	row = task_find(300) - G.task;
+	CHECK(task_at(row, V_T0 + NS_PER_SEC / 2, &state, &st, &en, &aux) && state == ST_RUNNING && aux == 0,
+	      "task 300 at 0.5 s: state %d cpu %d", state, aux);
+	CHECK(task_at(row, V_T0 + 3 * NS_PER_SEC / 2, &state, &st, &en, &aux) && state == ST_RUNNING && aux == 1,
+	      "task 300 at 1.5 s: state %d cpu %d", state, aux);
+	G.v_cursor = V_T0 + 3 * NS_PER_SEC / 2;
+	G.v_sel_key = INT_MIN;
+	draw_frame();	/* cpu1's label and, selected, its readout name t300 */
+	for (int c = 0; c < G.cols && c < 255; c++)
+		line[c] = (char)G.scr[(G.v_row0 + 1) * G.cols + c].ch;
+	CHECK(strstr(line, "cpu1") && strstr(line, "t300"), "cpu1 label at 1.5 s: '%s'", line);
+	view_key('j', 0, 0);
+	draw_frame();
+	for (int c = 0; c < G.cols && c < 255; c++)
+		line[c] = (char)G.scr[(G.rows - 1) * G.cols + c].ch;
+	CHECK(strstr(line, "cpu1 at") && strstr(line, "running t300"), "cpu1 readout: '%s'", line);
+	view_key('c', 0, 0);
+	draw_frame();
+	CHECK(G.v_cpucol, "c did not toggle");
+}
+
+/* fmt_at: enough digits for one column's step. */
+static void t_view_fmt_at(void)
+{
+	char b[32];
+
+	G.cols = 100 + LABEL_W;
+	G.m_first = V_T0;
+	G.v_start = V_T0;
+	G.v_end = V_T0 + 10 * NS_PER_SEC;	/* 100 ms a column */
+	fmt_at(b, sizeof(b), V_T0 + 1234567890);
+	CHECK(!strcmp(b, "1.2s"), "10 s over 100 columns: %s", b);
+	G.v_end = V_T0 + 1000000;		/* 10 us a column */
+	fmt_at(b, sizeof(b), V_T0 + 1234567890);
+	CHECK(!strcmp(b, "1.23456s"), "1 ms over 100 columns: %s", b);
+}
+
 /* Hostile names: cells hold printable ASCII only, and the bytes written
  * hold no escape sequence but tc's own. */
 static void t_view_hostile_names(void)
@@ -3749,6 +3889,9 @@ int main(void)
 	RUN(view_zoom_cursor);
 	RUN(view_replay);
 	RUN(view_hostile_names);
+	RUN(view_history);
+	RUN(view_cpu_at);
+	RUN(view_fmt_at);
 	RUN(model_pause_gaps);
 	RUN(model_lost_gap);
 	RUN(model_states);
