@@ -3399,7 +3399,8 @@ static void t_model_io_drawn(void)
 	slot = task_of(100) - G.task;
 	CHECK(task_at(slot, 6000, &st, &s, &e, &aux) && st == ST_SLEEPING && s == 2000 && e == 9000,
 	      "at 6000: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
-	scr_setup(4, LABEL_W + 100);
+	scr_setup(4, 129);
+	CHECK(G.cols - LABEL_W == 100, "%d columns of cells", G.cols - LABEL_W);
 	G.utf8 = false;
 	G.ncolor = 0;
 	G.v_start = 1000;
