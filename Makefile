@@ -164,6 +164,7 @@ cross: tc test/mkdata $(CROSS_BINS)
 	bash test/cross.sh $(CROSS_TARGETS)
 
 bench: tc test/pingpong
+	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench.sh
 	bash test/bench_view.sh

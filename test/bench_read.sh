@@ -7,6 +7,8 @@
 # four recorders at once (nested), and tc's per-task run time and switches
 # compared across the four files.  Figures only, nothing asserted.  Needs root.
 # BENCH_DIR=DIR keeps the four recordings in DIR and reuses them next time.
+# About 2 minutes on a quiet 2-CPU machine; the recordings take most of it
+# (a loaded machine makes them slower and makes the recorders lose more).
 set -u
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -171,8 +173,10 @@ fi
 for f in A B C D; do
 	./tc --replay "$T/$f" --summary >"$T/$f.sum" 2>"$T/$f.err"
 done
-echo "lost per file (tc / perf record / perf record -m 4096 / perf sched record):" \
-	"$(for f in A B C D; do sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$T/$f.err" | head -1; done | tr '\n' ' ')"
+echo "tc's stats lines (A tc --record, B perf record, C perf record -m 4096, D perf sched record):"
+for f in A B C D; do
+	echo "  $f: $(grep '^tc: replayed' "$T/$f.err" | sed 's/^tc: //; s/ (.*)//')"
+done
 # per tid: run_ms - initial_ms and switches, in the four files; compared
 # where every file has the task with inferred == 0 (and missing_out == 0)
 awk -F'\t' '
