@@ -7,8 +7,9 @@
 # four recorders at once (nested), and tc's per-task run time and switches
 # compared across the four files.  Figures only, nothing asserted.  Needs root.
 # BENCH_DIR=DIR keeps the four recordings in DIR and reuses them next time.
-# About 2 minutes on a quiet 2-CPU machine; the recordings take most of it
-# (a loaded machine makes them slower and makes the recorders lose more).
+# The recordings take most of the time: 5 min on a shared 2-CPU machine at load
+# average ~80, 1.5 min with BENCH_DIR reused (not measured on a quiet machine;
+# a loaded machine makes them slower and makes the recorders lose more).
 set -u
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
