@@ -128,6 +128,9 @@ test/iorw: test/iorw.c
 		$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/iorw.c
 
 # A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
+test/spin: test/spin.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/spin.c
+
 test/chain: test/chain.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
@@ -143,7 +146,7 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain $(UNIT)
+test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin $(UNIT)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.
@@ -205,5 +208,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw test/slowpty test/chain tc-fuzz tc32
+		test/mkdata test/iorw test/slowpty test/chain test/spin tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -463,6 +463,9 @@ static struct {
 	/* reader */
 	int rd_fd;
 	bool rd_pipe, rd_cut;
+	bool rd_follow;			/* a stream in the view: read what has come, never wait */
+	bool rd_blocking;		/* ... except inside a record that must be whole */
+	bool rd_wait, rd_eof;		/* rd_fill stopped: nothing more yet, the end */
 	bool rd_sorted;			/* written by tc: records in time order */
 	uint64_t rd_next_t;		/* time of the record rd_run stopped at */
 	uint8_t *rd_buf;		/* read buffer, or the whole file mapped */
@@ -2539,10 +2542,12 @@ static void mrg_heap_fix(int k)
 	h[k] = v;
 }
 
-/* Count n more bytes of queue memory; false if that passes QUEUE_MAX. */
+/* Count n more bytes of queue memory; false if queues that grow (a file's)
+ * would pass QUEUE_MAX.  The rings' queues are sized by -m at start, one
+ * ring's worth each, and always get it: an empty queue takes any record. */
 static bool mrg_take(size_t n)
 {
-	if (G.q_bytes + n > QUEUE_MAX)
+	if (G.q_grow && G.q_bytes + n > QUEUE_MAX)
 		return false;
 	G.q_bytes += n;
 	if (G.q_bytes > G.q_peak)
@@ -3179,6 +3184,18 @@ static bool pe_pass(bool final)
 	mrg_release(final ? UINT64_MAX : bound);
 	G.pass_bound = bound;
 	return all;
+}
+
+/* With the events disabled: drain every ring and release everything.  Each
+ * pass empties the queues, so a few passes do; the bound only guards
+ * against a ring that never drains (counted as corrupt). */
+static void pe_flush(void)
+{
+	for (int i = 0; !pe_pass(true); i++)
+		if (i == 1000) {
+			G.corrupt++;
+			break;
+		}
 }
 
 /* ---------------------------------------------------------------- recorder */
@@ -3833,10 +3850,12 @@ static bool fl_parse_trigger(const char *s)
 }
 
 /* Allocate the ring: --flight-mem MiB, else 16 MiB per second kept
- * (about 250,000 records a second), at least 16 MiB, at most 512 MiB. */
+ * (about 250,000 records a second), at least 16 MiB, at most 512 MiB; for
+ * the live view's save key (no --flight) 8 MiB per second of the window. */
 static void fl_init(void)
 {
-	size_t mib = G.fl.mem_mib ? G.fl.mem_mib : (size_t)(G.fl.secs_ns / NS_PER_SEC + 1) * 16;
+	uint64_t kept = G.fl.secs_ns ? G.fl.secs_ns : G.window_ns;
+	size_t mib = G.fl.mem_mib ? G.fl.mem_mib : (size_t)(kept / NS_PER_SEC + 1) * (G.fl.secs_ns ? 16 : 8);
 
 	if (mib < 16 && !G.fl.mem_mib)
 		mib = 16;
@@ -3844,6 +3863,8 @@ static void fl_init(void)
 		mib = 512;
 	G.fl.cap = mib << 20;
 	G.fl.buf = xcalloc(1, G.fl.cap);
+	if (G.fl.secs_ns)	/* resident from the start: memory stays flat */
+		memset(G.fl.buf, 0xff, G.fl.cap);
 	G.fl.arm_after = 0;
 }
 
@@ -3945,19 +3966,18 @@ static void fl_comms(void)
 	}
 }
 
-/* Write the kept records from time from to until as the next file
- * (FILE, FILE.1, ...), with what fired. */
-static void fl_write(uint64_t from, uint64_t until)
+/*
+ * Write the kept records with times from from to until as recording path,
+ * after COMM records of every task the model knows (and FEAT_TC_MARK when
+ * a trigger fired); msg gets a line saying what was written.  Returns the
+ * number of records.  The recorder must be free (no --record running).
+ */
+static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, size_t msz)
 {
 	const char *base = G.rec_path;
-	char path[PATH_MAX];
 	int nonline = 0, n = 0;
 	struct stat st;
 
-	if (G.fl.written)
-		snprintf(path, sizeof(path), "%s.%d", base, G.fl.written);
-	else
-		snprintf(path, sizeof(path), "%s", base);
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
 	G.rec_path = path;
@@ -3986,15 +4006,30 @@ static void fl_write(uint64_t from, uint64_t until)
 	}
 	rec_round();
 	rec_close();
-	stat(path, &st);
-	note("flight recorder: %s: %.3f s, %d records, %.1f MiB%s%s", path,
-	     (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n, st.st_size / 1048576.0,
-	     G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
+	snprintf(msg, msz, "%s: %.3f s, %d records, %.1f MiB%s", path,
+		 (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n,
+		 stat(path, &st) == 0 ? st.st_size / 1048576.0 : 0.0,
+		 G.fl.dropped_t > from ? " (older records had left the buffer)" : "");
+	G.rec_path = base;
+	G.rec_first = G.rec_last = 0;
+	return n;
+}
+
+/* Write the kept records from time from to until as the next file
+ * (FILE, FILE.1, ...), with what fired. */
+static void fl_write(uint64_t from, uint64_t until)
+{
+	char path[PATH_MAX], msg[PATH_MAX + 96];
+
+	if (G.fl.written)
+		snprintf(path, sizeof(path), "%s.%d", G.rec_path, G.fl.written);
+	else
+		snprintf(path, sizeof(path), "%s", G.rec_path);
+	fl_save(path, from, until, msg, sizeof(msg));
+	note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
 	if (G.fl.dropped_t > from)
 		note("flight recorder: the buffer (%zu MiB) held only the last %.3f s: raise --flight-mem",
 		     G.fl.cap >> 20, (until - G.fl.dropped_t) / 1e9);
-	G.rec_path = base;
-	G.rec_first = G.rec_last = 0;
 	G.fl.written++;
 	G.fl.mark[0] = 0;
 	G.fl.pending = false;
@@ -4067,9 +4102,18 @@ static bool rd_fill(size_t need)
 			want = left;
 		if (!want)
 			return false;
+		if (G.rd_follow && !G.rd_blocking) {
+			struct pollfd p = { .fd = G.rd_fd, .events = POLLIN };
+
+			if (poll(&p, 1, 0) == 0) {
+				G.rd_wait = true;
+				return false;
+			}
+		}
 		n = read(G.rd_fd, G.rd_buf + G.rd_len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
+		G.rd_eof |= n == 0;
 		if (n <= 0)
 			return false;
 		G.rd_len += n;
@@ -4415,6 +4459,7 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 	if (sz > MAX_TD)
 		die("tracing data too large");
 	td = xcalloc(1, sz + 1);
+	G.rd_blocking = true;	/* its payload follows at once */
 	while (got < sz) {
 		size_t k = sz - got < RD_BUF / 2 ? sz - got : RD_BUF / 2;
 
@@ -4424,17 +4469,21 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 		G.rd_pos += k;
 		got += k;
 	}
+	G.rd_blocking = false;
 	if (got < sz || td_parse(td, sz) < 0)
 		note("tracing data unreadable");
 	free(td);
 	rd_bind(false);
 }
 
-/* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS. */
+/* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS,
+ * and VERSION to know its own streams (in time order, no merge needed). */
 static void rd_feature_rec(const uint8_t *r, size_t n)
 {
 	if (n >= 24 && g64(r + 8) == FEAT_NRCPUS)
 		G.rd_nrcpus = g32(r + 16);
+	if (n >= 20 + sizeof(TC_WRITER) && g64(r + 8) == FEAT_VERSION)	/* tc's: in time order */
+		G.rd_sorted = !memcmp(r + 20, TC_WRITER, sizeof(TC_WRITER));
 }
 
 /* Size the merge for the recording's CPUs, at its first event. */
@@ -4487,13 +4536,15 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 /*
  * Stream the records of the opened recording through the merge to emit(),
  * up to the first record newer than limit (which stays unread, for paced
- * replay).  Returns 1 at the limit, 0 if the data ended cleanly, -1 if it
- * ended in a broken record (what came before was emitted).
+ * replay).  Returns 1 at the limit, 2 when a followed stream has nothing
+ * more yet (a partial record stays unread), 0 if the data ended cleanly,
+ * -1 if it ended in a broken record (what came before was emitted).
  */
 static int rd_run(uint64_t limit)
 {
 	int ret = 0;
 
+	G.rd_wait = false;
 	while (rd_fill(8)) {
 		const uint8_t *r = G.rd_buf + G.rd_pos;
 		uint32_t type = g32(r);
@@ -4511,6 +4562,8 @@ static int rd_run(uint64_t limit)
 			break;
 		}
 		if (!rd_fill(sz)) {
+			if (G.rd_wait)
+				return 2;
 			if (!G.rd_cut)
 				note("the recording ends inside a record at offset %" PRIu64, roff);
 			ret = -1;
@@ -4553,6 +4606,8 @@ static int rd_run(uint64_t limit)
 			G.bad_cpu++;
 			continue;
 		}
+		if (type == PERF_RECORD_SAMPLE && G.attr[ri.attr].kind == EV_NONE && !G.fl.buf)
+			continue;	/* an event tc does not use (perf's sched:*): no output has it */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
 			emit(r, sz, G.released, &ri);
 			continue;
@@ -4570,6 +4625,8 @@ static int rd_run(uint64_t limit)
 		}
 		rd_queue(r, sz, t, &ri, roff);
 	}
+	if (G.rd_wait)
+		return 2;	/* more may come: the queues wait for their rounds */
 	if (G.q)
 		mrg_release(UINT64_MAX);
 	return ret;
@@ -7231,7 +7288,8 @@ static void draw_status(int r)
 	for (int i = 0; i < G.cols; i++)
 		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
 	c = draw_fmt(r, 0, G.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
-		     G.paused ? "PAUSED" : G.live ? "live" : G.speed > 0 ? "replay >" : "replay");
+		     G.paused ? "PAUSED" : G.live ? "live" : G.rd_follow ? "stream" :
+		     G.speed > 0 ? "replay >" : "replay");
 	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
 		      G.v_following ? " | following" : "");
 	if (G.v_has_mark) {
@@ -7252,7 +7310,8 @@ static void draw_status(int r)
 		}
 	}
 	if (G.v_ended)
-		c += draw_str(r, c, G.cols - c, " | end of recording", -1, -1, CA_REVERSE);
+		c += draw_str(r, c, G.cols - c, G.rd_follow ? " | end of stream" : " | end of recording",
+			      -1, -1, CA_REVERSE);
 	if (G.v_exit[0])
 		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v_exit);
 	if (G.rec_path && G.live)
@@ -7838,6 +7897,28 @@ static void view_search(void)
 	snprintf(G.v_msg, sizeof(G.v_msg), "no task matches '%s'", G.v_query);
 }
 
+/* The save key: what the window holds, every record of its span (from the
+ * live view's ring of raw records), as tc-DATE-TIME.data; the status line
+ * says the name and the size. */
+static void view_save(void)
+{
+	char path[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!G.live) {
+		snprintf(G.v_msg, sizeof(G.v_msg), "S saves from the live view; a recording's span: --replay FILE --script");
+		return;
+	}
+	if (!G.fl.buf) {
+		snprintf(G.v_msg, sizeof(G.v_msg), "recording to %.60s: it holds everything", G.rec_path);
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(path, sizeof(path), "tc-%Y%m%d-%H%M%S.data", &tm);
+	fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
+}
+
 /* Act on one key.  Returns false when tc should quit. */
 static bool view_key(int key, int mx, int my)
 {
@@ -7895,6 +7976,7 @@ static bool view_key(int key, int mx, int my)
 	case '?': G.v_help = true; break;
 	case ' ': if (G.live || G.speed > 0) G.want_pause = !G.want_pause; break;
 	case 'c': G.v_cpucol = !G.v_cpucol; break;
+	case 'S': view_save(); break;
 	case 'i': G.v_hide = !G.v_hide;
 		snprintf(G.v_msg, sizeof(G.v_msg), "%s", G.v_hide ? "rows with nothing in view hidden" : "all rows shown");
 		break;
@@ -8046,8 +8128,7 @@ static int capture_stop(void)
 	bool ended_by_tc = G.cmd && !cmd_reap();
 
 	pe_enable(false);
-	while (!pe_pass(true))
-		;
+	pe_flush();
 	pe_read_lost();
 	if (G.rec_fd >= 0) {
 		rec_round();
@@ -8080,9 +8161,12 @@ static void capture_start(bool model)
 	pe_setup();
 	if (model) {
 		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
+		if (!G.rec_path)
+			fl_init();	/* what the save key writes */
 	} else if (G.fl.secs_ns) {	/* memory only; the model for triggers and names */
 		fl_init();
 		model_init(G.ncpu, TC_MAX_TASKS, 0);
+		memset(G.task, 0, TC_MAX_TASKS * sizeof(*G.task));	/* resident now, not as tasks come */
 	}
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
@@ -8188,8 +8272,7 @@ static void view_pause(bool on)
 {
 	if (on) {
 		pe_enable(false);
-		while (!pe_pass(true))
-			;
+		pe_flush();
 		pause_marker(now_ns());
 		if (G.rec_fd >= 0)
 			rec_round();
@@ -8222,6 +8305,19 @@ struct vloop {
 	bool quit_by_user;
 };
 
+/* A stream in the view: wait (on a plain terminal, before the view) for its
+ * first events, so that the model knows its CPUs. */
+static void view_wait_stream(void)
+{
+	while (!G.m_first && !G.rd_eof && !G.sig_stop) {
+		struct pollfd p = { .fd = G.rd_fd, .events = POLLIN };
+
+		poll(&p, 1, PASS_MS);
+		rd_run(UINT64_MAX);
+	}
+	G.v_ended = G.rd_eof;
+}
+
 /*
  * Start the view: live, the capture set up and enabled (and the command
  * let go); replay, the recording read (all of it, or up to its first
@@ -8236,7 +8332,11 @@ static void view_start(struct vloop *l)
 		capture_start(true);
 	} else {
 		rd_open(G.replay_path);
-		if (G.speed > 0) {
+		G.rd_follow = G.rd_fsize == UINT64_MAX;	/* a stream: shown as it comes */
+		if (G.rd_follow) {
+			G.speed = 1;	/* rolling like live, at the stream's pace */
+			view_wait_stream();
+		} else if (G.speed > 0) {
 			rd_run(0);	/* up to the first timed record */
 			l->data0 = G.rd_next_t;
 		} else {
@@ -8256,8 +8356,15 @@ static void view_start(struct vloop *l)
 		term_raw();
 	}
 	l->wall0 = l->rate_t = now_ns();
-	G.v_now = G.live ? l->wall0 : G.speed > 0 ? l->data0 : G.m_last;
+	G.v_now = G.live ? l->wall0 : G.rd_follow ? G.m_last : G.speed > 0 ? l->data0 : G.m_last;
 	view_init();
+	if (G.rd_mark[0]) {	/* a flight recording: the cursor at what fired */
+		uint64_t t;
+
+		snprintf(G.v_msg, sizeof(G.v_msg), "%s", fl_mark_text(G.rd_mark, &t));
+		if (t >= G.v_start && t <= G.v_end)
+			G.v_cursor = t;
+	}
 }
 
 /* Read and act on the keys waiting; false when tc should quit. */
@@ -8311,7 +8418,11 @@ static void view_events(struct vloop *l, uint64_t now)
 		capture_pump();
 		G.v_now = G.pass_bound;
 	}
-	if (G.speed > 0 && !G.v_ended && !G.paused) {
+	if (G.rd_follow && !G.v_ended) {	/* what the stream has brought */
+		G.v_ended = rd_run(UINT64_MAX) != 2 && G.rd_eof;
+		if (G.m_last > G.v_now)
+			G.v_now = G.m_last;
+	} else if (G.speed > 0 && !G.v_ended && !G.paused) {
 		uint64_t limit = l->data0 + (uint64_t)((now - l->wall0) * G.speed);
 
 		G.v_ended = rd_run(limit) != 1;
@@ -8716,8 +8827,10 @@ static void parse_args(int argc, char **argv)
 	G.view = G.live || (G.replay_path && !G.script && !G.summary);
 	if (G.power_only && (G.tasks_only || G.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
-	if ((G.fl.ntrig || G.fl.keep || G.fl.mem_mib || G.fl.after_set) && !G.fl.secs_ns)
-		die("--trigger, --after, --keep and --flight-mem go with --flight SECONDS");
+	if ((G.fl.ntrig || G.fl.keep || G.fl.after_set) && !G.fl.secs_ns)
+		die("--trigger, --after and --keep go with --flight SECONDS");
+	if (G.fl.mem_mib && !G.fl.secs_ns && !G.live)
+		die("--flight-mem goes with --flight SECONDS or --live");
 	if (G.fl.secs_ns && (!G.rec_path || G.live || !strcmp(G.rec_path, "-")))
 		die("--flight goes with --record FILE, without --live");
 	if (!G.fl.keep)

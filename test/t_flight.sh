@@ -3,17 +3,19 @@
 # Tests of the flight recorder (tc --record FILE --flight SECONDS ...),
 # sourced by test/run.sh (see there for the helpers).
 #
-# The moment to catch: a task pinned to CPU 0 (a copy of sh named tcvictim,
-# so that -p can name it) spins while a SCHED_FIFO spinner takes CPU 0 for
-# 0.3 s: the victim waits runnable about 300 ms at a known moment.
+# The moment to catch: a task pinned to CPU 0 (a copy of test/spin named
+# tcvictim, so that -p can name it) spins while a SCHED_FIFO spinner takes
+# CPU 0 for 0.3 s: the victim waits runnable about 300 ms at a known moment.
+# Both spinners end by themselves (test/spin SECONDS), whatever happens.
+SPIN=$ROOT/test/spin
 
 # victim_script SPIKE: a command line that runs the victim 5 s, with the
 # FIFO spike 1.5 s in when SPIKE is 1.
 victim_script() {
-	cp /bin/sh "$T/tcvictim"
+	cp "$SPIN" "$T/tcvictim"
 	local spike=":"
-	[ "$1" = 1 ] && spike="chrt -f 50 taskset -c 0 timeout 0.3 sh -c 'while :; do :; done'"
-	echo "taskset -c 0 $T/tcvictim -c 'while :; do :; done' & v=\$!; sleep 1.5; $spike; sleep 3.5; kill \$v"
+	[ "$1" = 1 ] && spike="chrt -f 50 taskset -c 0 $SPIN 0.3"
+	echo "taskset -c 0 $T/tcvictim 5 & sleep 1.5; $spike; wait"
 }
 
 # span_s FILE: seconds between the first and the last event of a recording.
