@@ -225,6 +225,7 @@ struct task {
 	int wk_waker;
 	bool unk_missing;	/* its unknown state is due to a missing switch */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
+	uint32_t lost_gaps;	/* losses of its CPU's ring that made it unknown */
 	/* answers (see lat_wait_end): runnable waits, wakeups for the chain */
 	uint32_t lat_hist[LAT_NB];	/* waits per log2 bucket */
 	uint32_t lat_n;
@@ -260,6 +261,7 @@ struct cpu {
 	uint32_t idle_gen;
 	bool gap;		/* a gap since its last switch */
 	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
+	uint64_t last_t;	/* its newest record: where a loss of its ring begins */
 };
 
 /* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
@@ -2089,6 +2091,38 @@ static void model_gap(void)
 	}
 }
 
+/*
+ * The kernel lost records of CPU c's ring (a LOST record, stamped when the
+ * ring had room again): c's events since its newest record are missing.
+ * What ran on c, and the tasks last seen on c, are unknown from then on;
+ * the other CPUs' records are complete and stand.
+ *
+ *   cpu0  --a--b--c--d--e--f--      complete
+ *   cpu1  --x--y|.........|LOST--   lost: unknown from y for cpu1's tasks
+ */
+static void model_gap_cpu(int c)
+{
+	struct cpu *cp = &G.cpu[c];
+	uint64_t from = cp->last_t ? cp->last_t : G.m_first;
+
+	G.gaps++;
+	for (int i = 0; i < G.ntask; i++) {
+		struct task *p = &G.task[i];
+
+		if (p->state == ST_DEAD || (p->state == ST_RUNNING ? p->run_cpu : p->cpu) != c)
+			continue;
+		task_set(p, ST_UNKNOWN, from > p->since ? from : p->since);
+		p->in_io = p->unk_missing = false;
+		p->run_cpu = -1;
+		p->lost_gaps++;
+	}
+	cp->gen++;
+	cp->gap = true;
+	cpu_set(c, -1, from);
+	cpu_cstate(c, -1, from);
+	cpu_freq(c, -1, from);
+}
+
 /* Is c a CPU number of the model?  Counts the ones that are not. */
 static bool model_cpu_ok(int c)
 {
@@ -2301,10 +2335,15 @@ static void model_event(const struct ev *e)
 	if (t < G.m_last)
 		t = G.m_last;	/* out of order: counted by the merge */
 	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
-		model_gap();
+		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.ncpu)
+			model_gap_cpu(e->cpu);	/* the kernel lost records of one ring */
+		else
+			model_gap();		/* a pause, or a loss of unknown place */
 		return;
 	}
 	G.m_last = t;
+	if (e->cpu >= 0 && e->cpu < G.ncpu)
+		G.cpu[e->cpu].last_t = t;
 	if (e->kind != EV_SWITCH && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT) &&
 	    e->cpu >= 0 && e->cpu < G.ncpu && e->tid >= 0)
 		model_evidence(e->cpu, e->tid, e->flags, t);
@@ -3977,6 +4016,7 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 	const char *base = G.rec_path;
 	int nonline = 0, n = 0;
 	struct stat st;
+	char line[PATH_MAX + 128];
 
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
@@ -4006,10 +4046,11 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 	}
 	rec_round();
 	rec_close();
-	snprintf(msg, msz, "%s: %.3f s, %d records, %.1f MiB%s", path,
+	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", path,
 		 (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n,
 		 stat(path, &st) == 0 ? st.st_size / 1048576.0 : 0.0,
 		 G.fl.dropped_t > from ? " (older records had left the buffer)" : "");
+	scopy(msg, msz, line);
 	G.rec_path = base;
 	G.rec_first = G.rec_last = 0;
 	return n;
@@ -5144,7 +5185,7 @@ static void out_summary(FILE *f)
 	}
 	qsort(idx, n, sizeof(int), out_cmp_run);
 	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
-	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\n", f);
+	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.task[idx[i]];
 
@@ -5162,8 +5203,8 @@ static void out_summary(FILE *f)
 		out_ms(f, t->initial);
 		fprintf(f, "\t%u", t->io_count);
 		out_ms(f, t->io_ns);
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
-			t->missing_out);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
+			t->missing_out, t->lost_gaps);
 	}
 	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
 	for (int c = 0; c < G.ncpu; c++) {

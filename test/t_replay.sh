@@ -378,8 +378,9 @@ timehist_tasks() {
 # perf sched timehist -s of it, task by task (run time within 1 % or 1 ms
 # after initial_ms, switches within 1); passes or fails test NAME.
 # A task that differs is set aside if tc found switches the kernel did not
-# report for it (inferred switch-ins, missing switch-outs): timehist charges
-# the whole gap to it; or if it ran after its EXIT record: timehist drops
+# report for it (inferred switch-ins, missing switch-outs) or its CPU's ring
+# lost records while it was there (lost_gaps): timehist charges the whole
+# gap to it; or if it ran after its EXIT record: timehist drops
 # that last stretch.  timehist does not count the run before a CPU's first
 # switch: tc's initial_ms.  On failure the files stay in $T.
 timehist_compare() {
@@ -410,7 +411,7 @@ timehist_compare() {
 	done { next }
 	{
 		t = $col["tid"]; run[t] = $col["run_ms"] - $col["initial_ms"]; sw[t] = $col["switches"]
-		inf[t] = $col["inferred"] + ("missing_out" in col ? $col["missing_out"] : 0)
+		inf[t] = $col["inferred"] + ("missing_out" in col ? $col["missing_out"] : 0) + ("lost_gaps" in col ? $col["lost_gaps"] : 0)
 	}
 	END {
 		for (t in thrun) {

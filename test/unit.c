@@ -3376,6 +3376,36 @@ static void t_model_lost_middle(void)
 }
 
 /*
+ * A loss in one CPU's ring (a LOST record with that CPU, after the hole)
+ * makes unknown only what ran on that CPU, from its newest record; the
+ * other CPU's task keeps running.
+ *   cpu0  1000 0->100 ...................................... 9000 100->0
+ *   cpu1  1000 0->200  2000 sample 200 |hole| 8000 LOST  8500 0->200?
+ */
+static void t_model_lost_one_cpu(void)
+{
+	struct ev lost = { .kind = EV_LOST, .time = 8000, .cpu = 1, .v = 42 };
+
+	G.ncpu = 2;
+	model_init(2, 64, 4096);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_switch(1000, 1, 0, 0, 200);
+	ev_sample(2000, 1, 200, -1, false, 0);
+	ev_sample(5000, 0, 100, -1, false, 0);
+	model_event(&lost);
+	ev_switch(9000, 0, 100, 1, 0);
+	model_end();
+	CHECK_TOTAL(100, ST_RUNNING, 8000);	/* cpu0 is complete */
+	CHECK_TOTAL(200, ST_RUNNING, 1000);	/* to cpu1's newest record */
+	CHECK(task_of(200)->total[ST_UNKNOWN] >= 6000 && task_of(200)->lost_gaps == 1 &&
+	      task_of(100)->lost_gaps == 0, "200: unknown %" PRIu64 ", lost_gaps %u / %u",
+	      task_of(200)->total[ST_UNKNOWN], task_of(200)->lost_gaps, task_of(100)->lost_gaps);
+	CHECK(G.cpu[1].busy == 1000 && G.cpu[0].busy == 8000, "busy cpu0 %" PRIu64 " cpu1 %" PRIu64,
+	      G.cpu[0].busy, G.cpu[1].busy);
+	CHECK_INVARIANTS();
+}
+
+/*
  * -I in the view: a task sleeping inside a read() is sleeping in the model
  * and drawn as I/O (from its call intervals), running where it runs.
  *   100 runs [1000, 2000), read( at 1500, sleeps 2000, woken 9000, runs
@@ -3903,6 +3933,7 @@ int main(void)
 	RUN(model_early_waking);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
+	RUN(model_lost_one_cpu);
 	RUN(model_io_drawn);
 	RUN(rec_roundtrip);
 	RUN(lat_buckets);
