@@ -2136,10 +2136,10 @@ static bool model_cpu_ok(int c)
  * missing): it is unknown from its last evidence there, and so is the CPU. */
 static void model_displace(struct task *p)
 {
-	struct cpu *cp = &G.cpu[p->run_cpu];
-	uint64_t last = cp->cur == p->tid ? cp->cur_last : p->since;
+	struct cpu *cp = p->run_cpu >= 0 ? &G.cpu[p->run_cpu] : NULL;
+	uint64_t last = cp && cp->cur == p->tid ? cp->cur_last : p->since;
 
-	if (cp->cur == p->tid)
+	if (cp && cp->cur == p->tid)
 		cpu_set(p->run_cpu, -1, last);
 	task_set(p, ST_UNKNOWN, last);
 	p->unk_missing = true;
@@ -2190,6 +2190,8 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 
 	if (!cp->seen && (!p || (!p->stated && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
 		s = !p || created ? G.m_first : p->since;
+		if (s < cp->since)
+			s = cp->since;	/* a gap came before the CPU's first switch */
 		if (p) {
 			p->since = s;
 			p->state = ST_RUNNING;

@@ -126,13 +126,15 @@ model_timehist() {
 	model_timehist_tasks "$T/th" >"$T/th.tasks"
 	# set aside: tasks with inferred or missing switches (tc places those
 	# runs at the evidence, timehist charges the whole gap), tasks that ran
-	# after their exit record (timehist drops that last stretch), and the
-	# prev of each CPU's first switch (tc counts the switch-in that its run
-	# since the start implies, timehist does not)
+	# after their exit record (timehist drops that last stretch), the prev
+	# of each CPU's first switch (tc counts the switch-in that its run since
+	# the start implies, timehist does not) and the next of each CPU's last
+	# switch (timehist counts a switch-in at its switch-out)
 	script "$MODEL_MIX" "$T/script"
 	awk '$3 == "exit" { split($6, a, "="); gone[a[2]] = 1 }
-	$3 == "sched_switch" { split($8, a, "="); if (a[2] in gone) print a[2] }
-	$3 == "sched_switch" && !($2 in seen) { seen[$2] = 1; split($5, a, "="); print a[2] }' "$T/script" |
+	$3 == "sched_switch" { split($8, a, "="); if (a[2] in gone) print a[2]; last[$2] = a[2] }
+	$3 == "sched_switch" && !($2 in seen) { seen[$2] = 1; split($5, a, "="); print a[2] }
+	END { for (c in last) print last[c] }' "$T/script" |
 		sort -u >"$T/aside"
 	res=$(awk -F'\t' '
 	FILENAME ~ /aside$/ { late[$1] = 1; next }
@@ -161,7 +163,7 @@ model_timehist() {
 	}' "$T/aside" "$T/th.tasks" "$MODEL_MIX.sum")
 	# shellcheck disable=SC2086
 	set -- $res
-	note "timehist: $1 tasks, $2 agree, $3 set aside (inferred or missing switches, or ran after exit)"
+	note "timehist: $1 tasks, $2 agree, $3 set aside (inferred or missing switches, ran after exit, at the ends)"
 	if [ "$4" != 0 ]; then
 		fail model_timehist "$4 tasks differ; first: ${*:5}"
 		model_keep model_timehist

@@ -3367,6 +3367,9 @@ static void t_model_lost_middle(void)
 	      st_names[p->state], p->wakeups);
 	ev_wake(4500, EV_WAKEUP, 1, 0, 300, 0x08);
 	CHECK(p->state == ST_RUNNABLE && p->wakeups == 1, "300 woken: %s, wakeups %u", st_names[p->state], p->wakeups);
+	/* a CPU's first switch after a gap: prev ran since the gap, not the start */
+	ev_switch(4600, 1, 400, 1, 0);
+	CHECK_TOTAL(400, ST_RUNNING, 400);	/* 4200 (the last gap) .. 4600 */
 	model_end();
 	CHECK(G.inferred == 0 && G.missing_out == 0 && G.missing_unknown == 0,
 	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.inferred, G.missing_out,
