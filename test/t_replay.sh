@@ -514,7 +514,7 @@ replay_stdin() {
 		why="the script from stdin differs from the file's"
 	elif ! grep -q 'pass the file name' "$T/err2"; then
 		why="file mode on a pipe: $(head -1 "$T/err2")"
-	elif [ -s "$T/err3" ] && grep -qv '^tc: replayed' "$T/err3"; then
+	elif grep -q 'stream\|cannot\|not a' "$T/err3"; then
 		why="a file-mode file redirected to stdin: $(head -1 "$T/err3")"
 	elif ! grep -q 'is a directory' "$T/err4"; then
 		why="a directory: $(head -1 "$T/err4")"

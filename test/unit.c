@@ -3360,7 +3360,11 @@ static void t_model_lost_middle(void)
 	/* early waking, gap, switch-out S: asleep, the wakeup after counts once */
 	ev_switch(4100, 0, 0, 0, 300);
 	ev_wake(4200, EV_WAKING, 1, 0, 300, 0x08);
-	ev_lost(4300, 5);
+	{	/* a loss of unknown place (no CPU): every CPU's gap */
+		struct ev g = { .kind = EV_LOST, .time = 4300, .cpu = -1, .v = 5 };
+
+		model_event(&g);
+	}
 	ev_switch(4400, 0, 300, 1, 0);
 	p = task_of(300);
 	CHECK(p->state == ST_SLEEPING && p->wakeups == 0, "300 after the gap: %s, wakeups %u",
