@@ -64,7 +64,7 @@ BIN ?= tc
 # make cross: targets (GNU triplets), the compiler for one ($* is the
 # triplet; clang needs only the target's libc and binutils, and unlike the
 # gcc-TRIPLET packages it can be installed next to gcc-multilib; a gcc cross
-# compiler: make cross CROSS_CC='$$*-gcc'), and qemu-user's name for each.
+# compiler: make cross CROSS_CC='$*-gcc'), and qemu-user's name for each.
 CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
 		 mips-linux-gnu s390x-linux-gnu i686-linux-gnu
 CROSS_CC ?= clang --target=$*

@@ -4378,8 +4378,10 @@ static void rd_open(const char *path)
 		if (is % 8 || total_ids > MAX_IDS)
 			die("%s: attr %" PRIu64 " has a bad id list", path, i);
 		ids = xcalloc(is / 8 + 1, 8);
-		if (rd_pread(ids, is, io) < 0)
+		if (rd_pread(ids, is, io) < 0) {
+			free(ids);	/* not yet anyone's: LeakSanitizer would report it */
 			die("%s: attr %" PRIu64 " ids are outside the file", path, i);
+		}
 		for (uint64_t k = 0; k < is / 8; k++)
 			ids[k] = g64(&ids[k]);
 		if (rd_add_attr(a, attr_size - 16, ids, is / 8) < 0)
