@@ -174,7 +174,7 @@ enum st {
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
 #ifndef TC_MAX_IVALS
-#define TC_MAX_IVALS 262144	/* state intervals kept for the view (40 bytes each) */
+#define TC_MAX_IVALS 1		/* model_init's interval ring until hist_init sizes it (--history) */
 #endif
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
 #define NO_IVAL UINT32_MAX
@@ -446,7 +446,7 @@ static struct {
 	int v_row0;			/* screen row of the first timeline row */
 	bool v_ended;			/* a paced replay reached the end of the file */
 	char v_exit[64];		/* the traced command's exit, for the status line */
-	uint64_t frame_ns;		/* time spent drawing frames */
+	uint64_t frame_ns;		/* CPU time spent drawing frames */
 
 	/* view history (see struct hpool) */
 	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
@@ -6059,13 +6059,16 @@ static void view_events(struct vloop *l, uint64_t now)
 static void view_frame(struct vloop *l)
 {
 	uint64_t t0 = now_ns(), cost, wire;
+	struct timespec c0, c1;
 	size_t bytes;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	view_refresh();
 	draw_frame();
 	bytes = draw_diff();
 	cost = now_ns() - t0;
-	G.frame_ns += cost;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	G.frame_ns += (c1.tv_sec - c0.tv_sec) * NS_PER_SEC + c1.tv_nsec - c0.tv_nsec;
 	ob_flush();
 	G.frames++;
 	wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
@@ -6143,7 +6146,7 @@ static int run_view(void)
 		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
-	note("%" PRIu64 " frames (%" PRIu64 " us each to draw), %" PRIu64 " bytes to the terminal",
+	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal",
 	     G.frames, G.frames ? G.frame_ns / G.frames / 1000 : 0, G.bytes_out);
 	/* quitting the view stops the command: that is not its failure */
 	return l.quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
