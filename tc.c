@@ -6140,6 +6140,7 @@ static int run_view(void)
 		if (now >= l.next_frame)
 			view_frame(&l);
 	}
+	free(pfd);
 	term_restore();
 	if (G.live) {
 		status = capture_stop();
