@@ -1461,6 +1461,7 @@ static void hist_init(void)
 		nb /= 2;
 	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
 	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
+	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 	for (int k = 0; k < HK_N; k++) {
 		struct hpool *h = &G.hp[k];
 		uint64_t blk;
@@ -1487,7 +1488,6 @@ static void hist_init(void)
 		}
 		for (int i = 0; i < h->nmap; i++)
 			h->map[i] = k >= HK_CPU ? i : -1;
-		G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 		h->w = G.hist_cap ? (G.hist_cap + h->nb - 1) / h->nb : 1000000;
 	}
 	G.hist_on = true;
@@ -1599,7 +1599,6 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 {
 	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
 	int k, c = -1 - row, i, slot;
-	float w = 1;
 
 	if (row >= 0)
 		k = last == &G.task[row].last_iival ? HK_IO : HK_TASK;
@@ -1624,14 +1623,14 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 		slot = state > 0 ? 0 : 1;
 		break;
 	case HK_CSTATE:
-		slot = state < HC_N ? state : HC_N - 1;
+		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
 		break;
 	default:
 		hist_add(&G.hp[k], i, start, end, 0, state, 0);
 		slot = 1;
 		break;
 	}
-	hist_add(&G.hp[k], i, start, end, slot, w, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+	hist_add(&G.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
 }
 
 /* Keep interval [start, end) of row in state, in the summaries and in the
