@@ -4327,14 +4327,16 @@ static int col_exact(int k)
  * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
  * for columns [0, ncol): each bucket's share of the column, mapped to the
  * acc slots (map[s] for summary slot s; ACC_RCPU is marked, not added).
+ * Bucket counts are powers of two.
  */
 static void hist_fill(int k, int r, int ncol, const int8_t *map)
 {
 	const struct hpool *h = &G.hp[k];
-	int i = hist_block(k, r, false), nb = h->nb;
+	int i = hist_block(k, r, false), nb = h->nb, ns = h->nslot;
 
 	for (int c = 0; i >= 0 && c < ncol; c++) {
 		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
+		double sum[HC_N] = { 0 }, run = 0, cpu = 0;
 		int64_t b0, b1;
 
 		if (c1 <= G.hist_base || c1 <= c0)
@@ -4346,20 +4348,24 @@ static void hist_fill(int k, int r, int ncol, const int8_t *map)
 		if (b0 <= h->hi[i] - nb)
 			b0 = h->hi[i] - nb + 1;
 		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
-			const float *f = h->f + ((size_t)i * nb + b % nb) * h->nslot;
+			const float *f = h->f + ((size_t)i * nb + (b & (nb - 1))) * ns;
 			uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
-			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
+			double frac = lo >= c0 && hi <= c1 ? 1 :
+				      (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
 
-			for (int s = 0; s < h->nslot; s++) {
-				if (map[s] == ACC_RCPU) {
-					if (f[s] && f[HT_RUN] * frac > a[ACC_RLEN]) {
-						a[ACC_RLEN] = f[HT_RUN] * frac;
-						a[ACC_RCPU] = f[s];
-					}
-				} else {
-					a[map[s]] += f[s] * frac;
-				}
+			for (int s = 0; s < ns; s++)
+				sum[s] += f[s] * frac;
+			if (k == HK_TASK && f[HT_CPU] && f[HT_RUN] * frac > run) {
+				run = f[HT_RUN] * frac;	/* the CPU of the longest running piece */
+				cpu = f[HT_CPU];
 			}
+		}
+		for (int s = 0; s < ns; s++)
+			if (map[s] != ACC_RCPU)
+				a[map[s]] += sum[s];
+		if (run > a[ACC_RLEN]) {
+			a[ACC_RLEN] = run;
+			a[ACC_RCPU] = cpu;
 		}
 	}
 }
@@ -4417,7 +4423,8 @@ static void acc_row(int row)
 		const struct cpu *p = &G.cpu[-1 - row];
 
 		hist_fill(HK_CPU, -1 - row, xc, cpu_map);
-		hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
+		if (p->last_cival != NO_IVAL)
+			hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
 		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
 		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
 		G.acc_lo = 0;
@@ -4679,22 +4686,32 @@ static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
 }
 
 /* What CPU c ran at time t: the tid, 0 idle, -1 unknown; fills start and
- * end (0: still) when known. */
+ * end (0: still) when known.  The last answers are kept until an
+ * interval is added: the labels ask every frame. */
 static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 {
+	static struct { int c, tid; uint64_t t, start, end; uint32_t seq; } memo[16];
 	const struct cpu *p = &G.cpu[c];
 	const struct ival *v;
+	int m = c & 15;
 
 	if (p->cur >= 0 && t >= p->since) {
 		*start = p->since;
 		*end = 0;
 		return p->cur;
 	}
-	if (!(v = chain_at(p->last_ival, ROW_CPU(c), t)))
-		return -1;
-	*start = v->start;
-	*end = v->end;
-	return v->state;
+	if (memo[m].c != c || memo[m].t != t || memo[m].seq != G.ival_seq || !memo[m].seq) {
+		v = chain_at(p->last_ival, ROW_CPU(c), t);
+		memo[m].c = c;
+		memo[m].t = t;
+		memo[m].seq = G.ival_seq;
+		memo[m].tid = v ? v->state : -1;
+		memo[m].start = v ? v->start : 0;
+		memo[m].end = v ? v->end : 0;
+	}
+	*start = memo[m].start;
+	*end = memo[m].end;
+	return memo[m].tid;
 }
 
 /* Why nothing is known of a row at time t, for the readouts. */
