@@ -4135,8 +4135,9 @@ static bool ob_flush(void)
  * nothing.
  *
  *   row 0         status line
- *   row 1         time axis
- *   rows 2..      CPU rows (and their frequency rows), then task rows
+ *   row 1         time axis (the mark as an M)
+ *   row 2         the legend, when there is room
+ *   rows 2 or 3.. CPU rows (and their frequency rows), then task rows
  *   last row      details of the selected row at the cursor
  *
  * A timeline cell covers span/ncol of time; it shows the share of each
