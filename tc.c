@@ -1460,6 +1460,7 @@ static void hist_init(void)
 	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
 		nb /= 2;
 	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
+	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
 	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
 	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 	for (int k = 0; k < HK_N; k++) {
