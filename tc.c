@@ -4312,13 +4312,14 @@ static uint64_t col_t(int c)
 }
 
 /* The first column drawn from the exact intervals for history kind k:
- * none when columns are 3 buckets wide or more (the summaries are exact
- * enough there and cheaper), else the first after ival_floor. */
+ * none when columns are a bucket wide or more (the summaries resolve them,
+ * at a cost that does not grow with the events), else the first after
+ * ival_floor. */
 static int col_exact(int k)
 {
 	int ncol = G.cols - LABEL_W, c = 0;
 
-	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= 3 * G.hp[k].w)
+	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= G.hp[k].w)
 		return ncol;
 	while (c < ncol && col_t(c) < G.ival_floor)
 		c++;
