@@ -180,7 +180,7 @@ enum st {
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
 #ifndef TC_MAX_IVALS
-#define TC_MAX_IVALS 262144	/* state intervals kept for the view (40 bytes each) */
+#define TC_MAX_IVALS 1		/* model_init's interval ring until hist_init sizes it (--history) */
 #endif
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
 #define NO_IVAL UINT32_MAX
@@ -513,7 +513,7 @@ static struct {
 	int v_row0;			/* screen row of the first timeline row */
 	bool v_ended;			/* a paced replay reached the end of the file */
 	char v_exit[64];		/* the traced command's exit, for the status line */
-	uint64_t frame_ns;		/* time spent drawing frames */
+	uint64_t frame_ns;		/* CPU time spent drawing frames */
 
 	/* view history (see struct hpool) */
 	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
@@ -1641,7 +1641,9 @@ static void hist_init(void)
 	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
 		nb /= 2;
 	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
+	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
 	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
+	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 	for (int k = 0; k < HK_N; k++) {
 		struct hpool *h = &G.hp[k];
 		uint64_t blk;
@@ -1668,7 +1670,6 @@ static void hist_init(void)
 		}
 		for (int i = 0; i < h->nmap; i++)
 			h->map[i] = k >= HK_CPU ? i : -1;
-		G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 		h->w = G.hist_cap ? (G.hist_cap + h->nb - 1) / h->nb : 1000000;
 	}
 	G.hist_on = true;
@@ -1780,7 +1781,6 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 {
 	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
 	int k, c = -1 - row, i, slot;
-	float w = 1;
 
 	if (row >= 0)
 		k = last == &G.task[row].last_iival ? HK_IO : HK_TASK;
@@ -1805,14 +1805,14 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 		slot = state > 0 ? 0 : 1;
 		break;
 	case HK_CSTATE:
-		slot = state < HC_N ? state : HC_N - 1;
+		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
 		break;
 	default:
 		hist_add(&G.hp[k], i, start, end, 0, state, 0);
 		slot = 1;
 		break;
 	}
-	hist_add(&G.hp[k], i, start, end, slot, w, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+	hist_add(&G.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
 }
 
 /* Keep interval [start, end) of row in state, in the summaries and in the
@@ -6497,8 +6497,9 @@ static bool ob_flush(void)
  * nothing.
  *
  *   row 0         status line
- *   row 1         time axis
- *   rows 2..      CPU rows (and their frequency rows), then task rows
+ *   row 1         time axis (the mark as an M)
+ *   row 2         the legend, when there is room
+ *   rows 2 or 3.. CPU rows (and their frequency rows), then task rows
  *   last row      details of the selected row at the cursor
  *
  * A timeline cell covers span/ncol of time; it shows the share of each
@@ -6672,13 +6673,14 @@ static uint64_t col_t(int c)
 }
 
 /* The first column drawn from the exact intervals for history kind k:
- * none when columns are 3 buckets wide or more (the summaries are exact
- * enough there and cheaper), else the first after ival_floor. */
+ * none when columns are a bucket wide or more (the summaries resolve them,
+ * at a cost that does not grow with the events), else the first after
+ * ival_floor. */
 static int col_exact(int k)
 {
 	int ncol = G.cols - LABEL_W, c = 0;
 
-	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= 3 * G.hp[k].w)
+	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= G.hp[k].w)
 		return ncol;
 	while (c < ncol && col_t(c) < G.ival_floor)
 		c++;
@@ -6689,14 +6691,16 @@ static int col_exact(int k)
  * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
  * for columns [0, ncol): each bucket's share of the column, mapped to the
  * acc slots (map[s] for summary slot s; ACC_RCPU is marked, not added).
+ * Bucket counts are powers of two.
  */
 static void hist_fill(int k, int r, int ncol, const int8_t *map)
 {
 	const struct hpool *h = &G.hp[k];
-	int i = hist_block(k, r, false), nb = h->nb;
+	int i = hist_block(k, r, false), nb = h->nb, ns = h->nslot;
 
 	for (int c = 0; i >= 0 && c < ncol; c++) {
 		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
+		double sum[HC_N] = { 0 }, run = 0, cpu = 0;
 		int64_t b0, b1;
 
 		if (c1 <= G.hist_base || c1 <= c0)
@@ -6708,20 +6712,24 @@ static void hist_fill(int k, int r, int ncol, const int8_t *map)
 		if (b0 <= h->hi[i] - nb)
 			b0 = h->hi[i] - nb + 1;
 		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
-			const float *f = h->f + ((size_t)i * nb + b % nb) * h->nslot;
+			const float *f = h->f + ((size_t)i * nb + (b & (nb - 1))) * ns;
 			uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
-			double frac = (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
+			double frac = lo >= c0 && hi <= c1 ? 1 :
+				      (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
 
-			for (int s = 0; s < h->nslot; s++) {
-				if (map[s] == ACC_RCPU) {
-					if (f[s] && f[HT_RUN] * frac > a[ACC_RLEN]) {
-						a[ACC_RLEN] = f[HT_RUN] * frac;
-						a[ACC_RCPU] = f[s];
-					}
-				} else {
-					a[map[s]] += f[s] * frac;
-				}
+			for (int s = 0; s < ns; s++)
+				sum[s] += f[s] * frac;
+			if (k == HK_TASK && f[HT_CPU] && f[HT_RUN] * frac > run) {
+				run = f[HT_RUN] * frac;	/* the CPU of the longest running piece */
+				cpu = f[HT_CPU];
 			}
+		}
+		for (int s = 0; s < ns; s++)
+			if (map[s] != ACC_RCPU)
+				a[map[s]] += sum[s];
+		if (run > a[ACC_RLEN]) {
+			a[ACC_RLEN] = run;
+			a[ACC_RCPU] = cpu;
 		}
 	}
 }
@@ -6779,7 +6787,8 @@ static void acc_row(int row)
 		const struct cpu *p = &G.cpu[-1 - row];
 
 		hist_fill(HK_CPU, -1 - row, xc, cpu_map);
-		hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
+		if (p->last_cival != NO_IVAL)
+			hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
 		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
 		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
 		G.acc_lo = 0;
@@ -7041,22 +7050,32 @@ static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
 }
 
 /* What CPU c ran at time t: the tid, 0 idle, -1 unknown; fills start and
- * end (0: still) when known. */
+ * end (0: still) when known.  The last answers are kept until an
+ * interval is added: the labels ask every frame. */
 static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 {
+	static struct { int c, tid; uint64_t t, start, end; uint32_t seq; } memo[16];
 	const struct cpu *p = &G.cpu[c];
 	const struct ival *v;
+	int m = c & 15;
 
 	if (p->cur >= 0 && t >= p->since) {
 		*start = p->since;
 		*end = 0;
 		return p->cur;
 	}
-	if (!(v = chain_at(p->last_ival, ROW_CPU(c), t)))
-		return -1;
-	*start = v->start;
-	*end = v->end;
-	return v->state;
+	if (memo[m].c != c || memo[m].t != t || memo[m].seq != G.ival_seq || !memo[m].seq) {
+		v = chain_at(p->last_ival, ROW_CPU(c), t);
+		memo[m].c = c;
+		memo[m].t = t;
+		memo[m].seq = G.ival_seq;
+		memo[m].tid = v ? v->state : -1;
+		memo[m].start = v ? v->start : 0;
+		memo[m].end = v ? v->end : 0;
+	}
+	*start = memo[m].start;
+	*end = memo[m].end;
+	return memo[m].tid;
 }
 
 /* Why nothing is known of a row at time t, for the readouts. */
@@ -8496,13 +8515,16 @@ static void view_events(struct vloop *l, uint64_t now)
 static void view_frame(struct vloop *l)
 {
 	uint64_t t0 = now_ns(), cost, wire;
+	struct timespec c0, c1;
 	size_t bytes;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	view_refresh();
 	draw_frame();
 	bytes = draw_diff();
 	cost = now_ns() - t0;
-	G.frame_ns += cost;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	G.frame_ns += (c1.tv_sec - c0.tv_sec) * NS_PER_SEC + c1.tv_nsec - c0.tv_nsec;
 	ob_flush();
 	G.frames++;
 	wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
@@ -8582,7 +8604,7 @@ static int run_view(void)
 		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
 			  G.rec_path ? G.rec_pos : 0);
 	}
-	note("%" PRIu64 " frames (%" PRIu64 " us each to draw), %" PRIu64 " bytes to the terminal",
+	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal",
 	     G.frames, G.frames ? G.frame_ns / G.frames / 1000 : 0, G.bytes_out);
 	/* quitting the view stops the command: that is not its failure */
 	return l.quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
