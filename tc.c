@@ -2175,10 +2175,9 @@ static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
 
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	if (e == EPERM)
-		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per user (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), run as root, or use -m with fewer pages",
+		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per CPU (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), give tc CAP_IPC_LOCK, or use -m with fewer pages",
 		    pages, c, kib, sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"),
-		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024,
-		    kib * (uint64_t)G.ncpu);
+		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024, kib);
 	if (e == ENOMEM)
 		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages (default %d)",
 		    pages, c, kib / 1024, DEF_MMAP_PAGES);
@@ -3514,6 +3513,23 @@ static void rp_copy(int out, const char *tmp, uint64_t off, uint64_t n)
 	free(cp);
 }
 
+/* Is the feature table after the data whole, every feature below 64 in
+ * it readable? */
+static bool rp_table_whole(void)
+{
+	uint8_t h[FILE_HDR_SIZE];
+	int n = 0;
+	uint64_t want;
+
+	if (rd_pread(h, sizeof(h), 0) < 0)
+		return false;
+	for (int i = 0; i < 4; i++)
+		n += __builtin_popcountll(g64(h + 72 + 8 * i));
+	want = g64(h + 72) & ~(1ull << FEAT_RESERVED);
+	return G.rd_end <= G.rd_fsize && (uint64_t)16 * n <= G.rd_fsize - G.rd_end &&
+	       (G.rd_feat_bits & want) == want;
+}
+
 /* Scan the data from G.rd_pos to the last complete record (G.rec_first
  * and G.rec_last get the sample times); returns its end offset. */
 static uint64_t rp_scan(int *nrec)
@@ -3603,7 +3619,7 @@ static void rp_repair(const char *path)
 		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
 	if (G.swap)
 		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
-	complete = !G.rd_cut;
+	complete = !G.rd_cut && rp_table_whole();
 	data_end = G.rd_end;
 	if (!complete)
 		G.rd_end = G.rd_fsize;
