@@ -248,18 +248,20 @@ harm_repair_perf_features() {
 		skip harm_repair_perf_features "perf is not installed"
 		return
 	fi
-	local off size last o s h1 h2
+	local off size last h1 h2
 	perf record -q -e sched:sched_switch -a -o "$T/p" -- sleep 0.3 >/dev/null 2>&1
 	read -r off size < <(od -An -t u8 -j 40 -N 16 "$T/p")
-	# walk the records to the last one and give it size 3
-	o=$off
-	while [ "$o" -lt $((off + size)) ]; do
-		last=$o
-		s=$(od -An -t u2 -j $((o + 6)) -N 2 "$T/p" | tr -d ' ')
-		[ "${s:-0}" -ge 8 ] || break
-		o=$((o + s))
-	done
-	printf '\003\000' | dd of="$T/p" bs=1 seek=$((last + 6)) conv=notrunc 2>/dev/null
+	# walk 100 records into the data (one od, in awk) and give that one size 3
+	last=$(od -An -v -t u1 -j "$off" -N 65536 "$T/p" | tr -s ' ' '\n' | grep -v '^$' | awk '
+		{ b[NR - 1] = $1 } END {
+			o = 0
+			for (n = 0; n < 100 && o + 8 <= NR; n++) {
+				s = b[o + 6] + 256 * b[o + 7]
+				if (s < 8 || o + s + 8 > NR) break
+				o += s
+			}
+			print o }')
+	printf '\003\000' | dd of="$T/p" bs=1 seek=$((off + last + 6)) conv=notrunc 2>/dev/null
 	h1=$(perf report --header-only -i "$T/p" 2>/dev/null | grep -E '^# (cmdline|cpudesc|event) ')
 	timeout 60 "$TC_SAN" --repair "$T/p" >"$T/out" 2>"$T/err.p"
 	h2=$(perf report --header-only -i "$T/p" 2>/dev/null | grep -E '^# (cmdline|cpudesc|event) ')
