@@ -551,12 +551,13 @@ view_hostile_file() {
 # A fatal signal in the view: the terminal is restored, then the
 # sanitizer's handler runs and reports (tc's handler hands over to it).
 view_fatal_signal() {
-	local why='' TC=$TC_SAN TV_NAME
-	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
+	local why='' TV_NAME
 	if [ "$TC_SAN" = "$TC" ] || ! tv_recording; then
 		skip view_fatal_signal "no tc-san, or no recording"
 		return
 	fi
+	local TC=$TC_SAN
+	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
 	tv_begin 100 30 || { fail view_fatal_signal "tmux did not start"; tv_end; return; }
 	if ! tv_run "--replay $TV_DATA 2>$T/err"; then
 		why="tc did not start"
