@@ -2266,6 +2266,9 @@ static void pe_setup(void)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
 	pe_cpus();
+	for (int c = G.ncpu; G.cpu_filt && c < MAX_CPUS; c++)
+		if (G.cpu_filt[c])
+			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.ncpu - 1);
 	for (int c = 0; c < G.ncpu; c++) {
 		if (!G.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
