@@ -108,7 +108,8 @@ harm_record_stdout() {
 
 # harm_orphans_record NAME HOW: tc --record of a command that leaves a
 # member of its group that ignores SIGTERM and a setsid daemon; ended by
-# HOW (-d, SIGTERM, SIGINT, or exit: the command ends on its own with 5).
+# HOW (-d, SIGTERM, SIGINT, SIGHUP, or exit: the command ends on its own
+# with 5).
 # Afterwards none of them runs, and the exit status is 0 when tc ended the
 # command, 5 when it ended on its own.
 harm_orphans_record() {
@@ -145,6 +146,7 @@ harm_orphans_record() {
 harm_orphans_duration() { harm_orphans_record harm_orphans_duration -d; }
 harm_orphans_sigterm() { harm_orphans_record harm_orphans_sigterm SIGTERM; }
 harm_orphans_sigint() { harm_orphans_record harm_orphans_sigint SIGINT; }
+harm_orphans_sighup() { harm_orphans_record harm_orphans_sighup SIGHUP; }
 harm_orphans_exit() { harm_orphans_record harm_orphans_exit exit; }
 
 # Under sudo (SUDO_UID/SUDO_GID), the recording belongs to that user,
@@ -386,6 +388,6 @@ harm_err_cpulist() {
 }
 
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
-	harm_orphans_sigterm harm_orphans_sigint harm_orphans_exit harm_sudo_owner \
+	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \
 	harm_err_paranoid harm_err_fd_limit harm_err_ring harm_err_cpulist

@@ -523,6 +523,7 @@ view_orphans_at() {
 }
 view_orphans_q() { view_orphans_at view_orphans_q '' q; }
 view_orphans_duration() { view_orphans_at view_orphans_duration '-d 2' ''; }
+view_orphans_ctrl_c() { view_orphans_at view_orphans_ctrl_c '' C-c; }
 
 # A crafted recording (cpu_idle states of 2^31 and more, a huge frequency,
 # CPU numbers out of range) replays in the view without a crash, with
@@ -579,7 +580,8 @@ if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
 		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
-		 view_resize view_sigcont view_orphans_q view_orphans_duration view_hostile_file \
+		 view_resize view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
+		 view_hostile_file \
 		 view_fatal_signal; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
@@ -589,5 +591,5 @@ else
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
 		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize \
-		view_sigcont view_orphans_q view_orphans_duration
+		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c
 fi
