@@ -289,7 +289,7 @@ harm_err_tracefs_unreadable() {
 		return
 	fi
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		timeout 30 "$TC" --record /dev/null -d 0.2 >"$T/out" 2>"$T/err"
+		timeout 30 "$TC" --record "$T/rec" -d 0.2 >"$T/out" 2>"$T/err"
 	if grep -q 'not found' "$T/err" || ! grep -q 'cannot read it' "$T/err" || ! grep -q 'mode=755' "$T/err"; then
 		fail harm_err_tracefs_unreadable "$(head -2 "$T/err")"
 	else
@@ -305,7 +305,7 @@ harm_err_tracefs_absent() {
 		return
 	fi
 	unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
-		exec setpriv --bounding-set=-sys_admin "$0" --record /dev/null -d 0.2' "$TC" >"$T/out" 2>"$T/err"
+		exec setpriv --bounding-set=-sys_admin "$0" --record "$1" -d 0.2' "$TC" "$T/rec" >"$T/out" 2>"$T/err"
 	if ! grep -q 'tracefs is not mounted' "$T/err" || ! grep -q 'mount -t tracefs' "$T/err"; then
 		fail harm_err_tracefs_absent "$(head -2 "$T/err")"
 	else
@@ -326,7 +326,7 @@ harm_err_paranoid() {
 		skip harm_err_paranoid "perf_event_paranoid is $p here"
 		return
 	fi
-	harm_noroot timeout 30 "$TC" --record /dev/null -d 0.2 >"$T/out" 2>"$T/err"
+	harm_noroot timeout 30 "$TC" --record "$T/rec" -d 0.2 >"$T/out" 2>"$T/err"
 	if ! grep -q "perf_event_paranoid (now $p) to -1" "$T/err"; then
 		fail harm_err_paranoid "$(head -2 "$T/err")"
 	else
@@ -338,18 +338,18 @@ harm_err_paranoid() {
 # 12 it names the real number N: N - 1 is refused, with N it records.
 harm_err_fd_limit() {
 	local need
-	(ulimit -n 5; timeout 30 "$TC" --record /dev/null -d 0.2 >"$T/out" 2>"$T/err.5")
+	(ulimit -n 5; timeout 30 "$TC" --record "$T/rec" -d 0.2 >"$T/out" 2>"$T/err.5")
 	if grep -q 'tracepoint' "$T/err.5" || ! grep -q 'ulimit -n [0-9]' "$T/err.5"; then
 		fail harm_err_fd_limit "ulimit -n 5: $(head -2 "$T/err.5")"
 		return
 	fi
-	(ulimit -n 12; timeout 30 "$TC" --record /dev/null -d 0.2 -- true >"$T/out" 2>"$T/err.12")
+	(ulimit -n 12; timeout 30 "$TC" --record "$T/rec" -d 0.2 -- true >"$T/out" 2>"$T/err.12")
 	need=$(sed -n 's/.*ulimit -n \([0-9]*\).*/\1/p' "$T/err.12" | head -1)
 	if [ -z "$need" ]; then
 		fail harm_err_fd_limit "ulimit -n 12: $(head -2 "$T/err.12")"
-	elif (ulimit -n $((need - 1)); timeout 30 "$TC" --record /dev/null -d 0.2 -- true >"$T/out" 2>"$T/err.short"); then
+	elif (ulimit -n $((need - 1)); timeout 30 "$TC" --record "$T/rec" -d 0.2 -- true >"$T/out" 2>"$T/err.short"); then
 		fail harm_err_fd_limit "ulimit -n $((need - 1)) was not refused, so $need is not the real need"
-	elif ! (ulimit -n "$need"; timeout 30 "$TC" --record /dev/null -d 0.2 -- true >"$T/out" 2>"$T/err.need"); then
+	elif ! (ulimit -n "$need"; timeout 30 "$TC" --record "$T/rec" -d 0.2 -- true >"$T/out" 2>"$T/err.need"); then
 		fail harm_err_fd_limit "ulimit -n $need, the number tc asked for, fails: $(head -2 "$T/err.need")"
 	else
 		pass harm_err_fd_limit
@@ -359,7 +359,7 @@ harm_err_fd_limit() {
 
 # The ring: too big for memory (ENOMEM) vs over the mlock limit (EPERM).
 harm_err_ring() {
-	timeout 30 "$TC" --record /dev/null -m 1048576 -d 0.2 >"$T/out" 2>"$T/err.nomem"
+	timeout 30 "$TC" --record "$T/rec" -m 1048576 -d 0.2 >"$T/out" 2>"$T/err.nomem"
 	if ! grep -q 'not enough memory' "$T/err.nomem" || grep -q mlock "$T/err.nomem"; then
 		fail harm_err_ring_enomem "$(head -2 "$T/err.nomem")"
 	else
@@ -367,7 +367,7 @@ harm_err_ring() {
 	fi
 	# EPERM: over perf_event_mlock_kb, as root without CAP_IPC_LOCK
 	(ulimit -l 0; setpriv --bounding-set=-ipc_lock \
-		timeout 30 "$TC" --record /dev/null -m 4096 -d 0.2 >"$T/out" 2>"$T/err.mlock")
+		timeout 30 "$TC" --record "$T/rec" -m 4096 -d 0.2 >"$T/out" 2>"$T/err.mlock")
 	if ! grep -q 'perf_event_mlock_kb' "$T/err.mlock" || grep -q 'not enough memory' "$T/err.mlock"; then
 		fail harm_err_ring_mlock "$(head -2 "$T/err.mlock")"
 	else
@@ -379,7 +379,7 @@ harm_err_ring() {
 harm_err_cpulist() {
 	local on
 	on=$(cat /sys/devices/system/cpu/online)
-	timeout 30 "$TC" --record /dev/null -C 4000 -d 0.2 >"$T/out" 2>"$T/err"
+	timeout 30 "$TC" --record "$T/rec" -C 4000 -d 0.2 >"$T/out" 2>"$T/err"
 	if ! grep -qF "online CPUs are $on" "$T/err"; then
 		fail harm_err_cpulist "$(head -2 "$T/err")"
 	else
