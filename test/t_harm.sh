@@ -42,7 +42,7 @@ harm_output_paths() {
 	fi
 	# a FIFO: a stream in pipe mode, read by tc itself
 	mkfifo "$T/fifo"
-	cat "$T/fifo" >"$T/fifo.data" &
+	timeout 60 cat "$T/fifo" >"$T/fifo.data" &
 	timeout 30 "$TC" --record "$T/fifo" -d 0.5 >"$T/out" 2>"$T/err.fifo"
 	rc=$?
 	wait
