@@ -2330,7 +2330,7 @@ static void pe_setup(void)
 				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 				die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
-				    G.nattr, need / G.nattr, need, FD_SPARE,
+				    G.nattr, need / G.nattr, need, FD_SPARE + G.view,
 				    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 			if (fd < 0)
 				die("perf_event_open of %s on CPU %d: %s",
