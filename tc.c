@@ -3768,10 +3768,10 @@ static bool cmd_reap(void)
 	int st;
 	pid_t p;
 
-	if (G.child <= 0 || G.child_done)
+	if (G.child <= 0)
 		return true;
 	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		if (p == G.child) {
+		if (p == G.child && !G.child_done) {
 			G.child_status = st;
 			G.child_done = true;
 			kill(-G.child, SIGTERM);	/* what it left behind in its group */
