@@ -368,7 +368,7 @@ harm_err_ring() {
 	# EPERM: over perf_event_mlock_kb, as root without CAP_IPC_LOCK
 	(ulimit -l 0; setpriv --bounding-set=-ipc_lock \
 		timeout 30 "$TC" --record "$T/rec" -m 4096 -d 0.2 >"$T/out" 2>"$T/err.mlock")
-	if ! grep -q 'perf_event_mlock_kb' "$T/err.mlock" || grep -q 'not enough memory' "$T/err.mlock"; then
+	if ! grep -q 'over the locked-memory limit' "$T/err.mlock" || grep -q 'not enough memory' "$T/err.mlock"; then
 		fail harm_err_ring_mlock "$(head -2 "$T/err.mlock")"
 	else
 		pass harm_err_ring_mlock
