@@ -2710,6 +2710,7 @@ static void rec_open_out(void)
 	const char *p = G.rec_path;
 	char old[PATH_MAX];
 	struct stat st, fst;
+	int waited = 0;
 
 	if (!strcmp(p, "-")) {
 		if (isatty(1))
@@ -2728,9 +2729,17 @@ static void rec_open_out(void)
 	} else if (S_ISDIR(st.st_mode)) {
 		die("%s is a directory: give a file name inside it", p);
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
-		/* a stream: written as it is, never renamed or created */
-		if ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
-			die("cannot write to %s: %s", p, strerror(errno));
+		/* a stream: written as it is, never renamed or created; a FIFO
+		 * is waited on until it has a reader (or tc is stopped) */
+		while ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0 &&
+		       errno == ENXIO && !G.sig_stop) {
+			if (!waited++)
+				note("%s is a FIFO: waiting for a reader", p);
+			usleep(100000);
+		}
+		if (G.rec_fd < 0)
+			die("cannot write to %s: %s", p, G.sig_stop ? "stopped before a reader came" : strerror(errno));
+		fcntl(G.rec_fd, F_SETFL, fcntl(G.rec_fd, F_GETFL) & ~O_NONBLOCK);
 		if (fstat(G.rec_fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
 			die("%s changed while it was opened: not recording", p);
 		if (isatty(G.rec_fd))
