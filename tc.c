@@ -2995,10 +2995,9 @@ static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
 
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	if (e == EPERM)
-		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per user (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), run as root, or use -m with fewer pages",
+		die("the %u-page ring on CPU %d (%" PRIu64 " KiB) is over the locked-memory limit for perf rings: /proc/sys/kernel/perf_event_mlock_kb is %s KiB per CPU (plus ulimit -l %llu KiB); raise it (as root: sysctl kernel.perf_event_mlock_kb=%" PRIu64 "), give tc CAP_IPC_LOCK, or use -m with fewer pages",
 		    pages, c, kib, sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"),
-		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024,
-		    kib * (uint64_t)G.ncpu);
+		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024, kib);
 	if (e == ENOMEM)
 		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages (default %d)",
 		    pages, c, kib / 1024, DEF_MMAP_PAGES);
@@ -3087,6 +3086,9 @@ static void pe_setup(void)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
 	pe_cpus();
+	for (int c = G.ncpu; G.cpu_filt && c < MAX_CPUS; c++)
+		if (G.cpu_filt[c])
+			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.ncpu - 1);
 	for (int c = 0; c < G.ncpu; c++) {
 		if (!G.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
@@ -3147,7 +3149,7 @@ static void pe_setup(void)
 				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 				die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
-				    G.nattr, need / G.nattr, need, FD_SPARE,
+				    G.nattr, need / G.nattr, need, FD_SPARE + G.view,
 				    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 			if (fd < 0)
 				die("perf_event_open of %s on CPU %d: %s",
@@ -3547,6 +3549,7 @@ static void rec_open_out(void)
 	const char *p = G.rec_path;
 	char old[PATH_MAX];
 	struct stat st, fst;
+	int waited = 0;
 
 	if (!strcmp(p, "-")) {
 		if (isatty(1))
@@ -3565,9 +3568,17 @@ static void rec_open_out(void)
 	} else if (S_ISDIR(st.st_mode)) {
 		die("%s is a directory: give a file name inside it", p);
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
-		/* a stream: written as it is, never renamed or created */
-		if ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
-			die("cannot write to %s: %s", p, strerror(errno));
+		/* a stream: written as it is, never renamed or created; a FIFO
+		 * is waited on until it has a reader (or tc is stopped) */
+		while ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0 &&
+		       errno == ENXIO && !G.sig_stop) {
+			if (!waited++)
+				note("%s is a FIFO: waiting for a reader", p);
+			usleep(100000);
+		}
+		if (G.rec_fd < 0)
+			die("cannot write to %s: %s", p, G.sig_stop ? "stopped before a reader came" : strerror(errno));
+		fcntl(G.rec_fd, F_SETFL, fcntl(G.rec_fd, F_GETFL) & ~O_NONBLOCK);
 		if (fstat(G.rec_fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
 			die("%s changed while it was opened: not recording", p);
 		if (isatty(G.rec_fd))
@@ -4716,6 +4727,23 @@ static void rp_copy(int out, const char *tmp, uint64_t off, uint64_t n)
 	free(cp);
 }
 
+/* Is the feature table after the data whole, every feature below 64 in
+ * it readable? */
+static bool rp_table_whole(void)
+{
+	uint8_t h[FILE_HDR_SIZE];
+	int n = 0;
+	uint64_t want;
+
+	if (rd_pread(h, sizeof(h), 0) < 0)
+		return false;
+	for (int i = 0; i < 4; i++)
+		n += __builtin_popcountll(g64(h + 72 + 8 * i));
+	want = g64(h + 72) & ~(1ull << FEAT_RESERVED);
+	return G.rd_end <= G.rd_fsize && (uint64_t)16 * n <= G.rd_fsize - G.rd_end &&
+	       (G.rd_feat_bits & want) == want;
+}
+
 /* Scan the data from G.rd_pos to the last complete record (G.rec_first
  * and G.rec_last get the sample times); returns its end offset. */
 static uint64_t rp_scan(int *nrec)
@@ -4805,7 +4833,7 @@ static void rp_repair(const char *path)
 		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
 	if (G.swap)
 		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
-	complete = !G.rd_cut;
+	complete = !G.rd_cut && rp_table_whole();
 	data_end = G.rd_end;
 	if (!complete)
 		G.rd_end = G.rd_fsize;
@@ -4951,10 +4979,10 @@ static bool cmd_reap(void)
 	int st;
 	pid_t p;
 
-	if (G.child <= 0 || G.child_done)
+	if (G.child <= 0)
 		return true;
 	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		if (p == G.child) {
+		if (p == G.child && !G.child_done) {
 			G.child_status = st;
 			G.child_done = true;
 			kill(-G.child, SIGTERM);	/* what it left behind in its group */

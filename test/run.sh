@@ -30,16 +30,17 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 npass=0 nfail=0 nskip=0
 pass() { npass=$((npass + 1)); echo "PASS $1"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $1: ${2:-failed}"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL $1: ${2:-failed}"; KEEP+=("${T:-}"); }
 skip() { nskip=$((nskip + 1)); echo "SKIP $1: ${2:-skipped}"; }
 note() { echo "  note: $*"; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-test.XXXXXX") || exit 1
-REAP=()
+REAP=() KEEP=()
 reap_later() { REAP+=("$@"); }
 
 # Kill whatever a test started and did not clean up (it said so with
-# reap_later), then remove the scratch files.
+# reap_later), then remove the scratch files, except the directories of the
+# tests that failed (their evidence), which are named.
 cleanup() {
 	local p g
 	for p in "${REAP[@]}"; do
@@ -50,7 +51,15 @@ cleanup() {
 		fi
 		kill -KILL "$p" 2>/dev/null
 	done
-	rm -rf "$TMP"
+	for p in "$TMP"/*/; do
+		p=${p%/}
+		[[ " ${KEEP[*]} " == *" $p "* ]] || rm -rf "$p"
+	done
+	if [ ${#KEEP[@]} -gt 0 ] && [ -d "$TMP" ]; then
+		echo "run.sh: the failed tests' files are kept in $TMP"
+	else
+		rm -rf "$TMP"
+	fi
 }
 trap cleanup EXIT
 trap 'echo "run.sh: interrupted"; exit 130' INT TERM HUP

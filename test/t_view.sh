@@ -660,6 +660,120 @@ view_term_dumb() {
 	fi
 	tv_end
 	if [ -n "$why" ]; then fail view_term_dumb "$why"; else pass view_term_dumb; fi
+# Issue 11: SIGSTOP from outside, then fg (SIGCONT): the shell put the
+# terminal in line mode meanwhile; tc puts it back in raw mode, so a bare
+# q (no Enter) quits.
+view_sigcont() {
+	local why=''
+	tv_begin 100 30 || { fail view_sigcont "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+		fail view_sigcont "tc did not start"
+		tv_end
+		return
+	fi
+	kill -STOP "$TV_TC"
+	if ! tv_wait_exit; then
+		why="the shell did not take the terminal back after SIGSTOP"
+	else
+		rm -f "$T/stty.after"
+		tv_tmux send-keys -t t -l "clear; fg; stty -g >$T/stty.after"
+		tv_tmux send-keys -t t Enter
+		if ! tv_wait 10 eval 'tv_status | grep -q "^ tc live "'; then
+			why="no view after fg: $(tv_screen | grep -v '^$' | head -3 | tr '\n' '|')"
+		else
+			sleep 0.5
+			tv_tmux send-keys -t t q
+			if ! tv_wait_exit; then
+				why="a bare q after SIGSTOP and fg did not end tc (line mode?)"
+			elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+				why="stty -g after q differs"
+			fi
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_sigcont "$why"; else pass view_sigcont; fi
+}
+
+# The live view ended by q, and by -d, stops a member of the command's group
+# that ignores SIGTERM and a setsid daemon, with exit status 0 (as --record
+# when tc ends the command); the command has no extra /dev/null descriptor.
+view_orphans_at() {
+	local name=$1 args=$2 how=$3 why='' a=$((4100 + RANDOM % 800)) n
+	local b=$((a + 1000))
+	tv_begin 100 30 || { fail "$name" "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live $args -- sh -c 'ls -l /proc/\$\$/fd >$T/fds; (trap \"\" TERM; exec sleep $a) & setsid sleep $b & $TV_WORK'"; then
+		fail "$name" "tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+		tv_end
+		return
+	fi
+	sleep 1
+	[ -n "$how" ] && tv_tmux send-keys -t t "$how"
+	if ! tv_wait_exit; then
+		why="tc still running"
+	elif ! tv_wait 5 eval "! pgrep -fx 'sleep ($a|$b)' >/dev/null"; then
+		why="outlived tc: $(pgrep -fax "sleep ($a|$b)" | tr '\n' ';')"
+	elif ! grep -qx 'rc=0' "$T/rc"; then
+		why="$(cat "$T/rc"), want rc=0 as for --record"
+	elif n=$(grep -c /dev/null "$T/fds"); [ "$n" != 3 ]; then
+		why="the command has $n descriptors on /dev/null, want 3: $(tr '\n' ';' <"$T/fds")"
+	fi
+	pkill -KILL -fx "sleep ($a|$b)"
+	tv_end
+	if [ -n "$why" ]; then fail "$name" "$why"; else pass "$name"; fi
+}
+view_orphans_q() { view_orphans_at view_orphans_q '' q; }
+view_orphans_duration() { view_orphans_at view_orphans_duration '-d 2' ''; }
+view_orphans_ctrl_c() { view_orphans_at view_orphans_ctrl_c '' C-c; }
+
+# A crafted recording (cpu_idle states of 2^31 and more, a huge frequency,
+# CPU numbers out of range) replays in the view without a crash, with
+# zoom and pan; the sanitizer build reports nothing.
+view_hostile_file() {
+	local why='' TC=$TC_SAN TV_NAME
+	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
+	"$ROOT/test/mkdata" --scenario hostile "$T/h.data" || { fail view_hostile_file "mkdata failed"; return; }
+	tv_begin 100 30 || { fail view_hostile_file "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $T/h.data 2>$T/err"; then
+		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+	else
+		tv_tmux send-keys -t t -l "+++LLH----jj0"
+		sleep 1
+		tv_tmux send-keys -t t q
+		if ! tv_wait_exit; then
+			why="tc did not end after q"
+		elif ! grep -qx 'rc=0' "$T/rc"; then
+			why="$(cat "$T/rc"): $(grep -m1 -E 'ERROR|runtime error' "$T/err")"
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_hostile_file "$why (files in $T)"; else pass view_hostile_file; fi
+}
+
+# A fatal signal in the view: the terminal is restored, then the
+# sanitizer's handler runs and reports (tc's handler hands over to it).
+view_fatal_signal() {
+	local why='' TV_NAME
+	if [ "$TC_SAN" = "$TC" ] || ! tv_recording; then
+		skip view_fatal_signal "no tc-san, or no recording"
+		return
+	fi
+	local TC=$TC_SAN
+	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
+	tv_begin 100 30 || { fail view_fatal_signal "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $TV_DATA 2>$T/err"; then
+		why="tc did not start"
+	else
+		kill -SEGV "$TV_TC"
+		if ! tv_wait_exit; then
+			why="tc still running after SIGSEGV"
+		elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
+			why="terminal not restored: stty -g before '$(cat "$T/stty.before")' after '$(cat "$T/stty.after")'"
+		elif ! grep -q 'AddressSanitizer' "$T/err"; then
+			why="no sanitizer report: $(head -3 "$T/err")"
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_fatal_signal "$why (files in $T)"; else pass view_fatal_signal; fi
 }
 
 if ! command -v tmux >/dev/null; then
@@ -667,14 +781,17 @@ if ! command -v tmux >/dev/null; then
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
 		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
-		 view_vt100_bytes view_term_dumb; do
+		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
+		 view_orphans_ctrl_c view_hostile_file view_fatal_signal; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
 	run_tests view_not_a_tty
 else
-	run_tests view_not_a_tty view_replay view_replay_speed view_vt100_bytes view_term_dumb
+	run_tests view_not_a_tty view_replay view_replay_speed view_vt100_bytes view_term_dumb \
+		view_hostile_file view_fatal_signal
 	kernel_tests view_history_replay view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize
+		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize \
+		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c
 fi
