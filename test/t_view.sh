@@ -660,6 +660,8 @@ view_term_dumb() {
 	fi
 	tv_end
 	if [ -n "$why" ]; then fail view_term_dumb "$why"; else pass view_term_dumb; fi
+}
+
 # Issue 11: SIGSTOP from outside, then fg (SIGCONT): the shell put the
 # terminal in line mode meanwhile; tc puts it back in raw mode, so a bare
 # q (no Enter) quits.
