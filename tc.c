@@ -2094,11 +2094,13 @@ static void model_gap(void)
 /*
  * The kernel lost records of CPU c's ring (a LOST record, stamped when the
  * ring had room again): c's events since its newest record are missing.
- * What ran on c, and the tasks last seen on c, are unknown from then on;
- * the other CPUs' records are complete and stand.
+ * Unknown from then on: what ran on c and what was queued on c (it may have
+ * run there), and every sleeping or blocked task (a wakeup is recorded on
+ * the waker's CPU, so its wakeup may be among the lost).  Tasks running on
+ * the other CPUs stand: their switches are in their own, complete rings.
  *
- *   cpu0  --a--b--c--d--e--f--      complete
- *   cpu1  --x--y|.........|LOST--   lost: unknown from y for cpu1's tasks
+ *   cpu0  --a--b--c--d--e--f--      complete: its running task stands
+ *   cpu1  --x--y|.........|LOST--   lost: unknown from y
  */
 static void model_gap_cpu(int c)
 {
@@ -2109,7 +2111,8 @@ static void model_gap_cpu(int c)
 	for (int i = 0; i < G.ntask; i++) {
 		struct task *p = &G.task[i];
 
-		if (p->state == ST_DEAD || (p->state == ST_RUNNING ? p->run_cpu : p->cpu) != c)
+		if (p->state == ST_DEAD || p->state == ST_UNKNOWN ||
+		    (p->state == ST_RUNNING && p->run_cpu != c) || (p->state == ST_RUNNABLE && p->cpu != c))
 			continue;
 		task_set(p, ST_UNKNOWN, from > p->since ? from : p->since);
 		p->in_io = p->unk_missing = false;
@@ -2622,8 +2625,9 @@ static bool mq_grow_bytes(struct mq *q)
 }
 
 /* Room for one more entry in q; false if it is full and may not grow.
- * The first entries: as many as the byte ring holds records of 32 bytes,
- * or 1024 for references into a mapped file. */
+ * The first entries: as many as the byte ring holds records of 64 bytes
+ * (a record of tc's and its seq take more), or 1024 for references into a
+ * mapped file. */
 static bool mq_room(struct mq *q)
 {
 	struct qent *e;
@@ -2631,7 +2635,7 @@ static bool mq_room(struct mq *q)
 
 	if (q->n < q->ecap)
 		return true;
-	nc = q->ecap ? q->ecap * 2 : q->bcap >= 32 * 1024 ? q->bcap / 32 : 1024;
+	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
 	if ((q->ecap && !G.q_grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e)))
 		return false;
 	e = xcalloc(nc, sizeof(*e));

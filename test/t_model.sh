@@ -101,10 +101,13 @@ model_timehist_tasks() {
 	awk '
 	/Runtime summary/ { on = 1; next }
 	/^Idle stats/ { on = 0 }
-	on && match($0, /\[[0-9]+\] +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
-		split(substr($0, RSTART + 1), f, /[] ]+/)
-		if (f[1] != 0) print f[1], f[3], f[4]
-	}' "$1"
+	on && match($0, /(\[[0-9]+\]|^ *:[0-9]+) +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
+		s = substr($0, RSTART, RLENGTH)
+		gsub(/[\[\]:]/, " ", s)
+		split(s, f, " ")
+		if (f[1] != 0) { sw[f[1]] += f[3]; run[f[1]] += f[4] }
+	}
+	END { for (t in sw) print t, sw[t], run[t] }' "$1"
 }
 
 model_timehist() {

@@ -149,25 +149,28 @@ EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 1038500000 1 cpu_idle state=1 cpu_id=1
 1040000000 0 cpu_frequency state=1200000 cpu_id=0'
 
-# lost: left (400), right (500); 5 events lost, reported at 20 on cpu0. The
-# last event before the LOST record is at 12: everything closes there and
-# is unknown until the next event about it.
+# lost: left (400), right (500); 5 events lost, reported at 20 on cpu0:
+# cpu0's records after its newest one (10) are missing.  What ran or was
+# queued on cpu0 and every sleeping or blocked task (its wakeup may be among
+# cpu0's lost records) is unknown from there until the next event about it;
+# cpu1's own switches stand.
 #   0 cpu1 waking right; 1 cpu1 idle -> right; 2 cpu0 idle -> left
-#  10 cpu0 left S -> idle; 12 cpu1 right D -> idle; 20 LOST
+#  10 cpu0 left S -> idle; 12 cpu1 right D -> idle; 20 LOST (cpu0)
 #  25 cpu1 idle -> right; 27 cpu0 waking left; 28 cpu0 idle -> left
 #  35 cpu1 right S -> idle; 40 cpu0 left S -> idle; 45 cpu1 waking right
 # right: runnable [0,1) run [1,12) [25,35) unknown [12,25) sleep [35,45)
-# left: unknown [0,2) [12,27) run [2,10) [28,40) sleep [10,12) [40,45)
+# left: unknown [0,2) [10,27) run [2,10) [28,40) sleep [40,45)
 #   runnable [27,28)
-# cpu0: idle [0,2) [10,12) [40,45), and [27,28) from the idle task's waking
-#   at 27 (the first evidence of idle after the gap) = 10, busy 20; cpu1:
-#   idle [0,1) [35,45) = 11, busy 21; [12,27) and [12,25) are neither.
+# cpu0: idle [0,2) [40,45), and [27,28) from the idle task's waking at 27
+#   (the first evidence of idle after the gap) = 8, busy 20, [10,27)
+#   unknown; cpu1: idle [0,1) [12,25) [35,45) = 24, busy 21 (its ring lost
+#   nothing: its switches say it was idle while right was blocked).
 EXP_LOST='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 500 500 right 21.000 1.000 10.000 0.000 0.000 2 2 1.000 13.000
-400 400 left 20.000 1.000 7.000 0.000 0.000 2 1 1.000 17.000
+400 400 left 20.000 1.000 5.000 0.000 0.000 2 1 1.000 19.000
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
-0 20.000 10.000 4 - 0 0
-1 21.000 11.000 4 - 0 0'
+0 20.000 8.000 4 - 0 0
+1 21.000 24.000 4 - 0 0'
 
 EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=400 tid=400 exec=0 comm=left
@@ -364,15 +367,20 @@ bad_input_recording() {
 	bad_corpus bad_input_recording "$T/src"
 }
 
-# perf sched timehist -s as "tid sched-in run_ms" lines, idle left out.
+# perf sched timehist -s as "tid sched-in run_ms" lines, idle left out; a
+# task shown under two names (":TID" before its name is known, then
+# "comm[TID]") is summed.
 timehist_tasks() {
 	awk '
 	/Runtime summary/ { on = 1; next }
 	/^Idle stats/ { on = 0 }
-	on && match($0, /\[[0-9]+\] +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
-		split(substr($0, RSTART + 1), f, /[] ]+/)
-		if (f[1] != 0) print f[1], f[3], f[4]
-	}' "$1"
+	on && match($0, /(\[[0-9]+\]|^ *:[0-9]+) +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
+		s = substr($0, RSTART, RLENGTH)
+		gsub(/[\[\]:]/, " ", s)
+		split(s, f, " ")
+		if (f[1] != 0) { sw[f[1]] += f[3]; run[f[1]] += f[4] }
+	}
+	END { for (t in sw) print t, sw[t], run[t] }' "$1"
 }
 
 # timehist_compare NAME FILE: tc --summary of perf recording FILE against
