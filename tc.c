@@ -128,6 +128,22 @@ enum {
 
 #define PERF_MAGIC2 0x32454c4946524550ull	/* "PERFILE2" little endian */
 #define FILE_HDR_SIZE 104
+
+/* perf.data's file header (tools/perf/util/header.h), in the file's byte
+ * order; after the data, the feature table: a file_section per feature. */
+struct file_section {
+	uint64_t offset, size;
+};
+struct file_header {
+	uint64_t magic;			/* "PERFILE2" */
+	uint64_t size;			/* of this header; 16 in pipe mode */
+	uint64_t attr_size;		/* of an attr and its ids section */
+	struct file_section attrs, data, event_types;
+	uint64_t features[4];		/* feature bits */
+};
+_Static_assert(sizeof(struct file_header) == FILE_HDR_SIZE, "perf.data's header is 104 bytes");
+_Static_assert(offsetof(struct file_header, data) == 40 && offsetof(struct file_header, features) == 72,
+	       "the header's layout is perf's");
 #define FILE_ATTR_SIZE 128			/* perf_event_attr as written */
 
 /* What a decoded event is.  The first EV_NTP are tracepoints. */
@@ -4325,67 +4341,17 @@ static void rd_bind(bool local)
 	idmap_build();
 }
 
-/*
- * Open a recording and read what precedes its records: for file mode the
- * header, attrs, ids and features (a cut-off file is read to its last
- * complete record), for pipe mode just the 16-byte header.  Dies with a
- * one-line message on what is not a recording tc can read.
- */
-static void rd_open(const char *path)
+/* Read the attrs of a file-mode recording (n of attr_size bytes at off,
+ * each followed by the {offset, size} of its id list) with their ids. */
+static void rd_attrs(const char *path, uint64_t attr_size, uint64_t off, uint64_t n)
 {
-	uint8_t h[FILE_HDR_SIZE];
-	struct stat st;
-	uint64_t attr_size, attrs_off, attrs_size, data_size, bits[4], total_ids = 0, magic;
+	uint64_t total_ids = 0;
 
-	if (!strcmp(path, "-"))
-		G.rd_fd = 0;	/* a stream (or a file) on standard input */
-	else if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		die("cannot open %s: %s", path, strerror(errno));
-	if (fstat(G.rd_fd, &st) < 0)
-		die("cannot stat %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		die("%s is a directory, as perf record --threads (or -o DIR) writes: tc reads one perf.data file; record without --threads", path);
-	G.rd_fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
-	G.rd_buf = xcalloc(1, RD_BUF);
-	G.rd_end = UINT64_MAX;
-	if (!rd_fill(16))
-		die("%s: too short for a perf.data file", path);
-	memcpy(h, G.rd_buf, 16);
-	memcpy(&magic, h, 8);	/* a u64 value, as perf compares it */
-	if (magic == PERF_MAGIC2)
-		G.swap = false;
-	else if (magic == __builtin_bswap64(PERF_MAGIC2))
-		G.swap = true;
-	else if (!memcmp(h, "PERFFILE", 8))
-		die("%s: a perf.data version 1 file: too old, re-record it", path);
-	else
-		die("%s: not a perf.data file", path);
-	if (g64(h + 8) == 16) {		/* pipe mode */
-		G.rd_pipe = true;
-		G.rd_pos = 16;
-		return;
-	}
-	if (G.rd_fsize == UINT64_MAX)
-		die("%s is a file-mode perf.data arriving as a stream: its tracing data and features are at its end, so it cannot be read in one pass; pass the file name instead (or record with perf record -o - for a stream)", path);
-	if (g64(h + 8) < FILE_HDR_SIZE || rd_pread(h, sizeof(h), 0) < 0)
-		die("%s: bad perf.data header", path);
-	attr_size = g64(h + 16);
-	attrs_off = g64(h + 24);
-	attrs_size = g64(h + 32);
-	G.rd_data_off = g64(h + 40);
-	data_size = g64(h + 48);
-	for (int i = 0; i < 4; i++)
-		bits[i] = g64(h + 72 + 8 * i);
-	if (attr_size < 64 + 16 || attr_size > 4096 || attrs_size % attr_size ||
-	    attrs_size / attr_size > MAX_ATTRS || G.rd_data_off > G.rd_fsize)
-		die("%s: bad perf.data header (attrs or data section)", path);
-
-	/* attrs and their ids */
-	for (uint64_t i = 0; i < attrs_size / attr_size; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		uint8_t a[4096];
 		uint64_t io, is, *ids;
 
-		if (rd_pread(a, attr_size, attrs_off + i * attr_size) < 0)
+		if (rd_pread(a, attr_size, off + i * attr_size) < 0)
 			die("%s: attr %" PRIu64 " is outside the file", path, i);
 		io = g64(a + attr_size - 16);
 		is = g64(a + attr_size - 8);
@@ -4402,37 +4368,46 @@ static void rd_open(const char *path)
 		if (rd_add_attr(a, attr_size - 16, ids, is / 8) < 0)
 			die("%s: too many attrs", path);
 	}
+}
 
-	/* features, from the table at the end of the data */
+/* The feature table at the end of the data (one {offset, size} per bit set
+ * in bits, in bit order): where each feature below 64 is.  A data size of
+ * 0 (perf record killed) or past the end, or bit 0 (tc's, cut off while
+ * recording), mean a cut-off file read to its last complete record. */
+static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
+{
+	uint64_t tab;
+
 	G.rd_end = G.rd_data_off + data_size;
-	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off) {
+	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off || (bits[0] & 1)) {
 		G.rd_cut = true;
 		G.rd_end = G.rd_fsize;
-	} else {
-		uint64_t tab = G.rd_end;
+	}
+	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off)
+		return;
+	tab = G.rd_data_off + data_size;
+	for (int f = 0; f < FEAT_BITS; f++) {
+		struct file_section e;
 
-		for (int f = 0; f < FEAT_BITS; f++) {
-			uint8_t e[16];
-			uint64_t fo, fs;
-
-			if (!(bits[f / 64] >> (f % 64) & 1))
-				continue;
-			if (rd_pread(e, 16, tab) < 0)
-				break;
-			tab += 16;
-			fo = g64(e);
-			fs = g64(e + 8);
-			if (f < 64 && f != FEAT_RESERVED && fo <= G.rd_fsize && fs <= G.rd_fsize - fo) {
-				G.rd_feat_bits |= 1ull << f;
-				G.rd_feat_off[f] = fo;
-				G.rd_feat_size[f] = fs;
-			}
-		}
-		if (bits[0] & 1) {	/* tc's, cut off while recording */
-			G.rd_cut = true;
-			G.rd_end = G.rd_fsize;
+		if (!(bits[f / 64] >> (f % 64) & 1))
+			continue;
+		if (rd_pread(&e, sizeof(e), tab) < 0)
+			break;
+		tab += sizeof(e);
+		e.offset = g64(&e.offset);
+		e.size = g64(&e.size);
+		if (f < 64 && f != FEAT_RESERVED && e.offset <= G.rd_fsize && e.size <= G.rd_fsize - e.offset) {
+			G.rd_feat_bits |= 1ull << f;
+			G.rd_feat_off[f] = e.offset;
+			G.rd_feat_size[f] = e.size;
 		}
 	}
+}
+
+/* The features tc uses: the tracing data (formats), VERSION (tc's files
+ * are in time order), NRCPUS, and tc's flight recorder mark. */
+static void rd_features(const char *path)
+{
 	if (G.rd_feat_bits >> FEAT_TRACING_DATA & 1) {
 		uint64_t sz = G.rd_feat_size[FEAT_TRACING_DATA];
 		uint8_t *td;
@@ -4465,8 +4440,12 @@ static void rd_open(const char *path)
 			G.rd_mark[0] = 0;
 		G.rd_mark[n] = 0;
 	}
-	rd_bind(true);
-	/* map the file where the address space allows: no copy per read */
+}
+
+/* Map the file where the address space allows (no copy per read), else
+ * read it from the data on. */
+static void rd_map(const char *path)
+{
 	if (G.rd_fsize <= SIZE_MAX / 2) {
 		void *m = mmap(NULL, G.rd_fsize, PROT_READ, MAP_PRIVATE, G.rd_fd, 0);
 
@@ -4485,6 +4464,64 @@ static void rd_open(const char *path)
 		die("%s: cannot seek to the data", path);
 	G.rd_off = G.rd_data_off;
 	G.rd_len = G.rd_pos = 0;
+}
+
+/*
+ * Open a recording ("-": standard input) and read what precedes its
+ * records: for file mode the header, attrs, ids and features (a cut-off
+ * file is read to its last complete record), for pipe mode just the
+ * 16-byte header.  Dies with a one-line message on what is not a recording
+ * tc can read.
+ */
+static void rd_open(const char *path)
+{
+	struct file_header h;
+	struct stat st;
+	uint64_t bits[4];
+
+	if (!strcmp(path, "-"))
+		G.rd_fd = 0;	/* a stream (or a file) on standard input */
+	else if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	if (fstat(G.rd_fd, &st) < 0)
+		die("cannot stat %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		die("%s is a directory, as perf record --threads (or -o DIR) writes: tc reads one perf.data file; record without --threads", path);
+	G.rd_fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+	G.rd_buf = xcalloc(1, RD_BUF);
+	G.rd_end = UINT64_MAX;
+	if (!rd_fill(16))
+		die("%s: too short for a perf.data file", path);
+	memcpy(&h, G.rd_buf, 16);
+	if (h.magic == PERF_MAGIC2)	/* a u64 value, as perf compares it */
+		G.swap = false;
+	else if (h.magic == __builtin_bswap64(PERF_MAGIC2))
+		G.swap = true;
+	else if (!memcmp(&h.magic, "PERFFILE", 8))
+		die("%s: a perf.data version 1 file: too old, re-record it", path);
+	else
+		die("%s: not a perf.data file", path);
+	if (g64(&h.size) == 16) {	/* pipe mode */
+		G.rd_pipe = true;
+		G.rd_pos = 16;
+		return;
+	}
+	if (G.rd_fsize == UINT64_MAX)
+		die("%s is a file-mode perf.data arriving as a stream: its tracing data and features are at its end, so it cannot be read in one pass; pass the file name instead (or record with perf record -o - for a stream)", path);
+	if (g64(&h.size) < sizeof(h) || rd_pread(&h, sizeof(h), 0) < 0)
+		die("%s: bad perf.data header", path);
+	G.rd_data_off = g64(&h.data.offset);
+	for (int i = 0; i < 4; i++)
+		bits[i] = g64(&h.features[i]);
+	if (g64(&h.attr_size) < 64 + 16 || g64(&h.attr_size) > 4096 ||
+	    g64(&h.attrs.size) % g64(&h.attr_size) ||
+	    g64(&h.attrs.size) / g64(&h.attr_size) > MAX_ATTRS || G.rd_data_off > G.rd_fsize)
+		die("%s: bad perf.data header (attrs or data section)", path);
+	rd_attrs(path, g64(&h.attr_size), g64(&h.attrs.offset), g64(&h.attrs.size) / g64(&h.attr_size));
+	rd_feature_table(bits, g64(&h.data.size));
+	rd_features(path);
+	rd_bind(true);
+	rd_map(path);
 }
 
 /* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
