@@ -4648,15 +4648,20 @@ static struct pv pf_binary(struct pf *x, int lv)
 /* An expression: binary operators, then "c ? a : b". */
 static struct pv pf_expr(struct pf *x)
 {
-	struct pv c = pf_binary(x, 0), a, b;
+	struct pv c, a, b;
 
-	if (!pf_eat(x, "?"))
-		return c;
-	a = pf_expr(x);
-	if (!pf_eat(x, ":"))
-		x->bad = true;
-	b = pf_expr(x);
-	return c.i || c.s ? a : b;
+	if (++x->depth > PF_DEPTH)	/* "1?1?1?...": bounded like "((((" */
+		return x->bad = true, (struct pv){ 0, NULL };
+	c = pf_binary(x, 0);
+	if (pf_eat(x, "?")) {
+		a = pf_expr(x);
+		if (!pf_eat(x, ":"))
+			x->bad = true;
+		b = pf_expr(x);
+		c = c.i || c.s ? a : b;
+	}
+	x->depth--;
+	return c;
 }
 
 /* Append n bytes of s to o with bytes that are not printable ASCII (or

@@ -2839,6 +2839,13 @@ static void t_ftrace_print_fmt(void)
 	CHECK(!pf_print(&x, "\"%d\", foo(REC->pid)", &o) && !pf_print(&x, "\"%d %d\", REC->pid", &o) &&
 	      !pf_print(&x, "\"%s\", REC->pid", &o) && !pf_print(&x, "\"%d\", ((((((((((((((((((((((((((((((((((1", &o),
 	      "an unknown function, a missing argument, a type mismatch or deep nesting was evaluated");
+	{
+		char deep[1024] = "\"%d\", ";
+
+		for (int i = 0; i < 300; i++)
+			strcat(deep, "1?");
+		CHECK(!pf_print(&x, deep, &o), "300 nested ?: were evaluated");
+	}
 	out_lat_flags(lat, 0x01 | 0x04 | 0x20 | 0x08, 3);
 	CHECK(!strcmp(lat, "dNh2."), "flags: %s, want dNh2.", lat);
 	out_lat_flags(lat, 0x80 | 0x10, 0x21);
