@@ -5779,6 +5779,212 @@ static void out_lat_rec(FILE *f, int rank, const struct lat_rec *r, bool holders
 	fputc('\n', f);
 }
 
+/*
+ * The view's panels (issue 14; the keys are the view's): text from the
+ * model's intervals, no state of their own.  lat_span_worst() finds the
+ * longest runnable waits or D spans overlapping the visible span, the
+ * ongoing ones included (live: as they happen), with who held the CPUs
+ * from the CPU rows' intervals; lat_rec_text() and lat_step_text() make
+ * one panel line of a wait or of a lat_chain() step.  Until the view's
+ * keys call them (the view is being rewritten), only the unit tests do:
+ * hence "unused" on these three.
+ */
+static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
+		      bool (*fn)(const struct ival *v, void *arg), void *arg);
+
+/* What lat_span_worst's walks collect. */
+struct lat_scan {
+	uint64_t a, b;			/* the span */
+	int state;			/* ST_RUNNABLE or ST_BLOCKED */
+	const struct task *p;
+	struct lat_rec *top;
+	int n;
+	int tids[LAT_TIDS];		/* holders: lat_charge's table */
+	uint64_t ns[LAT_TIDS], covered;
+	int ntids;
+};
+
+/* Keep [s, e) of s->p if it is among the longest. */
+static void lat_scan_keep(struct lat_scan *s, uint64_t start, uint64_t end)
+{
+	struct lat_rec *r;
+
+	if (end <= start || start >= s->b || end <= s->a || !(r = lat_slot(s->top, &s->n, end - start)))
+		return;
+	r->start = start;
+	r->end = end;
+	r->tid = s->p->tid;
+	r->cpu = s->p->cpu;
+	r->cstate = -1;
+	scopy(r->comm, sizeof(r->comm), s->p->comm);
+}
+
+static bool lat_scan_task_fn(const struct ival *v, void *arg)
+{
+	struct lat_scan *s = arg;
+
+	if (v->state == s->state)
+		lat_scan_keep(s, v->start, v->end);
+	return v->start > s->a;
+}
+
+static bool lat_scan_cpu_fn(const struct ival *v, void *arg)
+{
+	struct lat_scan *s = arg;
+
+	lat_charge(s->top, v->state, v->start, v->end, s->tids, s->ns, &s->ntids);
+	s->covered = v->start;
+	return v->start > s->top->start;
+}
+
+/* lat_span_cstate's walk: the idle state interval holding time t. */
+struct lat_at { uint64_t t; int cstate; };
+
+static bool lat_scan_cstate_fn(const struct ival *v, void *arg)
+{
+	struct lat_at *at = arg;
+
+	if (v->start <= at->t && at->t < v->end)
+		at->cstate = v->state;
+	return v->start > at->t;
+}
+
+/* The idle state of r's CPU at time t (its wakeup) into r, -1 none. */
+static void lat_span_cstate(struct lat_rec *r, uint64_t t)
+{
+	const struct cpu *q = r->cpu >= 0 && r->cpu < G.ncpu ? &G.cpu[r->cpu] : NULL;
+	struct lat_at at = { t, -1 };
+
+	if (q && q->cstate >= 0 && q->cstate_since <= t)
+		at.cstate = q->cstate;
+	else if (q)
+		ival_walk(q->last_cival, -1 - r->cpu, t, lat_scan_cstate_fn, &at);
+	r->cstate = at.cstate;
+}
+
+/* The holders of r's span from the CPU rows' intervals; the open runs
+ * count up to the last event. */
+static void lat_span_holders(struct lat_rec *r, const struct task *p)
+{
+	struct lat_scan s = { .top = r };
+
+	for (int c = 0; c < G.ncpu; c++) {
+		const struct cpu *q = &G.cpu[c];
+
+		if (!lat_allowed(p, c))
+			continue;
+		s.covered = q->cur >= 0 || q->since ? q->since : G.m_last;
+		lat_charge(r, q->cur, q->since, G.m_last, s.tids, s.ns, &s.ntids);
+		ival_walk(q->last_ival, -1 - c, r->start, lat_scan_cpu_fn, &s);
+		if (s.covered > r->start)
+			r->unknown_ns += (s.covered < r->end ? s.covered : r->end) - r->start;
+	}
+	for (int i = 0; i < s.ntids; i++) {	/* the largest LAT_HOLD, as lat_holders */
+		int k = LAT_HOLD;
+
+		while (k > 0 && (r->hold_tid[k - 1] < 0 || r->hold_ns[k - 1] < s.ns[i]))
+			k--;
+		if (k == LAT_HOLD) {
+			r->other_ns += s.ns[i];
+			continue;
+		}
+		if (r->hold_tid[LAT_HOLD - 1] >= 0)
+			r->other_ns += r->hold_ns[LAT_HOLD - 1];
+		memmove(&r->hold_tid[k + 1], &r->hold_tid[k], (LAT_HOLD - 1 - k) * sizeof(int));
+		memmove(&r->hold_ns[k + 1], &r->hold_ns[k], (LAT_HOLD - 1 - k) * sizeof(uint64_t));
+		r->hold_tid[k] = s.tids[i];
+		r->hold_ns[k] = s.ns[i];
+	}
+}
+
+/*
+ * The LAT_TOP longest runnable waits (blocked: D spans) overlapping
+ * [a, b) into top, longest first, with their wakers and chains, idle
+ * states and (waits) who held the CPUs.  Returns how many.  Needs the
+ * view's intervals (model_init with nival).
+ */
+static int __attribute__((unused)) lat_span_worst(uint64_t a, uint64_t b, bool blocked, struct lat_rec top[LAT_TOP])
+{
+	struct lat_scan s = { .a = a, .b = b, .state = blocked ? ST_BLOCKED : ST_RUNNABLE, .top = top };
+
+	for (int i = 0; i < G.ntask; i++) {
+		s.p = &G.task[i];
+		if (s.p->state == s.state)	/* ongoing */
+			lat_scan_keep(&s, s.p->since, G.m_last > s.p->since ? G.m_last : s.p->since + 1);
+		ival_walk(s.p->last_ival, i, a, lat_scan_task_fn, &s);
+	}
+	for (int i = 0; i < s.n; i++) {
+		struct lat_rec *r = &top[i];
+		const struct task *p = task_find(r->tid);
+
+		for (int k = 0; k < LAT_HOLD; k++)
+			r->hold_tid[k] = -1;
+		if (!p)
+			continue;
+		/* the wakeup that began a wait, or ended a D span */
+		r->nchain = lat_chain(r->tid, blocked ? r->end : r->start, r->chain, LAT_CHAIN);
+		if (r->nchain && r->chain[0].t != (blocked ? r->end : r->start))
+			r->nchain = 0;	/* preempted, or its wakeup left the ring */
+		if (r->nchain)
+			lat_span_cstate(r, r->chain[0].t);
+		if (!blocked)
+			lat_span_holders(r, p);
+	}
+	return s.n;
+}
+
+/* "comm:tid", "irq", "idle" or "-" into out (n bytes). */
+static void lat_who_text(char *out, size_t n, int tid)
+{
+	const struct task *p = tid > 0 ? task_find(tid) : NULL;
+
+	if (tid <= 0)
+		snprintf(out, n, "%s", tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle");
+	else
+		snprintf(out, n, "%s:%d", p && p->comm[0] ? p->comm : "?", tid);
+}
+
+/* One panel line of r into out (n bytes): "comm:tid 6.969 ms cpu1 woken by
+ * X (C2) held by A 77%, B 59%, idle 3%".  Names are the model's: the view
+ * escapes them when it draws. */
+static void __attribute__((unused)) lat_rec_text(const struct lat_rec *r, char *out, size_t n)
+{
+	uint64_t d = r->end - r->start;
+	size_t k;
+	char who[48];
+
+	lat_who_text(who, sizeof(who), r->tid);
+	k = snprintf(out, n, "%s %" PRIu64 ".%03u ms cpu%d", who, d / 1000000, (unsigned)(d / 1000 % 1000), r->cpu);
+	if (k < n && r->nchain) {
+		lat_who_text(who, sizeof(who), r->chain[0].waker);
+		k += snprintf(out + k, n - k, " woken by %s", who);
+	} else if (k < n) {
+		k += snprintf(out + k, n - k, " preempted");
+	}
+	if (k < n && r->cstate >= 0)
+		k += snprintf(out + k, n - k, " (C%d)", r->cstate);
+	for (int i = 0; i < LAT_HOLD && r->hold_tid[i] >= 0 && k < n; i++) {
+		lat_who_text(who, sizeof(who), r->hold_tid[i]);
+		k += snprintf(out + k, n - k, "%s%s %u%%", i ? ", " : " held by ", who,
+			      (unsigned)(d ? (r->hold_ns[i] * 100 + d / 2) / d : 0));
+	}
+	if (k < n && r->idle_ns)
+		snprintf(out + k, n - k, "%sidle %u%%", r->hold_tid[0] >= 0 ? ", " : " held by ",
+			 (unsigned)((r->idle_ns * 100 + d / 2) / d));
+}
+
+/* One line of a waker chain step into out (n bytes): "comm:tid woken by
+ * comm:tid at 483.925421". */
+static void __attribute__((unused)) lat_step_text(const struct lat_step *s, char *out, size_t n)
+{
+	char a[48], b[48];
+
+	lat_who_text(a, sizeof(a), s->tid);
+	lat_who_text(b, sizeof(b), s->waker);
+	snprintf(out, n, "%s woken by %s at %" PRIu64 ".%06u", a, b, s->t / 1000000000,
+		 (unsigned)(s->t / 1000 % 1000000));
+}
+
 /* Waits per task, most delayed first. */
 static int out_cmp_wait(const void *a, const void *b)
 {
@@ -6128,15 +6334,20 @@ static struct pv pf_binary(struct pf *x, int lv)
 /* An expression: binary operators, then "c ? a : b". */
 static struct pv pf_expr(struct pf *x)
 {
-	struct pv c = pf_binary(x, 0), a, b;
+	struct pv c, a, b;
 
-	if (!pf_eat(x, "?"))
-		return c;
-	a = pf_expr(x);
-	if (!pf_eat(x, ":"))
-		x->bad = true;
-	b = pf_expr(x);
-	return c.i || c.s ? a : b;
+	if (++x->depth > PF_DEPTH)	/* "1?1?1?...": bounded like "((((" */
+		return x->bad = true, (struct pv){ 0, NULL };
+	c = pf_binary(x, 0);
+	if (pf_eat(x, "?")) {
+		a = pf_expr(x);
+		if (!pf_eat(x, ":"))
+			x->bad = true;
+		b = pf_expr(x);
+		c = c.i || c.s ? a : b;
+	}
+	x->depth--;
+	return c;
 }
 
 /* Append n bytes of s to o with bytes that are not printable ASCII (or

@@ -102,9 +102,9 @@ chain_four() {
 # ftrace_instance: a tracefs instance (mono clock) and tc --record trace the
 # same run of test/pingpong; every event of tc --script --ftrace inside the
 # instance's span must be in the kernel's own trace text with the same
-# event, pid, flags and fields (test/ftrace_cmp.awk).
+# event, pid, flags (but need-resched) and fields (test/ftrace_cmp.awk).
 ftrace_instance() {
-	local tfs inst e res ev total matched flags maxdt
+	local tfs inst e res ev total matched flags resched maxdt
 	tfs=/sys/kernel/tracing
 	[ -d "$tfs/instances" ] || tfs=/sys/kernel/debug/tracing
 	inst=$tfs/instances/tctest_$$
@@ -131,7 +131,7 @@ ftrace_instance() {
 	rmdir "$inst"
 	timeout 60 "$TC_SAN" --replay "$T/r.data" --script --ftrace >"$T/tc.txt" 2>"$T/tc.err"
 	res=$(awk -f "$ROOT/test/ftrace_cmp.awk" "$T/kernel.txt" "$T/tc.txt")
-	read -r _ total _ matched _ flags _ maxdt _ ev <<<"$(tail -1 <<<"$res")"
+	read -r _ total _ matched _ flags _ resched _ maxdt _ ev <<<"$(tail -1 <<<"$res")"
 	if [ "$(head -1 "$T/tc.txt")" != "# tracer: nop" ]; then
 		fail ftrace_instance "no '# tracer: nop' header (files in $T)"
 	elif grep -q 'LOST' "$T/kernel.txt"; then
@@ -143,7 +143,7 @@ ftrace_instance() {
 	elif [ -n "$(ans_stderr "$T/tc.err")" ]; then
 		fail ftrace_instance "stderr: $(ans_stderr "$T/tc.err")"
 	else
-		note "$total lines matched the kernel's, timestamps at most $maxdt s apart; $ev"
+		note "$total lines matched the kernel's, $resched with another need-resched flag, timestamps at most $maxdt s apart; $ev"
 		pass ftrace_instance
 	fi
 }
