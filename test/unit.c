@@ -3882,56 +3882,6 @@ static void t_ftrace_print_fmt(void)
 	CHECK(!strcmp(lat, "b.s.2"), "flags: %s, want b.s.2", lat);
 }
 
-/* The view's panel text: the longest waits and D spans of a span from the
- * intervals, holders from the CPU rows, a chain step. */
-static void t_lat_panel(void)
-{
-	struct lat_rec top[LAT_TOP];
-	struct lat_step st;
-	char line[256];
-	int n;
-
-	G.ncpu = 2;
-	model_init(2, 64, 4096);
-	ev_switch(1000, 0, 0, 0, 30);
-	ev_switch(1000, 1, 0, 0, 20);
-	ev_switch(1500, 0, 30, 1, 10);		/* 30 sleeps */
-	ev_idle(1600, 1, 0);			/* cpu1 idle state 0 (its task runs: no matter) */
-	ev_wakeup(2000, 20, 30, 0);		/* 20 wakes 30 */
-	ev_switch(3000, 1, 20, 0, 21);		/* 20 preempted */
-	ev_switch(5000, 0, 10, 2, 30);		/* 10 blocked; 30 waited 3000 */
-	ev_wakeup(6000, 30, 10, 0);		/* 10's D span: 1000 */
-	ev_switch(7000, 1, 21, 1, 0);
-	ev_switch(9000, 1, 0, 0, 20);		/* 20 waited 6000 */
-	ev_switch(9500, 0, 30, 1, 10);		/* 10 waited 3500 */
-	ev_switch(9800, 0, 10, 0, 0);		/* 10 runnable until the end: ongoing */
-	ev_idle(9900, 0, 1);
-	n = lat_span_worst(0, 20000, false, top);
-	CHECK(n == 4, "%d waits, want 4", n);
-	CHECK(top[0].tid == 20 && top[0].end - top[0].start == 6000 && top[0].nchain == 0 &&
-	      top[1].tid == 10 && top[1].start == 6000 && top[1].end == 9500 && top[1].nchain == 2 &&
-	      top[1].chain[0].waker == 30 && top[2].tid == 30 && top[2].nchain == 1 &&
-	      top[2].chain[0].waker == 20 && top[3].tid == 10 && top[3].start == 9800,
-	      "order: %d %d %d %d; chains %d %d %d; 10: [%" PRIu64 ", %" PRIu64 ") [%" PRIu64 ", %" PRIu64 ")",
-	      top[0].tid, top[1].tid, top[2].tid, top[3].tid, top[0].nchain, top[1].nchain, top[2].nchain,
-	      top[1].start, top[1].end, top[3].start, top[3].end);
-	lat_rec_text(&top[2], line, sizeof(line));
-	CHECK(!strcmp(line, "t30:30 0.003 ms cpu0 woken by t20:20 held by t10:10 100%, t21:21 67%, t20:20 33%"),
-	      "line: %s", line);
-	lat_rec_text(&top[0], line, sizeof(line));
-	CHECK(!strcmp(line, "t20:20 0.006 ms cpu1 preempted held by t30:30 67%, t21:21 67%, t10:10 33%, idle 33%"),
-	      "line: %s", line);
-	n = lat_span_worst(4000, 5000, false, top);	/* the span: only what overlaps it */
-	CHECK(n == 2 && top[0].tid == 20 && top[1].tid == 30, "waits in [4000, 5000): %d", n);
-	n = lat_span_worst(0, 20000, true, top);
-	CHECK(n == 1 && top[0].tid == 10 && top[0].start == 5000 && top[0].end == 6000 &&
-	      top[0].nchain == 2 && top[0].chain[0].waker == 30 && top[0].chain[1].waker == 20,
-	      "D spans: %d, tid %d, chain %d", n, top[0].tid, top[0].nchain);
-	CHECK(lat_chain(10, 9500, &st, 1) == 1, "a chain step");
-	lat_step_text(&st, line, sizeof(line));
-	CHECK(!strcmp(line, "t10:10 woken by t30:30 at 0.000006"), "step: %s", line);
-}
-
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -4006,7 +3956,6 @@ int main(void)
 	RUN(lat_blocked_idle);
 	RUN(lat_chain);
 	RUN(ftrace_print_fmt);
-	RUN(lat_panel);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
