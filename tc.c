@@ -7511,6 +7511,7 @@ static void draw_help(void)
 		"/                      find a task",
 		"c                      cells by CPU",
 		"i                      hide idle rows",
+		"S                      save the window (live)",
 		"space                  pause / resume",
 		"Ctrl-Z                 suspend (fg)",
 		"q Ctrl-C               quit",

@@ -8,7 +8,7 @@
 #
 # Asserted, from the arrival times:
 #   - the first frame is complete within 1 s of starting tc,
-#   - a key is answered within 300 ms (? shows the help: its "this help"
+#   - a key is answered within 300 ms (? shows the help: its "tc keys"
 #     line has arrived),
 #   - tc never writes more than the line carries: what it has written and
 #     the line has not yet taken (the pty's backlog) never fills the pty's
@@ -25,12 +25,12 @@ SLOWPTY=$ROOT/test/slowpty
 # writes a frame top to bottom with cursor moves (ESC [ row ; col H), so
 # the first frame ends before the first move to an earlier row (the next
 # frame), or before the first pause of 200 ms or the key, whichever comes
-# first. key_ms: from the key at KEY_MS to the arrival of "this help" (-1 if
+# first. key_ms: from the key at KEY_MS to the arrival of "tc keys" (-1 if
 # it never came). backlog: the largest backlog seen. drain_ms: from the last
 # key (q) to the end of the output.
 sp_figures() {
 	local pos endoff
-	pos=$(grep -boa 'this help' "$2" | head -1 | cut -d: -f1)
+	pos=$(grep -boa 'tc keys' "$2" | head -1 | cut -d: -f1)
 	endoff=$(grep -boa $'\e\[[0-9]*;[0-9]*H' "$2" | tr -d '\033[H' | awk -F'[:;]' '
 		NR > 1 && ($2 < row || ($2 == row && $3 <= col)) { print $1 - 1; exit }
 		{ row = $2; col = $3 }')
