@@ -71,7 +71,7 @@ CROSS_CC ?= clang --target=$*
 CROSS_STRIP ?= $*-strip
 CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
 
-.PHONY: all static test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
+.PHONY: all static static-check test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
 	install uninstall cross
 
 all: tc
@@ -86,10 +86,19 @@ tc-san: tc.c
 tc32: tc.c
 	$(CC) -m32 $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
+# make static says how the size stands against the 128 KiB goal;
+# make static-check fails when it is over (not yet met: see the README).
 static: tc-static
 	@size=$$(stat -c %s tc-static); \
-	echo "tc-static: $$size bytes ($$(($(STATIC_MAX) - size)) under $(STATIC_MAX))"; \
-	[ $$size -le $(STATIC_MAX) ] || { echo "tc-static is over $(STATIC_MAX) bytes" >&2; exit 1; }
+	if [ $$size -le $(STATIC_MAX) ]; then \
+		echo "tc-static: $$size bytes ($$(($(STATIC_MAX) - size)) under $(STATIC_MAX))"; \
+	else \
+		echo "tc-static: $$size bytes, $$((size - $(STATIC_MAX))) over the goal of $(STATIC_MAX)"; \
+	fi
+
+static-check: tc-static
+	@size=$$(stat -c %s tc-static); \
+	[ $$size -le $(STATIC_MAX) ] || { echo "tc-static: $$size bytes, over $(STATIC_MAX)" >&2; exit 1; }
 
 tc-static: tc.c
 	rm -rf $(MUSL_INC) && mkdir -p $(MUSL_INC)

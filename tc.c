@@ -706,6 +706,25 @@ static uint64_t g64(const void *p)
 	return G.swap ? __builtin_bswap64(v) : v;
 }
 
+/* A decimal number without sign or exponent ("2", "0.25", ".5"): its value,
+ * and *end past it (== s if there is none).  The C library's parser would
+ * bring musl's float scanner, 5 KiB of the static binary, for the options
+ * alone. */
+static double num_dec(const char *s, char **end)
+{
+	double v = 0, f = 1;
+	const char *p = s;
+	bool any = false;
+
+	for (; *p >= '0' && *p <= '9'; p++, any = true)
+		v = v * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, any = true)
+			v += (*p - '0') * (f /= 10);
+	*end = (char *)(any ? p : s);
+	return v;
+}
+
 /* Copy string s into d of size n, truncating. */
 static void scopy(char *d, size_t n, const char *s)
 {
@@ -912,6 +931,27 @@ static void fld_str(const struct tfs_field *f, const uint8_t *raw, uint32_t raws
 /* Why tfs_find() found no tracefs, for the error message. */
 static char tfs_why[512];
 
+/* The first three fields of a /proc/mounts line (device, directory, type);
+ * false if it has fewer, or one does not fit its buffer. */
+static bool mount_fields(const char *line, char *dev, size_t nd, char *dir, size_t ndir, char *type, size_t nt)
+{
+	char *out[3] = { dev, dir, type };
+	size_t cap[3] = { nd, ndir, nt };
+
+	for (int i = 0; i < 3; i++) {
+		size_t n;
+
+		line += strspn(line, " \t");
+		n = strcspn(line, " \t\n");
+		if (!n || n >= cap[i])
+			return false;
+		memcpy(out[i], line, n);
+		out[i][n] = 0;
+		line += n;
+	}
+	return true;
+}
+
 /* Does root hold tracepoint formats?  0 if so, else the errno of opening
  * one (open, not access(): it counts effective ids and capabilities). */
 static int tfs_usable(const char *root)
@@ -967,7 +1007,8 @@ static int tfs_find(void)
 		}
 	if ((m = fopen("/proc/mounts", "re"))) {
 		while (fgets(line, sizeof(line), m))
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "tracefs")) {
+			if (mount_fields(line, dev, sizeof(dev), dir, sizeof(dir), type, sizeof(type)) &&
+			    !strcmp(type, "tracefs")) {
 				mounted = true;
 				if (!(e = tfs_usable(dir))) {
 					scopy(G.tfs_root, sizeof(G.tfs_root), dir);
@@ -3867,11 +3908,19 @@ static const char *fl_mark_text(const char *mark, uint64_t *t)
 	uint64_t len;
 	int tid;
 
+	char *p;
+	size_t n = strcspn(mark, " ");
+
 	*t = 0;
-	if (sscanf(mark, "%15s %" SCNu64 " %d %" SCNu64 " %16[^\n]", kind, t, &tid, &len, comm) < 4) {
-		*t = 0;
+	if (!n || n >= sizeof(kind) || mark[n] != ' ')
 		return "a flight recording whose trigger cannot be read";
-	}
+	memcpy(kind, mark, n);
+	kind[n] = 0;
+	*t = strtoull(mark + n + 1, &p, 10);
+	tid = (int)strtol(p, &p, 10);
+	len = strtoull(p, &p, 10);
+	if (*p == ' ')
+		scopy(comm, sizeof(comm), p + 1);
 	for (char *p = comm; *p; p++)	/* a name from the traced programs */
 		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
 			*p = '?';
@@ -3910,7 +3959,7 @@ static bool fl_parse_trigger(const char *s)
 		}
 		if (s[n] != '>')
 			return false;
-		d = strtod(s + n + 1, &end);
+		d = num_dec(s + n + 1, &end);
 		for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 			if (end != s + n + 1 && !strcmp(end, units[u].u) && d >= 0 && d * units[u].ns < 1e15) {
 				G.fl.trig[G.fl.ntrig++] = (struct trig){ k, (uint64_t)(d * units[u].ns) };
@@ -5083,8 +5132,10 @@ static int cmd_signal_tree(int sig)
 		pr[n].pid = pid;
 		pr[n].mine = -1;
 		pr[n].zombie = rp[1] && rp[2] == 'Z';
-		if (sscanf(rp + 2, "%*c %d", &pr[n].ppid) == 1)
+		if (rp[1] == ' ' && rp[2] && rp[3] == ' ' && rp[4] >= '0' && rp[4] <= '9') {	/* ") S 123" */
+			pr[n].ppid = atoi(rp + 4);
 			n++;
+		}
 	}
 	if (d)
 		closedir(d);
@@ -8053,8 +8104,9 @@ static void view_save(void)
 		snprintf(G.v_msg, sizeof(G.v_msg), "recording to %.60s: it holds everything", G.rec_path);
 		return;
 	}
-	localtime_r(&now, &tm);
-	strftime(path, sizeof(path), "tc-%Y%m%d-%H%M%S.data", &tm);
+	gmtime_r(&now, &tm);	/* UTC: no time zone files on a small target */
+	snprintf(path, sizeof(path), "tc-%04d%02d%02d-%02d%02d%02dZ.data", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
 }
 
@@ -8880,7 +8932,7 @@ static void parse_args(int argc, char **argv)
 			double d;
 
 			NEEDV();
-			d = strtod(v, &end);
+			d = num_dec(v, &end);
 			if (*end || !(d > 0) || d > 1e6)
 				die("%s %s: a positive number is needed", a, v);
 			if (!strcmp(a, "--speed"))
@@ -8900,7 +8952,7 @@ static void parse_args(int argc, char **argv)
 			char *end;
 
 			NEEDV();
-			G.duration = strtod(v, &end);
+			G.duration = num_dec(v, &end);
 			if (*end || !(G.duration > 0) || G.duration > 1e9)
 				die("-d %s: not a number of seconds", v);
 		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
@@ -8917,7 +8969,7 @@ static void parse_args(int argc, char **argv)
 			double d;
 
 			NEEDV();
-			d = strtod(v, &end);
+			d = num_dec(v, &end);
 			if (*end || !(d >= 0) || d > 1e6 || (!strcmp(a, "--flight") && !(d > 0)))
 				die("%s %s: a number of seconds is needed", a, v);
 			*(!strcmp(a, "--flight") ? &G.fl.secs_ns : &G.fl.after_ns) = d * 1e9;
