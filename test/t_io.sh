@@ -349,7 +349,9 @@ filter_replay() {
 # tc --record -C 0: only CPU 0's ring is recorded.
 filter_record_cpu() {
 	local rc n bad
-	timeout 120 "$TC" --record "$T/f" -C 0 -- "$PINGPONG" 2000 >"$T/out" 2>"$T/err"
+	# pinned to CPU 0, so that the traced CPU sees the workload whatever
+	# the load elsewhere
+	timeout 120 "$TC" --record "$T/f" -C 0 -- taskset -c 0 "$PINGPONG" 2000 >"$T/out" 2>"$T/err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		fail filter_record_cpu "tc --record -C 0: exit status $rc: $(head -3 "$T/err")"

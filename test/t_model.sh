@@ -135,6 +135,7 @@ model_timehist() {
 	# switch (timehist counts a switch-in at its switch-out)
 	script "$MODEL_MIX" "$T/script"
 	awk '$3 == "exit" { split($6, a, "="); gone[a[2]] = 1 }
+	$3 == "sched_process_exit" { split($5, a, "="); gone[a[2]] = 1 }
 	$3 == "sched_switch" { split($8, a, "="); if (a[2] in gone) print a[2]; last[$2] = a[2] }
 	$3 == "sched_switch" && !($2 in seen) { seen[$2] = 1; split($5, a, "="); print a[2] }
 	END { for (c in last) print last[c] }' "$T/script" |
