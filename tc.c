@@ -2547,14 +2547,14 @@ static bool filter_cpu(int c)
  * side-band ones (a FORK stamped before the samples written ahead of it),
  * which are inserted in place, as perf does.  Records of a mapped file stay
  * in the mapping; the others (rings, streams) are copied once into the
- * queue's byte ring, in arrival order:
+ * queue's byte ring, in arrival order, each in a slot (struct mq_slot):
  *
- *   b: [ free | rec | 0,len (released) | rec | rec | 0,len (skip to end) ]
- *              ^bhead                              ^btail
+ *   b: [ free | slot,seq,rec | slot (released) | slot,seq,rec | slot (skip) ]
+ *              ^bhead                                          ^btail
  *
- * A released record's type is set to 0 so that bhead moves past it when
+ * A released record's slot is marked free so that bhead moves past it when
  * the records before it are gone; a record never straddles the end of b
- * (the rest is skipped, marked the same way).  The queue holding the oldest
+ * (the rest is skipped, in a free slot).  The queue holding the oldest
  * record is found with a binary heap over the non-empty queues.  Queues grow
  * by doubling up to QUEUE_MAX bytes in all; past that the oldest record is
  * released early (counted in q_forced).  A record older than one already
@@ -2595,8 +2595,17 @@ static const struct qent *mq_first(int qi)
 	return mq_at(&G.q[qi], 0);
 }
 
+/* The head of a slot of a queue's byte ring, in the host's byte order: a
+ * record's (followed by its u64 stream position, then the record), or
+ * free space.  Positions and lengths are multiples of 8. */
+struct mq_slot {
+	uint32_t len;			/* bytes to the next slot */
+	uint32_t free;			/* released, or a skip to the end of b */
+};
+enum { MQ_SLOT = sizeof(struct mq_slot) + 8 };	/* slot head and seq before a record */
+
 /* Where entry e of queue q arrived: its file offset, or for a copy the
- * stream position kept in the 8 bytes before it. */
+ * stream position kept in its slot. */
 static uint64_t mq_seq(const struct mq *q, const struct qent *e)
 {
 	uint64_t seq;
@@ -2705,12 +2714,10 @@ static bool mq_room(struct mq *q)
 	return true;
 }
 
-/* Mark len bytes (a multiple of 8, at most 128 KiB) at running position p
- * of q's byte ring as free space: a header of type 0, its length in size
- * and misc. */
-static void mq_mark_free(struct mq *q, uint64_t p, size_t len)
+/* Write the slot head {len, free} at running position p of q's byte ring. */
+static void mq_slot_put(struct mq *q, uint64_t p, size_t len, bool free)
 {
-	struct perf_event_header h = { .type = 0, .misc = len >> 16, .size = len & 0xffff };
+	struct mq_slot h = { .len = len, .free = free };
 
 	memcpy(q->b + (p & (q->bcap - 1)), &h, sizeof(h));
 }
@@ -2718,7 +2725,7 @@ static void mq_mark_free(struct mq *q, uint64_t p, size_t len)
 /*
  * Space for a copied record of n bytes (a multiple of 8) that arrived at
  * stream position seq, at the end of q's byte ring, in one piece after its
- * seq; NULL if q is full (and may not grow).  *pos gets its running
+ * slot; NULL if q is full (and may not grow).  *pos gets its running
  * position.  The record is queued only by mq_commit.
  */
 static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
@@ -2730,18 +2737,19 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 			return NULL;
 		q->b = xcalloc(1, q->bcap);
 	}
-	n += 8;
+	n += MQ_SLOT;
 	for (;;) {
 		size_t left = q->bcap - (q->btail & (q->bcap - 1));
 		size_t skip = left < n ? left : 0;
 
 		if (q->btail - q->bhead + skip + n <= q->bcap) {
 			if (skip) {
-				mq_mark_free(q, q->btail, skip);
+				mq_slot_put(q, q->btail, skip, true);
 				q->btail += skip;
 			}
-			memcpy(q->b + (q->btail & (q->bcap - 1)), &seq, 8);
-			*pos = q->btail + 8;
+			mq_slot_put(q, q->btail, n, false);
+			memcpy(q->b + ((q->btail + sizeof(struct mq_slot)) & (q->bcap - 1)), &seq, 8);
+			*pos = q->btail + MQ_SLOT;
 			return q->b + (*pos & (q->bcap - 1));
 		}
 		if (!mq_grow_bytes(q))
@@ -2800,16 +2808,18 @@ static struct qent mq_pop(int qi)
 }
 
 /* Free a copied record of q at running position p (emit is done with it):
- * mark it and its seq, and move bhead past every free span at its front. */
-static void mq_free(struct mq *q, uint64_t p, size_t n)
+ * mark its slot, and move bhead past every free slot at its front. */
+static void mq_free(struct mq *q, uint64_t p)
 {
-	mq_mark_free(q, p - 8, ((n + 7) & ~(size_t)7) + 8);
-	while (q->bhead < q->btail) {
-		const uint8_t *h = q->b + (q->bhead & (q->bcap - 1));
+	struct mq_slot h;
 
-		if (g32(h))
+	memcpy(&h, q->b + ((p - MQ_SLOT) & (q->bcap - 1)), sizeof(h));
+	mq_slot_put(q, p - MQ_SLOT, h.len, true);
+	while (q->bhead < q->btail) {
+		memcpy(&h, q->b + (q->bhead & (q->bcap - 1)), sizeof(h));
+		if (!h.free)
 			break;
-		q->bhead += g16(h + 6) | (size_t)g16(h + 4) << 16;
+		q->bhead += h.len;
 	}
 }
 
@@ -2837,7 +2847,7 @@ static bool mrg_release_one(uint64_t bound)
 	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
 		emit(r, n, e.time, &ri);
 	if (q->b)
-		mq_free(q, pos, n);
+		mq_free(q, pos);
 	return true;
 }
 
