@@ -78,6 +78,22 @@ fi
 
 # Helpers shared by the t_*.sh files.
 
+# perf sched timehist -s as "tid sched-in run_ms" lines, idle left out; a
+# task shown under two names (":TID" before its name is known, then
+# "comm[TID]") is summed.
+timehist_tasks() {
+	awk '
+	/Runtime summary/ { on = 1; next }
+	/^Idle stats/ { on = 0 }
+	on && match($0, /(\[[0-9]+\]|^ *:[0-9]+) +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
+		s = substr($0, RSTART, RLENGTH)
+		gsub(/[\[\]:]/, " ", s)
+		split(s, f, " ")
+		if (f[1] != 0) { sw[f[1]] += f[3]; run[f[1]] += f[4] }
+	}
+	END { for (t in sw) print t, sw[t], run[t] }' "$1"
+}
+
 # keep_evidence NAME: copy the current test's files where they outlive the
 # run ($TMP is removed), and say where.
 keep_evidence() {

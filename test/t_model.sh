@@ -95,20 +95,6 @@ model_busy_share() {
 	fi
 }
 
-# model_timehist_tasks TIMEHIST: "tid switches run_ms" per task of perf sched
-# timehist -s's runtime summary (not the idle task).
-model_timehist_tasks() {
-	awk '
-	/Runtime summary/ { on = 1; next }
-	/^Idle stats/ { on = 0 }
-	on && match($0, /(\[[0-9]+\]|^ *:[0-9]+) +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
-		s = substr($0, RSTART, RLENGTH)
-		gsub(/[\[\]:]/, " ", s)
-		split(s, f, " ")
-		if (f[1] != 0) { sw[f[1]] += f[3]; run[f[1]] += f[4] }
-	}
-	END { for (t in sw) print t, sw[t], run[t] }' "$1"
-}
 
 model_timehist() {
 	have_perf || { skip model_timehist "perf is not installed"; return; }
@@ -126,7 +112,7 @@ model_timehist() {
 		fail model_timehist "perf sched timehist failed: $(head -3 "$T/th.err")"
 		return
 	fi
-	model_timehist_tasks "$T/th" >"$T/th.tasks"
+	timehist_tasks "$T/th" >"$T/th.tasks"
 	# set aside: tasks with inferred or missing switches (tc places those
 	# runs at the evidence, timehist charges the whole gap), tasks that ran
 	# after their exit record (timehist drops that last stretch), the prev

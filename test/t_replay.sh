@@ -367,21 +367,6 @@ bad_input_recording() {
 	bad_corpus bad_input_recording "$T/src"
 }
 
-# perf sched timehist -s as "tid sched-in run_ms" lines, idle left out; a
-# task shown under two names (":TID" before its name is known, then
-# "comm[TID]") is summed.
-timehist_tasks() {
-	awk '
-	/Runtime summary/ { on = 1; next }
-	/^Idle stats/ { on = 0 }
-	on && match($0, /(\[[0-9]+\]|^ *:[0-9]+) +-?[0-9]+ +[0-9]+ +[0-9.]+/) {
-		s = substr($0, RSTART, RLENGTH)
-		gsub(/[\[\]:]/, " ", s)
-		split(s, f, " ")
-		if (f[1] != 0) { sw[f[1]] += f[3]; run[f[1]] += f[4] }
-	}
-	END { for (t in sw) print t, sw[t], run[t] }' "$1"
-}
 
 # timehist_compare NAME FILE: tc --summary of perf recording FILE against
 # perf sched timehist -s of it, task by task (run time within 1 % or 1 ms
@@ -462,40 +447,32 @@ timehist_compare() {
 	fi
 }
 
-replay_timehist_agrees() {
-	have_perf || { skip replay_timehist_agrees "perf is not installed"; return; }
-	if ! timeout 120 perf record -q "${SCHED_EVENTS[@]}" -a -o "$T/p" -- \
-		perf bench sched messaging -g 2 -l 100 >/dev/null 2>"$T/err"; then
-		fail replay_timehist_agrees "perf record failed: $(head -3 "$T/err")"
+# timehist_recorded NAME PERF-ARGS...: run perf (perf record or perf sched
+# record, with -o FILE added) over perf bench sched messaging, then compare
+# its file with timehist (timehist_compare).
+timehist_recorded() {
+	local name=$1
+	shift
+	have_perf || { skip "$name" "perf is not installed"; return; }
+	if ! timeout 120 perf "$@" -q -o "$T/p" -- perf bench sched messaging -g 4 -l 300 \
+		>/dev/null 2>"$T/err"; then
+		fail "$name" "perf $1 failed: $(head -3 "$T/err")"
 		return
 	fi
-	timehist_compare replay_timehist_agrees "$T/p"
+	timehist_compare "$name" "$T/p"
 }
+
+replay_timehist_agrees() { timehist_recorded replay_timehist_agrees record "${SCHED_EVENTS[@]}" -a; }
 
 # perf record with rings of 16 MiB per CPU: rounds far larger than any
 # fixed queue; every record in perf's order (none counted out of order) and
 # timehist's numbers.
 replay_perf_big_rings() {
-	have_perf || { skip replay_perf_big_rings "perf is not installed"; return; }
-	if ! timeout 120 perf record -q -m 4096 -k mono -e 'sched:*' -e power:cpu_idle -a -o "$T/p" -- \
-		perf bench sched messaging -g 4 -l 300 >/dev/null 2>"$T/err"; then
-		fail replay_perf_big_rings "perf record failed: $(head -3 "$T/err")"
-		return
-	fi
-	timehist_compare replay_perf_big_rings "$T/p"
+	timehist_recorded replay_perf_big_rings record -m 4096 -k mono -e 'sched:*' -e power:cpu_idle -a
 }
 
-# perf sched record: its own event set (sched_waking, no sched_wakeup on
-# this perf), one big round per ring flush.
-replay_perf_sched_record() {
-	have_perf || { skip replay_perf_sched_record "perf is not installed"; return; }
-	if ! timeout 120 perf sched record -q -o "$T/p" -- \
-		perf bench sched messaging -g 4 -l 300 >/dev/null 2>"$T/err"; then
-		fail replay_perf_sched_record "perf sched record failed: $(head -3 "$T/err")"
-		return
-	fi
-	timehist_compare replay_perf_sched_record "$T/p"
-}
+# perf sched record: its own event set, one big round per ring flush.
+replay_perf_sched_record() { timehist_recorded replay_perf_sched_record sched record; }
 
 # tc --replay -: a pipe-mode stream on standard input gives what the same
 # bytes give as a file; a file-mode file on a pipe and a directory get a
