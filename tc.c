@@ -6518,6 +6518,25 @@ static uint64_t term_rate(void)
 	return 1 << 20;
 }
 
+/* (Re)allocate the frame, the screen copy, the column accumulators and
+ * the output buffer for rows x cols; the next frame is drawn whole. */
+static void scr_alloc(int rows, int cols)
+{
+	free(G.scr);
+	free(G.scr_prev);
+	free(G.acc);
+	free(G.ob);
+	G.rows = rows;
+	G.cols = cols;
+	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
+	G.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
+	G.ob = xcalloc(1, G.ob_cap);
+	G.ob_len = G.ob_off = 0;
+	G.full_redraw = true;
+}
+
 /* Size the screen buffers for the terminal's size (start-up and resize). */
 static void term_size(void)
 {
@@ -6534,19 +6553,7 @@ static void term_size(void)
 		cols = 1000;
 	if (rows == G.rows && cols == G.cols && G.scr)
 		return;
-	free(G.scr);
-	free(G.scr_prev);
-	free(G.acc);
-	G.rows = rows;
-	G.cols = cols;
-	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
-	G.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
-	free(G.ob);
-	G.ob = xcalloc(1, G.ob_cap);
-	G.ob_len = G.ob_off = 0;
-	G.full_redraw = true;
+	scr_alloc(rows, cols);
 }
 
 /* Can the view run here?  Dies with what to do instead when stdout is not
@@ -8799,14 +8806,7 @@ static int fuzz_view(const char *spec)
 	rd_run(UINT64_MAX);
 	if (!G.task)
 		die("%s holds no events", G.replay_path);
-	G.rows = rows;
-	G.cols = cols;
-	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
-	G.ob_cap = (size_t)rows * cols * 48 + 4096;
-	G.ob = xcalloc(1, G.ob_cap);
-	G.full_redraw = true;
+	scr_alloc(rows, cols);
 	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	G.v_now = G.m_last;

@@ -2181,15 +2181,7 @@ static void t_out_event_hostile(void)
  * to spaces as draw_frame() clears it; UTF-8 and 256 colours. */
 static void scr_setup(int rows, int cols)
 {
-	G.rows = rows;
-	G.cols = cols;
-	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
-	G.ob_cap = (size_t)rows * cols * 48 + 4096;
-	G.ob = xcalloc(1, G.ob_cap);
-	G.ob_len = G.ob_off = 0;
-	G.full_redraw = true;
+	scr_alloc(rows, cols);
 	G.utf8 = true;
 	G.ncolor = 256;
 	for (int i = 0; i < rows * cols; i++)
