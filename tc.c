@@ -4149,8 +4149,9 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 }
 
 /* Write the kept records from time from to until as the next file
- * (FILE, FILE.1, ...), with what fired. */
-static void fl_write(uint64_t from, uint64_t until)
+ * (FILE, FILE.1, ...), with what fired; say so on stderr, or on the view's
+ * status line while the view owns the terminal (in_view). */
+static void fl_write(uint64_t from, uint64_t until, bool in_view)
 {
 	char path[PATH_MAX], msg[PATH_MAX + 96];
 
@@ -4159,8 +4160,11 @@ static void fl_write(uint64_t from, uint64_t until)
 	else
 		snprintf(path, sizeof(path), "%s", G.rec_path);
 	fl_save(path, from, until, msg, sizeof(msg));
-	note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
-	if (G.fl.dropped_t > from)
+	if (in_view)
+		snprintf(G.v_msg, sizeof(G.v_msg), "flight recorder: %.70s", msg);
+	else
+		note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
+	if (G.fl.dropped_t > from && !in_view)
 		note("flight recorder: the buffer (%zu MiB) held only the last %.3f s: raise --flight-mem",
 		     G.fl.cap >> 20, (until - G.fl.dropped_t) / 1e9);
 	G.fl.written++;
@@ -4169,17 +4173,18 @@ static void fl_write(uint64_t from, uint64_t until)
 	G.fl.arm_after = until;	/* one moment one file */
 }
 
-/* After each pass: write a file whose --after span has been recorded.
- * Returns true when tc should stop (keep files written). */
-static bool fl_poll(void)
+/* After each pass: write a file whose --after span has been recorded (and
+ * the last SECONDS on SIGUSR2).  Returns true when the keep-th file is
+ * written: --record stops then; the view goes on, its triggers spent. */
+static bool fl_poll(bool in_view)
 {
 	if (G.sig_usr2) {
 		G.sig_usr2 = 0;
 		if (!G.fl.pending && G.fl.newest)
-			fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest);
+			fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, in_view);
 	}
 	if (G.fl.pending && G.released >= G.fl.until)
-		fl_write(G.fl.from, G.fl.until);
+		fl_write(G.fl.from, G.fl.until, in_view);
 	return G.fl.written >= G.fl.keep;
 }
 
@@ -4188,9 +4193,9 @@ static bool fl_poll(void)
 static void fl_stop(void)
 {
 	if (G.fl.pending)
-		fl_write(G.fl.from, G.fl.until);
+		fl_write(G.fl.from, G.fl.until, false);
 	else if (!G.fl.written && G.fl.newest)
-		fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest);
+		fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, false);
 }
 
 /* ---------------------------------------------------------------- reader */
@@ -7520,7 +7525,7 @@ static void draw_status(int r)
 			      -1, -1, CA_REVERSE);
 	if (G.v_exit[0])
 		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v_exit);
-	if (G.rec_path && G.live)
+	if (G.rec_fd >= 0 && G.live)
 		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec_pos / 1048576.0);
 	if (G.live || G.speed > 0)
 		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.ev_rate);
@@ -8342,7 +8347,7 @@ static int capture_stop(void)
 		rec_round();
 		rec_close();
 	}
-	if (G.fl.buf)
+	if (G.fl.secs_ns)
 		fl_stop();
 	if (G.cmd) {
 		cmd_kill();
@@ -8369,8 +8374,8 @@ static void capture_start(bool model)
 	pe_setup();
 	if (model) {
 		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
-		if (!G.rec_path)
-			fl_init();	/* what the save key writes */
+		if (!G.rec_path || G.fl.secs_ns)
+			fl_init();	/* what the save key writes, and --live --flight */
 	} else if (G.fl.secs_ns) {	/* memory only; the model for triggers and names */
 		fl_init();
 		model_init(G.ncpu, TC_MAX_TASKS, 0);
@@ -8443,7 +8448,7 @@ static int run_record(void)
 		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		capture_pump();
-		if (G.fl.buf && fl_poll())
+		if (G.fl.buf && fl_poll(false))
 			break;
 		if (G.sig_stop || (G.cmd && cmd_reap()))
 			break;
@@ -8626,6 +8631,8 @@ static void view_events(struct vloop *l, uint64_t now)
 		capture_pump();
 		G.v_now = G.pass_bound;
 	}
+	if (G.live && G.fl.secs_ns)
+		fl_poll(true);
 	if (G.rd_follow && !G.v_ended) {	/* what the stream has brought */
 		G.v_ended = rd_run(UINT64_MAX) != 2 && G.rd_eof;
 		if (G.m_last > G.v_now)
@@ -9035,8 +9042,8 @@ static void parse_args(int argc, char **argv)
 		die("--trigger, --after and --keep go with --flight SECONDS");
 	if (G.fl.mem_mib && !G.fl.secs_ns && !G.live)
 		die("--flight-mem goes with --flight SECONDS or --live");
-	if (G.fl.secs_ns && (!G.rec_path || G.live || !strcmp(G.rec_path, "-")))
-		die("--flight goes with --record FILE, without --live");
+	if (G.fl.secs_ns && (!G.rec_path || !strcmp(G.rec_path, "-")))
+		die("--flight goes with --record FILE");
 	if (!G.fl.keep)
 		G.fl.keep = 1;
 	if (!G.fl.after_set)

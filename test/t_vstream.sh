@@ -79,4 +79,28 @@ view_save_key() {
 	fi
 }
 
-kernel_tests view_stream view_save_key
+# --live --flight: the view shows what the flight recorder wrote when its
+# trigger fired, and the file names the trigger.
+view_live_flight() {
+	local why=
+	tv_begin 120 30 || { fail view_live_flight "tmux did not start"; return; }
+	if ! tv_run "--live --record $T/lf --flight 1 --trigger 'wait>1ms' --after 0.5 -- sh -c 'exec $PINGPONG 100000000 >/dev/null'"; then
+		why="no view"
+	elif ! tv_wait 15 tv_shows 'flight recorder: '; then
+		why="no word of a flight file: $(tv_screen | tail -2 | tr '\n' ' ')"
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	if [ -z "$why" ] && ! "$TC" --replay "$T/lf" --summary 2>&1 >/dev/null | grep -q 'trigger wait'; then
+		why="the file does not name its trigger"
+	fi
+	if [ -n "$why" ]; then
+		keep_evidence view_live_flight
+		fail view_live_flight "$why"
+	else
+		pass view_live_flight
+	fi
+}
+
+kernel_tests view_stream view_save_key view_live_flight
