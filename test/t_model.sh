@@ -24,16 +24,18 @@ MODEL_MIX=$TMP/model_mix.data
 # with the reason in $MODEL_MIX.why, if the recording failed.
 model_mix_record() {
 	[ -e "$MODEL_MIX.done" ] && return "$(cat "$MODEL_MIX.done")"
-	head -3 /proc/stat >"$MODEL_MIX.stat0"
+	# /proc/stat is read by the traced command itself, first and last, so
+	# that its span lies within the recording's
 	timeout 120 "$TC" --record "$MODEL_MIX" -m 4096 -- sh -c '
+		head -3 /proc/stat >"$2"
 		pp=$1
 		"$pp" 10000 >/dev/null &
 		i=0; while [ $i -lt 300 ]; do sleep 0.002; i=$((i + 1)); done &
 		timeout 2 sh -c "while :; do :; done" &
 		dd if=/dev/zero of=/dev/null bs=512 count=100000 2>/dev/null &
-		wait' sh "$PINGPONG" >/dev/null 2>"$MODEL_MIX.err"
+		wait
+		head -3 /proc/stat >"$3"' sh "$PINGPONG" "$MODEL_MIX.stat0" "$MODEL_MIX.stat1" >/dev/null 2>"$MODEL_MIX.err"
 	local rc=$?
-	head -3 /proc/stat >"$MODEL_MIX.stat1"
 	if [ "$rc" != 0 ]; then
 		echo "tc --record: exit status $rc: $(head -3 "$MODEL_MIX.err")" >"$MODEL_MIX.why"
 		echo 1 >"$MODEL_MIX.done"
@@ -113,15 +115,17 @@ model_timehist() {
 		return
 	fi
 	timehist_tasks "$T/th" >"$T/th.tasks"
-	# set aside: tasks with inferred or missing switches (tc places those
-	# runs at the evidence, timehist charges the whole gap), tasks that ran
-	# after their exit record (timehist drops that last stretch), the prev
+	# set aside when they differ: tasks with inferred or missing switches
+	# (tc places those runs at the evidence, timehist charges the whole
+	# gap), tasks that ran after their exit record, or were switched out
+	# after it (timehist drops that last stretch), the prev
 	# of each CPU's first switch (tc counts the switch-in that its run since
 	# the start implies, timehist does not) and the next of each CPU's last
 	# switch (timehist counts a switch-in at its switch-out)
 	script "$MODEL_MIX" "$T/script"
 	awk '$3 == "exit" { split($6, a, "="); gone[a[2]] = 1 }
 	$3 == "sched_process_exit" { split($5, a, "="); gone[a[2]] = 1 }
+	$3 == "sched_switch" { split($5, b, "="); if (b[2] in gone) print b[2] }
 	$3 == "sched_switch" { split($8, a, "="); if (a[2] in gone) print a[2]; last[$2] = a[2] }
 	$3 == "sched_switch" && !($2 in seen) { seen[$2] = 1; split($5, a, "="); print a[2] }
 	END { for (c in last) print last[c] }' "$T/script" |
@@ -140,9 +144,9 @@ model_timehist() {
 		for (t in thrun) {
 			tot++
 			if (!(t in run)) { bad++; if (!first) first = "tid " t " missing in tc"; continue }
-			if (odd[t] || t in late) { aside++; continue }
 			d = run[t] - thrun[t]; if (d < 0) d = -d
 			if ((d > 1 && d > thrun[t] / 100) || sw[t] != thsw[t]) {
+				if (odd[t] || t in late) { aside++; continue }
 				bad++
 				if (!first) first = "tid " t ": run_ms " run[t] " vs " thrun[t] ", switches " sw[t] " vs " thsw[t]
 			} else {

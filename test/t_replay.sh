@@ -396,6 +396,7 @@ timehist_compare() {
 	"$TC_SAN" --replay "$f" --script 2>/dev/null | awk '
 	$3 == "exit" { split($6, a, "="); gone[a[2]] = 1 }
 	$3 == "sched_process_exit" { split($5, a, "="); gone[a[2]] = 1 }
+	$3 == "sched_switch" { split($5, b, "="); if (b[2] in gone) print b[2] }
 	$3 == "sched_switch" { split($8, a, "="); if (a[2] in gone) print a[2] }' |
 		sort -u >"$T/after_exit"
 	res=$(awk -F'\t' '
