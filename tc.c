@@ -7428,7 +7428,7 @@ static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
 	int ncol = G.cols - LABEL_W;
-	uint64_t span = G.v_end - G.v_start, step = 1, base = G.m_first ? G.m_first : G.v_start;
+	uint64_t span = G.v_end - G.v_start, step = 1, base = G.m_first ? G.m_first : G.v_start, first;
 
 	if (ncol < 10 || !span)
 		return;
@@ -7444,12 +7444,17 @@ static void draw_axis(int r)
 			break;
 		}
 	}
-	for (uint64_t t = G.v_start > base ? base + (G.v_start - base + step - 1) / step * step : base;
-	     t <= G.v_end; t += step) {
+	first = G.v_start > base ? base + (G.v_start - base + step - 1) / step * step : base;
+	if (first < G.v_start)
+		first = G.v_start;	/* the rounding wrapped */
+	/* times from a file can be near 2^64: stop when t wraps, never
+	 * more ticks than columns, and no product may overflow */
+	for (uint64_t t = first, n = 0; t >= first && t <= G.v_end && n <= (uint64_t)ncol; t += step, n++) {
 		char lab[32];
+		uint64_t d = t - G.v_start;
 		int c;
 
-		c = LABEL_W + (int)((t - G.v_start) * ncol / span);
+		c = LABEL_W + (int)(d <= UINT64_MAX / ncol ? d * ncol / span : d / (span / ncol + 1));
 		fmt_dur(lab, sizeof(lab), t > base ? t - base : 0);
 		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
 		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);

@@ -754,6 +754,32 @@ view_hostile_file() {
 	if [ -n "$why" ]; then fail view_hostile_file "$why (files in $T)"; else pass view_hostile_file; fi
 }
 
+# Recordings that make fuzz found (times near 2^64): the axis of the view
+# overflowed an int, or drew ticks for seconds. Each replays in the view
+# (tc-san) and quits on q.
+view_fuzz_found() {
+	local why='' TC=$TC_SAN TV_NAME f
+	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
+	for f in view-axis-overflow view-axis-slow; do
+		tv_begin 100 30 || { why="tmux did not start"; break; }
+		if ! tv_run "--replay $ROOT/test/fuzz-seeds/$f.data 2>$T/$f.err"; then
+			why="$f: no view: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+		else
+			tv_tmux send-keys -t t -l "+-LH0"
+			sleep 0.5
+			tv_tmux send-keys -t t q
+			if ! tv_wait_exit; then
+				why="$f: tc did not end after q"
+			elif ! grep -qx 'rc=0' "$T/rc"; then
+				why="$f: $(cat "$T/rc"): $(grep -m1 -E 'ERROR|runtime error' "$T/$f.err")"
+			fi
+		fi
+		tv_end
+		[ -n "$why" ] && break
+	done
+	if [ -n "$why" ]; then fail view_fuzz_found "$why (files in $T)"; else pass view_fuzz_found; fi
+}
+
 # A fatal signal in the view: the terminal is restored, then the
 # sanitizer's handler runs and reports (tc's handler hands over to it).
 view_fatal_signal() {
@@ -787,13 +813,13 @@ if ! command -v tmux >/dev/null; then
 		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
-		 view_orphans_ctrl_c view_hostile_file view_fatal_signal; do
+		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
 	run_tests view_not_a_tty
 else
 	run_tests view_not_a_tty view_replay view_replay_speed view_vt100_bytes view_term_dumb \
-		view_hostile_file view_fatal_signal
+		view_hostile_file view_fatal_signal view_fuzz_found
 	kernel_tests view_history_replay view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
