@@ -1612,6 +1612,7 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 }
 
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu);
+static void lat_wake_only(struct task *p);
 
 /* ---------------------------------------------------------------- model */
 
@@ -2275,6 +2276,7 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 	cp->cur_last = s;
 	if (!p)
 		return;
+	lat_wake_only(p);	/* its switch-in is missing: the wait's end is unknown */
 	if (p->state != ST_UNKNOWN && from < s) {
 		task_set(p, ST_UNKNOWN, from);
 		p->unk_missing = !cp->gap;
@@ -5645,6 +5647,18 @@ static void lat_holders(struct lat_rec *r, const struct task *p)
 	}
 }
 
+/* Keep p's wakeup (p runnable: its start and waker) for the waker chain,
+ * also when the end of its wait is unknown (a switch-in the kernel did not
+ * report, a gap): the chain needs who woke it, not how long it waited. */
+static void lat_wake_only(struct task *p)
+{
+	if (p->state != ST_RUNNABLE || p->waker == -1)
+		return;
+	p->wk_t[p->wk_next] = p->wait_start;
+	p->wk_tid[p->wk_next] = p->waker;
+	p->wk_next = (p->wk_next + 1) % LAT_WAKES;
+}
+
 /*
  * The model's hook: task p is being switched in on cpu at end, before its
  * state changes; if it was runnable, it waited from start.  Counts the wait
@@ -5670,9 +5684,7 @@ static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
 		if (d > p->lat_pre_max)
 			p->lat_pre_max = d;
 	} else {
-		p->wk_t[p->wk_next] = start;
-		p->wk_tid[p->wk_next] = p->waker;
-		p->wk_next = (p->wk_next + 1) % LAT_WAKES;
+		lat_wake_only(p);
 	}
 	if (!lat.runs || !(r = lat_slot(lat.wait, &lat.nwait, d)))
 		return;
