@@ -953,7 +953,7 @@ static bool q_rec(const struct mq *q, int i, uint64_t *t, const uint8_t **r, siz
 	e = mq_at(q, i);
 	*t = e->time;
 	*r = q->b + ((e->ref >> 8) & (q->bcap - 1));
-	*n = (*r)[6] | (*r)[7] << 8;
+	*n = g16(*r + 6);	/* the host's byte order */
 	return (e->ref >> 8) >= q->bhead && (e->ref >> 8) + *n <= q->btail;
 }
 
