@@ -8651,7 +8651,7 @@ static void view_events(struct vloop *l, uint64_t now)
 	if (G.live && G.fl.secs_ns)
 		fl_poll(true);
 	if (G.rd_follow && !G.v_ended) {	/* what the stream has brought */
-		G.v_ended = rd_run(UINT64_MAX) != 2 && G.rd_eof;
+		G.v_ended = rd_run(UINT64_MAX) != 2;	/* its end, or a broken record */
 		if (G.m_last > G.v_now)
 			G.v_now = G.m_last;
 	} else if (G.speed > 0 && !G.v_ended && !G.paused) {
