@@ -4009,7 +4009,7 @@ static void fl_append(const uint8_t *r, size_t n, uint64_t t)
 	if (need > G.fl.cap)
 		return;
 	skip = G.fl.cap - off < need ? G.fl.cap - off : 0;
-	while (G.fl.head + skip + need - G.fl.tail > G.fl.cap) {	/* drop the oldest */
+	while (G.fl.tail < G.fl.head && G.fl.head + skip + need - G.fl.tail > G.fl.cap) {	/* drop the oldest */
 		size_t o = G.fl.tail % G.fl.cap;
 		uint64_t tt;
 
