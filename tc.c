@@ -2179,9 +2179,9 @@ static void model_gap_cpu(int c)
 	}
 	cp->gen++;
 	cp->gap = true;
-	cpu_set(c, -1, from);
-	cpu_cstate(c, -1, from);
-	cpu_freq(c, -1, from);
+	cpu_set(c, -1, from > cp->since ? from : cp->since);	/* never back in time */
+	cpu_cstate(c, -1, from > cp->cstate_since ? from : cp->cstate_since);
+	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
 }
 
 /* Is c a CPU number of the model?  Counts the ones that are not. */
@@ -2655,11 +2655,13 @@ static void mrg_heap_fix(int k)
 }
 
 /* Count n more bytes of queue memory; false if queues that grow (a file's)
- * would pass QUEUE_MAX.  The rings' queues are sized by -m at start, one
+ * would pass QUEUE_MAX, or, for the first allocation of an empty queue
+ * (first), four times that (a queue that cannot hold one record would lose
+ * all of its CPU's).  The rings' queues are sized by -m at start, one
  * ring's worth each, and always get it: an empty queue takes any record. */
-static bool mrg_take(size_t n)
+static bool mrg_take(size_t n, bool first)
 {
-	if (G.q_grow && G.q_bytes + n > QUEUE_MAX)
+	if (G.q_grow && G.q_bytes + n > (first ? 4 * QUEUE_MAX : QUEUE_MAX))
 		return false;
 	G.q_bytes += n;
 	if (G.q_bytes > G.q_peak)
@@ -2675,7 +2677,7 @@ static bool mq_grow_bytes(struct mq *q)
 	size_t nb = q->bcap * 2;
 	uint8_t *b;
 
-	if (!G.q_grow || !mrg_take(q->bcap))
+	if (!G.q_grow || !mrg_take(q->bcap, false))
 		return false;
 	b = xcalloc(1, nb);
 	for (uint64_t p = q->bhead; p < q->btail;) {
@@ -2704,7 +2706,7 @@ static bool mq_room(struct mq *q)
 	if (q->n < q->ecap)
 		return true;
 	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
-	if ((q->ecap && !G.q_grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e)))
+	if ((q->ecap && !G.q_grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e), !q->ecap))
 		return false;
 	e = xcalloc(nc, sizeof(*e));
 	for (uint32_t i = 0; i < q->n; i++)
@@ -2735,7 +2737,7 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 	if (!mq_room(q))
 		return NULL;
 	if (!q->b) {
-		if (!mrg_take(q->bcap))
+		if (!mrg_take(q->bcap, true))
 			return NULL;
 		q->b = xcalloc(1, q->bcap);
 	}
@@ -3292,7 +3294,10 @@ static bool pe_pass(bool final)
 		uint64_t last = q->caught;
 		int drained = rb_drain(r, r->cpu, &last);
 
-		q->caught = drained ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) : last;
+		/* full: caught up to its newest record (a late one inserted
+		 * last is not the newest), so that releasing frees its front */
+		q->caught = drained ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) :
+			    q->n && mq_at(q, q->n - 1)->time > last ? mq_at(q, q->n - 1)->time : last;
 		if (q->caught < bound)
 			bound = q->caught;
 		all &= drained;
@@ -3813,6 +3818,8 @@ static void rec_close(void)
 	uint64_t h[7];
 
 	rec_flush();
+	free(G.rec_buf);	/* rec_open allocates it: a flight or saved file each */
+	G.rec_buf = NULL;
 	if (G.rec_pipe) {
 		close(G.rec_fd);
 		G.rec_fd = -1;
@@ -4056,17 +4063,18 @@ static void fl_check(const struct ev *e)
 		switch (g->kind) {
 		case TRIG_WAIT:
 			if (e->kind == EV_SWITCH && (tk = task_find(e->b)) && tk->state == ST_RUNNABLE &&
-			    e->time - tk->wait_start > g->d && filter_task(tk))
+			    e->time > tk->wait_start && e->time - tk->wait_start > g->d && filter_task(tk))
 				fl_fire(g->kind, tk, e->time, e->time - tk->wait_start);
 			break;
 		case TRIG_RUN:
 			if (e->kind == EV_SWITCH && (tk = task_find(e->a)) && tk->state == ST_RUNNING &&
-			    e->time - tk->since > g->d && filter_task(tk))
+			    e->time > tk->since && e->time - tk->since > g->d && filter_task(tk))
 				fl_fire(g->kind, tk, e->time, e->time - tk->since);
 			break;
 		case TRIG_BLOCKED:
 			if ((e->kind == EV_WAKEUP || e->kind == EV_WAKING) && (tk = task_find(e->a)) &&
-			    tk->state == ST_BLOCKED && e->time - tk->since > g->d && filter_task(tk))
+			    tk->state == ST_BLOCKED && e->time > tk->since && e->time - tk->since > g->d &&
+			    filter_task(tk))
 				fl_fire(g->kind, tk, e->time, e->time - tk->since);
 			break;
 		case TRIG_LOST:
@@ -4168,7 +4176,7 @@ static void fl_write(uint64_t from, uint64_t until, bool in_view)
 		note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
 	if (G.fl.dropped_t > from && !in_view)
 		note("flight recorder: the buffer (%zu MiB) held only the last %.3f s: raise --flight-mem",
-		     G.fl.cap >> 20, (until - G.fl.dropped_t) / 1e9);
+		     G.fl.cap >> 20, (until > G.fl.dropped_t ? until - G.fl.dropped_t : 0) / 1e9);
 	G.fl.written++;
 	G.fl.mark[0] = 0;
 	G.fl.pending = false;
@@ -8134,6 +8142,7 @@ static void view_save(void)
 	char path[64];
 	time_t now = time(NULL);
 	struct tm tm;
+	int fd;
 
 	if (!G.live) {
 		snprintf(G.v_msg, sizeof(G.v_msg), "S saves from the live view; a recording's span: --replay FILE --script");
@@ -8146,6 +8155,13 @@ static void view_save(void)
 	gmtime_r(&now, &tm);	/* UTC: no time zone files on a small target */
 	snprintf(path, sizeof(path), "tc-%04d%02d%02d-%02d%02d%02dZ.data", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);	/* the recorder dies on failure */
+	if (fd < 0) {
+		snprintf(G.v_msg, sizeof(G.v_msg), "cannot save %s here: %s", path, strerror(errno));
+		return;
+	}
+	close(fd);
+	unlink(path);
 	fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
 }
 
@@ -9018,8 +9034,8 @@ static void parse_args(int argc, char **argv)
 
 			NEEDV();
 			n = strtoul(v, &end, 10);
-			if (*end || !n || n > 4096)
-				die("%s %s: a number from 1 to 4096 is needed", a, v);
+			if (*end || !n || n > (sizeof(size_t) < 8 ? 1024 : 4096))	/* MiB fit a size_t */
+				die("%s %s: a number from 1 to %d is needed", a, v, sizeof(size_t) < 8 ? 1024 : 4096);
 			if (!strcmp(a, "--keep"))
 				G.fl.keep = n;
 			else
