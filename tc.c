@@ -3840,6 +3840,31 @@ static void rec_close(void)
 	G.rec_fd = -1;
 }
 
+/* A COMM record as tc synthesizes it (time 0), in the dummy event's
+ * sample_id layout: TID, TIME, CPU, IDENTIFIER after the name. */
+struct comm_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	char comm[16];
+	uint32_t sid_pid, sid_tid;	/* sample_id */
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t id;
+};
+_Static_assert(sizeof(struct comm_rec) == 64 && offsetof(struct comm_rec, id) == 56,
+	       "a synthesized COMM record is 64 bytes, its IDENTIFIER last");
+
+/* Fill r with the COMM record naming tid (of thread group pid) comm. */
+static void rec_comm(struct comm_rec *r, int pid, int tid, const char *comm)
+{
+	memset(r, 0, sizeof(*r));
+	r->h = (struct perf_event_header){ .type = PERF_RECORD_COMM, .size = sizeof(*r) };
+	r->pid = r->sid_pid = pid;
+	r->tid = r->sid_tid = tid;
+	memcpy(r->comm, comm, strnlen(comm, COMM_LEN - 1));
+	r->id = G.attr[G.nattr - 1].ids[0];	/* the dummy event's */
+}
+
 /*
  * COMM records for the tasks alive at start (from /proc), so that their
  * names are known, as perf record synthesizes them.  Sent through emit()
@@ -3847,7 +3872,6 @@ static void rec_close(void)
  */
 static void rec_synth_comms(void)
 {
-	const struct attr *d = &G.attr[G.nattr - 1];
 	DIR *pd = opendir("/proc");
 	struct dirent *pe;
 
@@ -3865,12 +3889,9 @@ static void rec_synth_comms(void)
 		if (!(td = opendir(path)))
 			continue;
 		while ((te = readdir(td))) {
-			uint8_t r[8 + 8 + 16 + 32];
+			struct comm_rec r;
 			char comm[64];
 			int tid = atoi(te->d_name);
-			struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = sizeof(r) };
-			uint32_t pt[2] = { pid, tid }, cpu[2] = { 0, 0 };
-			uint64_t zero = 0;
 
 			if (tid <= 0)
 				continue;
@@ -3878,15 +3899,8 @@ static void rec_synth_comms(void)
 			if (read_small(path, comm, sizeof(comm)) <= 0)
 				continue;
 			comm[strcspn(comm, "\n")] = 0;
-			memset(r, 0, sizeof(r));
-			memcpy(r, &h, 8);
-			memcpy(r + 8, pt, 8);
-			memcpy(r + 16, comm, strnlen(comm, COMM_LEN - 1));
-			memcpy(r + 32, pt, 8);		/* sample_id: TID */
-			memcpy(r + 40, &zero, 8);	/* TIME */
-			memcpy(r + 48, cpu, 8);		/* CPU */
-			memcpy(r + 56, &d->ids[0], 8);	/* IDENTIFIER */
-			emit(r, sizeof(r), 0, NULL);
+			rec_comm(&r, pid, tid, comm);
+			emit((const uint8_t *)&r, sizeof(r), 0, NULL);
 		}
 		closedir(td);
 	}
@@ -4008,6 +4022,22 @@ static void fl_init(void)
 	G.fl.arm_after = 0;
 }
 
+/* The slot of the ring at running position p: *t and *r get the time and
+ * the record kept there (*r NULL: a skip to the start of the ring).
+ * Returns the bytes to the next slot. */
+static size_t fl_slot(uint64_t p, uint64_t *t, const uint8_t **r)
+{
+	size_t o = p % G.fl.cap;
+
+	memcpy(t, G.fl.buf + o, 8);
+	if (G.fl.cap - o < 16 || *t == UINT64_MAX) {
+		*r = NULL;
+		return G.fl.cap - o;
+	}
+	*r = G.fl.buf + o + 8;
+	return 8 + ((g16(*r + 6) + 7) & ~(size_t)7);
+}
+
 /* Keep record r (n bytes, time t) in the ring, dropping the oldest. */
 static void fl_append(const uint8_t *r, size_t n, uint64_t t)
 {
@@ -4017,16 +4047,12 @@ static void fl_append(const uint8_t *r, size_t n, uint64_t t)
 		return;
 	skip = G.fl.cap - off < need ? G.fl.cap - off : 0;
 	while (G.fl.tail < G.fl.head && G.fl.head + skip + need - G.fl.tail > G.fl.cap) {	/* drop the oldest */
-		size_t o = G.fl.tail % G.fl.cap;
 		uint64_t tt;
+		const uint8_t *old;
 
-		memcpy(&tt, G.fl.buf + o, 8);
-		if (G.fl.cap - o < 16 || tt == UINT64_MAX) {	/* a skip to the start */
-			G.fl.tail += G.fl.cap - o;
-			continue;
-		}
-		G.fl.tail += 8 + ((g16(G.fl.buf + o + 8 + 6) + 7) & ~(size_t)7);
-		G.fl.dropped_t = tt;
+		G.fl.tail += fl_slot(G.fl.tail, &tt, &old);
+		if (old)
+			G.fl.dropped_t = tt;
 	}
 	if (skip) {
 		if (skip >= 8)
@@ -4088,22 +4114,14 @@ static void fl_check(const struct ev *e)
 /* COMM records (time 0) of every task the model has a name for. */
 static void fl_comms(void)
 {
-	const struct attr *d = &G.attr[G.nattr - 1];
-
 	for (int i = 0; i < G.ntask; i++) {
 		const struct task *tk = &G.task[i];
-		uint8_t r[8 + 8 + 16 + 32] = { 0 };
-		struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = sizeof(r) };
-		uint32_t pt[2] = { tk->pid > 0 ? tk->pid : tk->tid, tk->tid };
+		struct comm_rec r;
 
 		if (!tk->comm[0])
 			continue;
-		memcpy(r, &h, 8);
-		memcpy(r + 8, pt, 8);
-		memcpy(r + 16, tk->comm, strnlen(tk->comm, COMM_LEN - 1));
-		memcpy(r + 32, pt, 8);			/* sample_id: TID, TIME 0, CPU 0 */
-		memcpy(r + 56, &d->ids[0], 8);		/* IDENTIFIER */
-		rec_append(r, sizeof(r));
+		rec_comm(&r, tk->pid > 0 ? tk->pid : tk->tid, tk->tid, tk->comm);
+		rec_append(&r, sizeof(r));
 	}
 }
 
@@ -4127,24 +4145,18 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 	fl_comms();
 	rec_round();
 	for (uint64_t p = G.fl.tail; p < G.fl.head;) {
-		size_t o = p % G.fl.cap, len;
+		const uint8_t *r;
 		uint64_t t;
 
-		memcpy(&t, G.fl.buf + o, 8);
-		if (G.fl.cap - o < 16 || t == UINT64_MAX) {
-			p += G.fl.cap - o;
-			continue;
-		}
-		len = g16(G.fl.buf + o + 8 + 6);
-		if (t >= from && t <= until) {
-			rec_append(G.fl.buf + o + 8, len);
-			if (!G.rec_first && g32(G.fl.buf + o + 8) == PERF_RECORD_SAMPLE)
+		p += fl_slot(p, &t, &r);
+		if (r && t >= from && t <= until) {
+			rec_append(r, g16(r + 6));
+			if (!G.rec_first && g32(r) == PERF_RECORD_SAMPLE)
 				G.rec_first = t;
 			G.rec_last = t;
 			if (++n % 4096 == 0)
 				rec_round();
 		}
-		p += 8 + ((len + 7) & ~(size_t)7);
 	}
 	rec_round();
 	rec_close();
