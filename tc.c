@@ -1330,6 +1330,132 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	return pos;
 }
 
+/* A SAMPLE of an attr whose layout is fixed (struct attr's pos_*): its
+ * fields at their precomputed offsets, the common case, fast. */
+static int rec_info_fixed(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri)
+{
+	if (n < a->min_size)
+		return -1;
+	if (a->pos_tid) {
+		ri->pid = g32(r + a->pos_tid);
+		ri->tid = g32(r + a->pos_tid + 4);
+	}
+	if (a->pos_time) {
+		ri->time = g64(r + a->pos_time);
+		ri->has_time = true;
+	}
+	if (a->pos_cpu)
+		ri->cpu = g32(r + a->pos_cpu);
+	if (a->pos_raw) {
+		ri->rawsz = g32(r + a->pos_raw);
+		if (ri->rawsz > n - a->pos_raw - 4)
+			return -1;
+		ri->raw = r + a->pos_raw + 4;
+	}
+	return 0;
+}
+
+#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
+
+/* A SAMPLE of attr pa, field by field in sample_type order up to RAW. */
+static int rec_info_sample(const uint8_t *r, size_t n, const struct perf_event_attr *pa, struct rinfo *ri)
+{
+	const uint8_t *p = r + 8, *end = r + n;
+	uint64_t st = pa->sample_type;
+
+	if (st & PERF_SAMPLE_IDENTIFIER) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_IP) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_TID) {
+		NEED(8);
+		ri->pid = g32(p);
+		ri->tid = g32(p + 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		NEED(8);
+		ri->time = g64(p);
+		ri->has_time = true;
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_ID) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_STREAM_ID) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_CPU) {
+		NEED(8);
+		ri->cpu = g32(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = pa->read_format, each = 8;
+		uint64_t extra = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+				      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
+
+		each += 8 * (!!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+		if (rf & PERF_FORMAT_GROUP) {
+			uint64_t nr;
+
+			NEED(8);
+			nr = g64(p);
+			if (nr > n / 8)
+				return -1;
+			NEED(8 + extra + nr * each);
+			p += 8 + extra + nr * each;
+		} else {
+			NEED(extra + each);
+			p += extra + each;
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr;
+
+		NEED(8);
+		nr = g64(p);
+		if (nr > n / 8)
+			return -1;
+		NEED(8 + 8 * nr);
+		p += 8 + 8 * nr;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		NEED(4);
+		ri->rawsz = g32(p);
+		p += 4;
+		NEED(ri->rawsz);
+		ri->raw = p;
+	}
+	return 0;
+}
+
+#undef NEED
+
+/* The sample_id trailer (sample_id_all) of another kernel record. */
+static int rec_info_trailer(const uint8_t *r, size_t n, uint64_t st, struct rinfo *ri)
+{
+	size_t k = 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+			!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+			!!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+	const uint8_t *p;
+
+	if (n < 8 + k)
+		return -1;
+	p = r + n - k;
+	ri->body_end = n - k;
+	if (st & PERF_SAMPLE_TID) {
+		ri->pid = g32(p);
+		ri->tid = g32(p + 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		ri->time = g64(p);
+		ri->has_time = true;
+		p += 8;
+	}
+	p += 8 * (!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
+	if (st & PERF_SAMPLE_CPU)
+		ri->cpu = g32(p);
+	return 0;
+}
+
 /*
  * Parse the generic part of record r (n bytes, header included, n checked
  * by the caller to be >= 8 and its size field) as a record of attr index
@@ -1341,132 +1467,20 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
 	uint32_t type = g32(r);
-	const uint8_t *p = r + 8, *end = r + n;
-	const struct perf_event_attr *pa;
-	uint64_t st;
+	const struct attr *a;
 
 	memset(ri, 0, sizeof(*ri));
 	ri->cpu = ri->pid = ri->tid = -1;
 	ri->body_end = n;
 	ri->attr = attr;
-	if (ri->attr < 0 || ri->attr >= G.nattr)
+	if (attr < 0 || attr >= G.nattr)
 		return -1;
-	pa = &G.attr[ri->attr].pa;
-	st = pa->sample_type;
-	if (type == PERF_RECORD_SAMPLE && G.attr[ri->attr].fixed) {	/* the common case, fast */
-		const struct attr *a = &G.attr[ri->attr];
-
-		if (n < a->min_size)
-			return -1;
-		if (a->pos_tid) {
-			ri->pid = g32(r + a->pos_tid);
-			ri->tid = g32(r + a->pos_tid + 4);
-		}
-		if (a->pos_time) {
-			ri->time = g64(r + a->pos_time);
-			ri->has_time = true;
-		}
-		if (a->pos_cpu)
-			ri->cpu = g32(r + a->pos_cpu);
-		if (a->pos_raw) {
-			ri->rawsz = g32(r + a->pos_raw);
-			if (ri->rawsz > n - a->pos_raw - 4)
-				return -1;
-			ri->raw = r + a->pos_raw + 4;
-		}
+	a = &G.attr[attr];
+	if (type == PERF_RECORD_SAMPLE)
+		return a->fixed ? rec_info_fixed(r, n, a, ri) : rec_info_sample(r, n, &a->pa, ri);
+	if (type >= PR_HEADER_ATTR || !a->pa.sample_id_all)
 		return 0;
-	}
-#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
-	if (type == PERF_RECORD_SAMPLE) {
-		if (st & PERF_SAMPLE_IDENTIFIER) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_IP) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_TID) {
-			NEED(8);
-			ri->pid = g32(p);
-			ri->tid = g32(p + 4);
-			p += 8;
-		}
-		if (st & PERF_SAMPLE_TIME) {
-			NEED(8);
-			ri->time = g64(p);
-			ri->has_time = true;
-			p += 8;
-		}
-		if (st & PERF_SAMPLE_ADDR) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_ID) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_STREAM_ID) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_CPU) {
-			NEED(8);
-			ri->cpu = g32(p);
-			p += 8;
-		}
-		if (st & PERF_SAMPLE_PERIOD) { NEED(8); p += 8; }
-		if (st & PERF_SAMPLE_READ) {
-			uint64_t rf = pa->read_format, each = 8;
-			uint64_t extra = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-					      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
-
-			each += 8 * (!!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
-			if (rf & PERF_FORMAT_GROUP) {
-				uint64_t nr;
-
-				NEED(8);
-				nr = g64(p);
-				if (nr > n / 8)
-					return -1;
-				NEED(8 + extra + nr * each);
-				p += 8 + extra + nr * each;
-			} else {
-				NEED(extra + each);
-				p += extra + each;
-			}
-		}
-		if (st & PERF_SAMPLE_CALLCHAIN) {
-			uint64_t nr;
-
-			NEED(8);
-			nr = g64(p);
-			if (nr > n / 8)
-				return -1;
-			NEED(8 + 8 * nr);
-			p += 8 + 8 * nr;
-		}
-		if (st & PERF_SAMPLE_RAW) {
-			NEED(4);
-			ri->rawsz = g32(p);
-			p += 4;
-			NEED(ri->rawsz);
-			ri->raw = p;
-		}
-		return 0;
-	}
-	if (type >= PR_HEADER_ATTR || !pa->sample_id_all)
-		return 0;
-	{
-		size_t k = 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
-				!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
-				!!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
-
-		if (n < 8 + k)
-			return -1;
-		p = end - k;
-		ri->body_end = n - k;
-		if (st & PERF_SAMPLE_TID) {
-			ri->pid = g32(p);
-			ri->tid = g32(p + 4);
-			p += 8;
-		}
-		if (st & PERF_SAMPLE_TIME) {
-			ri->time = g64(p);
-			ri->has_time = true;
-			p += 8;
-		}
-		p += 8 * (!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
-		if (st & PERF_SAMPLE_CPU)
-			ri->cpu = g32(p);
-	}
-#undef NEED
-	return 0;
+	return rec_info_trailer(r, n, a->pa.sample_type, ri);
 }
 
 /* rec_info_as for the attr the record names. */
