@@ -3094,6 +3094,81 @@ static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
 	    pages, c, strerror(e), DEF_MMAP_PAGES);
 }
 
+/* -I: the tracepoint filter that leaves out every thread of tc, so that
+ * none of its own calls is traced. */
+static void pe_self_filter(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	size_t n = 0;
+
+	G.self_filter[0] = 0;
+	while (d && (de = readdir(d)))
+		if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.self_filter))
+			n += snprintf(G.self_filter + n, sizeof(G.self_filter) - n, "%scommon_pid != %d",
+				      n ? " && " : "", atoi(de->d_name));
+	if (d)
+		closedir(d);
+}
+
+/* Open every event on online CPU c, the first with a ring of pages pages
+ * that the others write to (SET_OUTPUT); need is the descriptors all CPUs
+ * take, for the message when they run out.  Dies with what to do. */
+static void pe_open_cpu(int c, unsigned pages, int need)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	struct rb *r;
+	int lead = -1;
+
+	for (int i = 0; i < G.nattr; i++) {
+		struct attr *a = &G.attr[i];
+		int fd;
+
+		a->pa.wakeup_watermark = (uint64_t)pages * psz / 4;
+		fd = pe_open(&a->pa, c);
+		if (fd < 0 && errno == EINVAL && (a->pa.read_format & PERF_FORMAT_LOST)) {
+			a->pa.read_format &= ~PERF_FORMAT_LOST;	/* kernel < 6.0 */
+			fd = pe_open(&a->pa, c);
+		}
+		if (fd < 0 && errno == ENODEV) {
+			note("CPU %d went offline, skipped", c);
+			break;
+		}
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			die("perf_event_open not permitted: run as root, or give tc CAP_PERFMON (setcap cap_perfmon,cap_sys_admin+ep tc), or lower /proc/sys/kernel/perf_event_paranoid (now %s) to -1",
+			    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+			die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
+			    G.nattr, need / G.nattr, need, FD_SPARE + G.view,
+			    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
+		if (fd < 0)
+			die("perf_event_open of %s on CPU %d: %s",
+			    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
+		G.fds[G.nfd++] = fd;
+		if ((a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT) &&
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, G.self_filter) < 0)
+			die("cannot filter tc's own system calls out (%s): %s", G.self_filter, strerror(errno));
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
+			die("PERF_EVENT_IOC_ID: %s", strerror(errno));
+		a->nids++;
+		if (lead < 0) {
+			void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+			if (m == MAP_FAILED)
+				pe_mmap_fail(pages, c);
+			lead = fd;
+			r = &G.rb[G.nrb++];
+			r->pc = m;
+			r->data = (uint8_t *)m + psz;
+			r->size = (uint64_t)pages * psz;
+			r->cpu = c;
+			r->fd = fd;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, lead) < 0) {
+			die("PERF_EVENT_IOC_SET_OUTPUT on CPU %d: %s", c, strerror(errno));
+		}
+	}
+}
+
 /*
  * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
  * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
@@ -3197,76 +3272,14 @@ static void pe_setup(void)
 	}
 	pe_fd_limit(need);
 	G.fds = xcalloc(need, sizeof(int));
-	if (G.io) {	/* every thread of tc, so that none of its calls is traced */
-		DIR *d = opendir("/proc/self/task");
-		struct dirent *de;
-		size_t n = 0;
-
-		G.self_filter[0] = 0;
-		while (d && (de = readdir(d)))
-			if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.self_filter))
-				n += snprintf(G.self_filter + n, sizeof(G.self_filter) - n, "%scommon_pid != %d",
-					      n ? " && " : "", atoi(de->d_name));
-		if (d)
-			closedir(d);
-	}
+	if (G.io)
+		pe_self_filter();
 	G.rb = xcalloc(G.ncpu, sizeof(*G.rb));
 	for (int i = 0; i < G.nattr; i++)
 		G.attr[i].ids = xcalloc(G.ncpu, sizeof(uint64_t));
-	for (int c = 0; c < G.ncpu; c++) {
-		struct rb *r;
-		int lead = -1;
-
-		if (!G.cpu_online[c])
-			continue;
-		for (int i = 0; i < G.nattr; i++) {
-			struct attr *a = &G.attr[i];
-			int fd;
-
-			a->pa.wakeup_watermark = (uint64_t)pages * psz / 4;
-			fd = pe_open(&a->pa, c);
-			if (fd < 0 && errno == EINVAL && (a->pa.read_format & PERF_FORMAT_LOST)) {
-				a->pa.read_format &= ~PERF_FORMAT_LOST;	/* kernel < 6.0 */
-				fd = pe_open(&a->pa, c);
-			}
-			if (fd < 0 && errno == ENODEV) {
-				note("CPU %d went offline, skipped", c);
-				break;
-			}
-			if (fd < 0 && (errno == EACCES || errno == EPERM))
-				die("perf_event_open not permitted: run as root, or give tc CAP_PERFMON (setcap cap_perfmon,cap_sys_admin+ep tc), or lower /proc/sys/kernel/perf_event_paranoid (now %s) to -1",
-				    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
-			if (fd < 0 && (errno == EMFILE || errno == ENFILE))
-				die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
-				    G.nattr, need / G.nattr, need, FD_SPARE + G.view,
-				    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
-			if (fd < 0)
-				die("perf_event_open of %s on CPU %d: %s",
-				    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
-			G.fds[G.nfd++] = fd;
-			if ((a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT) &&
-			    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, G.self_filter) < 0)
-				die("cannot filter tc's own system calls out (%s): %s", G.self_filter, strerror(errno));
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
-				die("PERF_EVENT_IOC_ID: %s", strerror(errno));
-			a->nids++;
-			if (lead < 0) {
-				void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-				if (m == MAP_FAILED)
-					pe_mmap_fail(pages, c);
-				lead = fd;
-				r = &G.rb[G.nrb++];
-				r->pc = m;
-				r->data = (uint8_t *)m + psz;
-				r->size = (uint64_t)pages * psz;
-				r->cpu = c;
-				r->fd = fd;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, lead) < 0) {
-				die("PERF_EVENT_IOC_SET_OUTPUT on CPU %d: %s", c, strerror(errno));
-			}
-		}
-	}
+	for (int c = 0; c < G.ncpu; c++)
+		if (G.cpu_online[c])
+			pe_open_cpu(c, pages, need);
 	if (!G.nrb)
 		die("no online CPU could be traced");
 	idmap_build();
