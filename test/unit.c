@@ -1445,6 +1445,25 @@ static void t_mq_full(void)
 	      "%d lines, first at %" PRIu64, k, ot[0]);
 }
 
+/* With the queues' budget spent, a queue still empty gets its first
+ * allocation (else every record of its CPU would be lost), but a queue
+ * that has one does not grow. */
+static void t_mq_budget(void)
+{
+	uint8_t rec[256];
+	struct smp s = { .id = 1, .pid = 1, .tid = 1, .cpu = 0, .time = 10 };
+	size_t n;
+
+	CHECK(merge_setup(2), "setup");
+	n = mk_sample(rec, SMP_LIVE, &s);
+	CHECK(q_push(0, rec, n, 10), "push");
+	G.q_bytes = QUEUE_MAX;
+	CHECK(q_push(1, rec, n, 20), "an empty queue refused its first record");
+	CHECK(!mq_grow_bytes(&G.q[0]), "a queue grew past the budget");
+	mrg_release(UINT64_MAX);
+	CHECK(G.released == 20 && G.out_of_order == 0, "released %" PRIu64, G.released);
+}
+
 /* A copied record whose stream position has 32 zero low bits (the first
  * of a live pass) is not taken for free space when a later one goes
  * first. */
@@ -3935,6 +3954,7 @@ int main(void)
 	RUN(merge_out_of_order);
 	RUN(mq_full);
 	RUN(mq_seq_zero);
+	RUN(mq_budget);
 	RUN(merge_file_rounds);
 	RUN(merge_file_no_rounds);
 	RUN(merge_file_side_band);
