@@ -196,10 +196,10 @@ enum st {
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
 #ifndef TC_MAX_IVALS
-#define TC_MAX_IVALS 1		/* model_init's interval ring until hist_init sizes it (--history) */
+#define TC_MAX_IVALS 1		/* model_init's interval ring (bytes) until hist_init sizes it (--history) */
 #endif
 #define PID_MAX 4194304		/* PID_MAX_LIMIT: larger pids are invalid */
-#define NO_IVAL UINT32_MAX
+#define NO_IVAL UINT64_MAX	/* no interval: the end of a row's chain */
 #define WAKER_IRQ (-2)		/* a wakeup from interrupt context */
 #define TRACE_IRQ_FLAGS 0x58	/* common_flags: HARDIRQ | SOFTIRQ | NMI */
 
@@ -223,13 +223,13 @@ struct task {
 	uint32_t switches, wakeups;
 	uint32_t inferred;	/* switch-ins the kernel did not report */
 	uint64_t initial;	/* ran from the start to its CPU's first switch */
-	uint32_t last_ival;	/* newest interval of this row, NO_IVAL */
+	uint64_t last_ival;	/* newest interval of this row, NO_IVAL */
 	/* -I: inside a traced I/O call since io_start; totals of the calls */
 	bool in_io;
 	int8_t io_call;		/* index in io_calls */
 	uint64_t io_start, io_ns, io_rbytes, io_wbytes;
 	uint32_t io_count, io_errors;
-	uint32_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
+	uint64_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
 	uint64_t io_wait;	/* ns inside I/O calls while runnable, sleeping or blocked */
 	int run_cpu;		/* the CPU whose cur it is while running, else -1 */
 	/* evidence: its first sample on ev_cpu since that CPU's switch ev_gen */
@@ -270,7 +270,7 @@ struct cpu {
 	uint64_t cstate_ns[10];	/* time per idle state (deeper ones in the last) */
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
-	uint32_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
+	uint64_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
 	uint32_t gen;		/* switches and gaps so far: evidence older than the last is stale */
 	uint64_t cur_last;	/* last evidence of cur running here (a sample, its switch-in) */
 	uint64_t idle_first;	/* first sample of the idle task (tid 0) since switch idle_gen */
@@ -281,11 +281,11 @@ struct cpu {
 };
 
 /* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
- * kept in a ring; a row's intervals are chained newest to oldest. */
+ * as ival_get decodes it from the byte ring ival_add writes (see there); a
+ * row's intervals are chained newest to oldest. */
 struct ival {
 	uint64_t start, end;
-	uint32_t prev;		/* older interval of the same row, NO_IVAL */
-	uint32_t seq;		/* which use of this slot: stale links are detected */
+	uint64_t prev;		/* older interval of the same row, NO_IVAL */
 	int32_t row;
 	int32_t state;		/* enum st, or for CPU rows the running tid */
 	int32_t aux;		/* runnable task: its waker (WAKER_IRQ, -1 preempted);
@@ -452,9 +452,12 @@ static struct {
 	struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
 	size_t task_hash_cap;
 	struct cpu *cpu;		/* G.ncpu of them */
-	struct ival *ival;
-	uint32_t nival, ival_head;	/* ring size, next slot */
-	uint32_t ival_seq;
+	uint8_t *ib;			/* the byte ring of exact intervals (see ival_add) */
+	uint64_t ib_cap, ib_head;	/* its size; bytes written so far (positions) */
+	uint64_t ib_chunk;		/* chunk of the last byte written, +1 (0: none yet) */
+	unsigned ib_shift;		/* log2 of its chunk size */
+	struct ibchunk { uint64_t base, maxend; uint32_t n; } *ibc;	/* per chunk: time base,
+					 * newest end, intervals starting in it */
 	uint64_t m_first, m_last;	/* first and last event time */
 	uint64_t evicted_tasks, evicted_ivals, bad_pid, gaps;
 	uint64_t inferred;		/* switch-ins the kernel did not report */
@@ -1673,8 +1676,10 @@ static void lat_wake_only(struct task *p);
  * Every pid and CPU number from the data is bounds-checked.
  */
 
-/* Allocate the model's tables (start-up); nival 0 keeps no intervals. */
-static void model_init(int ncpu, int ntask, uint32_t nival)
+static void ival_ring(uint64_t bytes);
+
+/* Allocate the model's tables (start-up); ibytes 0 keeps no intervals. */
+static void model_init(int ncpu, int ntask, uint64_t ibytes)
 {
 	G.task = xcalloc(ntask, sizeof(*G.task));
 	G.task_hash_cap = 16;
@@ -1690,15 +1695,15 @@ static void model_init(int ncpu, int ntask, uint32_t nival)
 		G.cpu[c].last_ival = G.cpu[c].last_cival = G.cpu[c].last_fival = NO_IVAL;
 		G.cpu[c].idle_gen = UINT32_MAX;
 	}
-	G.ival = nival ? xcalloc(nival, sizeof(*G.ival)) : NULL;
-	G.nival = nival;
+	ival_ring(ibytes);
 }
 
 /*
  * Size the view's history from --history (MiB, default 64), at the first
- * interval of a view: half for the ring of exact intervals (replacing the
- * one model_init made), half for the summaries (CPU rows first, at most a
- * quarter; the rest task blocks, a third of them for I/O with -I).
+ * interval of a view: five eighths for the ring of exact intervals
+ * (replacing the one model_init made), the rest for the summaries (CPU
+ * rows first, at most a quarter of the whole; the rest task blocks, a
+ * third of them for I/O with -I).
  */
 static void hist_init(void)
 {
@@ -1706,15 +1711,12 @@ static void hist_init(void)
 	uint64_t budget = (uint64_t)(G.hist_mib ? G.hist_mib : 64) << 20, cpu_b, task_b;
 	int nb = 8192;		/* CPU rows; task rows 1024 */
 
-	free(G.ival);
-	G.nival = budget / 2 / sizeof(struct ival);
-	G.ival = xcalloc(G.nival, sizeof(*G.ival));
-	G.ival_head = 0;
+	ival_ring(budget / 8 * 5);
 	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
 		nb /= 2;
 	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
 	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
-	task_b = budget / 2 > cpu_b ? budget / 2 - cpu_b : 0;
+	task_b = budget / 8 * 3 > cpu_b ? budget / 8 * 3 - cpu_b : 0;
 	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
 	for (int k = 0; k < HK_N; k++) {
 		struct hpool *h = &G.hp[k];
@@ -1848,7 +1850,7 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 }
 
 /* Add an interval, as ival_add gets it, to the summaries. */
-static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t aux,
+static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t aux,
 		      uint64_t start, uint64_t end)
 {
 	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
@@ -1887,35 +1889,114 @@ static void hist_ival(const uint32_t *last, int32_t row, int32_t state, int32_t 
 	hist_add(&G.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
 }
 
-/* Keep interval [start, end) of row in state, in the summaries and in the
- * ring of exact intervals, whose oldest is overwritten (and counted) when
- * it is full.  A running task's aux is set to its CPU. */
-static void ival_add(uint32_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
-{
-	struct ival *v;
+/*
+ * The exact intervals live in one byte ring, newest overwriting oldest.
+ * An interval at position p (bytes written before it) is four or five
+ * varints:
+ *
+ *   p - prev   its row's older interval (0: none)
+ *   end        zigzag of end - the base of p's chunk
+ *   end-start  its length
+ *   state      zigzag, times 2, + 1 when aux is -1 (a CPU row's state is
+ *              a tid, a frequency row's kHz)
+ *   aux        zigzag, when not -1
+ *
+ * about 12 bytes where a struct takes 40.  The ring is cut in chunks
+ * (4 KiB, or an eighth of a small ring); a chunk's base is the end of
+ * the first interval starting in it.  A chunk is given up whole when the
+ * writer enters it again: its intervals are counted as evicted and
+ * ival_floor moves past their ends.  Positions only grow, so a link to an
+ * overwritten interval is seen as such (ival_get) and never aliases.
+ */
 
-	if (!G.nival || end <= start)
+/* Make the ring of bytes for exact intervals (0: none; at least 8
+ * chunks of 16 bytes), empty. */
+static void ival_ring(uint64_t bytes)
+{
+	uint64_t nch;
+
+	free(G.ib);
+	free(G.ibc);
+	G.ib = NULL;
+	G.ibc = NULL;
+	G.ib_cap = G.ib_head = G.ib_chunk = 0;
+	if (!bytes)
+		return;
+	G.ib_shift = 12;
+	while (G.ib_shift > 4 && bytes >> G.ib_shift < 8)
+		G.ib_shift--;
+	nch = bytes >> G.ib_shift > 8 ? bytes >> G.ib_shift : 8;
+	G.ib_cap = nch << G.ib_shift;
+	G.ib = xcalloc(G.ib_cap, 1);
+	G.ibc = xcalloc(nch, sizeof(*G.ibc));
+}
+
+/* Write v as a varint at the head of the ring, entering new chunks (and
+ * giving up what they held) as the head reaches them. */
+static void ib_put(uint64_t v)
+{
+	do {
+		uint64_t ch = G.ib_head >> G.ib_shift;
+
+		if (ch + 1 != G.ib_chunk) {	/* a new chunk */
+			struct ibchunk *k = &G.ibc[ch % (G.ib_cap >> G.ib_shift)];
+
+			G.evicted_ivals += k->n;
+			if (k->n && k->maxend > G.ival_floor)
+				G.ival_floor = k->maxend;
+			k->n = 0;
+			G.ib_chunk = ch + 1;
+		}
+		G.ib[G.ib_head++ % G.ib_cap] = (v & 127) | (v > 127 ? 128 : 0);
+		v >>= 7;
+	} while (v);
+}
+
+/* Whether an interval at position p is still in the ring. */
+static bool ival_live(uint64_t p)
+{
+	return p < G.ib_head && (p >> G.ib_shift) + (G.ib_cap >> G.ib_shift) >= G.ib_chunk;
+}
+
+static uint64_t zz(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzz(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Keep interval [start, end) of row in state, in the summaries and in the
+ * ring of exact intervals, whose oldest are overwritten (and counted) when
+ * it is full.  A running task's aux is set to its CPU. */
+static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+{
+	uint64_t p = G.ib_head, ch;
+	struct ibchunk *k;
+
+	if (!G.ib_cap || end <= start)
 		return;
 	if (!G.hist_on)
 		hist_init();
 	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
 		aux = G.task[row].cpu;
 	hist_ival(last, row, state, aux, start, end);
-	v = &G.ival[G.ival_head];
-	if (v->end) {
-		G.evicted_ivals++;
-		if (v->end > G.ival_floor)
-			G.ival_floor = v->end;
-	}
-	v->start = start;
-	v->end = end;
-	v->row = row;
-	v->state = state;
-	v->aux = aux;
-	v->seq = ++G.ival_seq;
-	v->prev = *last;
-	*last = G.ival_head;
-	G.ival_head = (G.ival_head + 1) % G.nival;
+	p = G.ib_head;
+	ch = p >> G.ib_shift;
+	ib_put(ival_live(*last) ? p - *last : 0);
+	k = &G.ibc[ch % (G.ib_cap >> G.ib_shift)];
+	if (!k->n++)
+		k->base = k->maxend = end;
+	if (end > k->maxend)
+		k->maxend = end;
+	ib_put(zz((int64_t)(end - k->base)));
+	ib_put(end - start);
+	ib_put(zz(state) << 1 | (aux == -1));
+	if (aux != -1)
+		ib_put(zz(aux));
+	*last = p;
 }
 
 static size_t task_hash_of(int tid)
@@ -6770,23 +6851,50 @@ static void fmt_dur(char *out, size_t n, uint64_t ns)
 		snprintf(out, n, "%" PRIu64 "ns", ns);
 }
 
-/* Walk a row's intervals newest to oldest: calls fn for each one that
- * still exists and ends after from; stops when fn returns false. */
-static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
+/* Read the varint at *p of the interval ring, moving *p past it. */
+static uint64_t ib_get(uint64_t *p)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	uint8_t b;
+
+	do {
+		b = G.ib[(*p)++ % G.ib_cap];
+		v |= (uint64_t)(b & 127) << sh;
+		sh += 7;
+	} while ((b & 128) && sh < 64);
+	return v;
+}
+
+/* Decode the interval at position p of row into v; false if it was
+ * overwritten (or p is NO_IVAL). */
+static bool ival_get(uint64_t p, int32_t row, struct ival *v)
+{
+	uint64_t q = p, back;
+
+	if (p == NO_IVAL || !ival_live(p))
+		return false;
+	back = ib_get(&q);
+	v->prev = back ? p - back : NO_IVAL;
+	v->end = G.ibc[(p >> G.ib_shift) % (G.ib_cap >> G.ib_shift)].base + (uint64_t)unzz(ib_get(&q));
+	v->start = v->end - ib_get(&q);
+	back = ib_get(&q);
+	v->state = (int32_t)unzz(back >> 1);
+	v->aux = back & 1 ? -1 : (int32_t)unzz(ib_get(&q));
+	v->row = row;
+	return true;
+}
+
+/* Walk a row's intervals newest to oldest, from the one at position p:
+ * calls fn for each one that still exists and ends after from (v is
+ * fn's only while it runs); stops when fn returns false. */
+static void ival_walk(uint64_t p, int32_t row, uint64_t from,
 		      bool (*fn)(const struct ival *v, void *arg), void *arg)
 {
-	uint32_t seq = UINT32_MAX;
+	struct ival v;
 
-	while (idx != NO_IVAL && idx < G.nival) {
-		const struct ival *v = &G.ival[idx];
-
-		if (v->row != row || v->seq > seq || v->end <= from)
-			return;
-		seq = v->seq;
-		if (!fn(v, arg))
-			return;
-		idx = v->prev;
-	}
+	while (ival_get(p, row, &v) && v.end > from && fn(&v, arg))
+		p = v.prev;
 }
 
 /* Add (overlap of [a, b) with each column) * w to slot. */
@@ -7209,14 +7317,15 @@ static int row_find(int key)
 }
 
 /* The interval of a task row that contains time t (or the current state). */
-struct at { const struct ival *found; uint64_t t; };
+struct at { struct ival v; bool found; uint64_t t; };
 
 static bool at_fn(const struct ival *v, void *arg)
 {
 	struct at *a = arg;
 
 	if (v->start <= a->t && a->t < v->end) {
-		a->found = v;
+		a->v = *v;
+		a->found = true;
 		return false;
 	}
 	return v->start > a->t;
@@ -7227,7 +7336,7 @@ static bool at_fn(const struct ival *v, void *arg)
 static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *end, int *aux)
 {
 	const struct task *tk = &G.task[row];
-	struct at a = { NULL, t };
+	struct at a = { .t = t };
 
 	if (t >= tk->since && tk->state != ST_DEAD) {
 		*state = tk->state;
@@ -7239,19 +7348,21 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 	ival_walk(tk->last_ival, row, t, at_fn, &a);
 	if (!a.found)
 		return false;
-	*state = a.found->state;
-	*start = a.found->start;
-	*end = a.found->end;
-	*aux = a.found->aux;
+	*state = a.v.state;
+	*start = a.v.start;
+	*end = a.v.end;
+	*aux = a.v.aux;
 	return true;
 }
 
-/* The interval of chain idx (row) holding time t, or NULL. */
-static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
+/* The interval of the chain from position p (row) holding time t, in *v;
+ * false if none. */
+static bool chain_at(uint64_t p, int row, uint64_t t, struct ival *v)
 {
-	struct at a = { NULL, t };
+	struct at a = { .t = t };
 
-	ival_walk(idx, row, t, at_fn, &a);
+	ival_walk(p, row, t, at_fn, &a);
+	*v = a.v;
 	return a.found;
 }
 
@@ -7260,9 +7371,9 @@ static const struct ival *chain_at(uint32_t idx, int row, uint64_t t)
  * interval is added: the labels ask every frame. */
 static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 {
-	static struct { int c, tid; uint64_t t, start, end; uint32_t seq; } memo[16];
+	static struct { int c, tid; uint64_t t, start, end, head; } memo[16];
 	const struct cpu *p = &G.cpu[c];
-	const struct ival *v;
+	struct ival v;
 	int m = c & 15;
 
 	if (p->cur >= 0 && t >= p->since) {
@@ -7270,14 +7381,15 @@ static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 		*end = 0;
 		return p->cur;
 	}
-	if (memo[m].c != c || memo[m].t != t || memo[m].seq != G.ival_seq || !memo[m].seq) {
-		v = chain_at(p->last_ival, ROW_CPU(c), t);
+	if (memo[m].c != c || memo[m].t != t || memo[m].head != G.ib_head + 1) {
+		bool k = chain_at(p->last_ival, ROW_CPU(c), t, &v);
+
 		memo[m].c = c;
 		memo[m].t = t;
-		memo[m].seq = G.ival_seq;
-		memo[m].tid = v ? v->state : -1;
-		memo[m].start = v ? v->start : 0;
-		memo[m].end = v ? v->end : 0;
+		memo[m].head = G.ib_head + 1;
+		memo[m].tid = k ? v.state : -1;
+		memo[m].start = k ? v.start : 0;
+		memo[m].end = k ? v.end : 0;
 	}
 	*start = memo[m].start;
 	*end = memo[m].end;
@@ -7382,7 +7494,7 @@ static void draw_task_details(int r, int row)
 	char d1[32], d2[32];
 	int st, aux, c;
 	uint64_t start, end;
-	const struct ival *io;
+	struct ival io;
 
 	fmt_at(d1, sizeof(d1), G.v_cursor);
 	c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
@@ -7408,9 +7520,9 @@ static void draw_task_details(int r, int row)
 		c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
 			      io_kind_names[io_calls[t->io_call].kind], d2);
 	}
-	if ((io = chain_at(t->last_iival, row, G.v_cursor)) && io->state < N_IO)
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io->state].name,
-			      io_kind_names[io_calls[io->state].kind], io->aux);
+	if (chain_at(t->last_iival, row, G.v_cursor, &io) && io.state < N_IO)
+		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io.state].name,
+			      io_kind_names[io_calls[io.state].kind], io.aux);
 	c += draw_view_sums(r, c, row);
 	if (st != ST_RUNNING && t->cpu >= 0)
 		draw_fmt(r, c, G.cols - c, -1, 0, "; last on cpu%d", t->cpu);
@@ -7420,7 +7532,7 @@ static void draw_task_details(int r, int row)
 static void draw_cpu_details(int r, int c)
 {
 	const struct cpu *p = &G.cpu[c];
-	const struct ival *v;
+	struct ival v;
 	char d1[32], d2[32];
 	uint64_t start, end;
 	int tid = cpu_at(c, G.v_cursor, &start, &end), n;
@@ -7441,12 +7553,12 @@ static void draw_cpu_details(int r, int c)
 	n += draw_fmt(r, n, G.cols - n, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
 	if (p->cstate >= 0 && G.v_cursor >= p->cstate_since)
 		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %" PRId64, p->cstate);
-	else if ((v = chain_at(p->last_cival, ROW_CPU(c), G.v_cursor)))
-		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %d", v->state);
+	else if (chain_at(p->last_cival, ROW_CPU(c), G.v_cursor, &v))
+		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %d", v.state);
 	if (p->freq >= 0 && G.v_cursor >= p->freq_since)
 		draw_fmt(r, n, G.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
-	else if ((v = chain_at(p->last_fival, ROW_CPU(c), G.v_cursor)))
-		draw_fmt(r, n, G.cols - n, -1, 0, ", %d MHz", v->state / 1000);
+	else if (chain_at(p->last_fival, ROW_CPU(c), G.v_cursor, &v))
+		draw_fmt(r, n, G.cols - n, -1, 0, ", %d MHz", v.state / 1000);
 }
 
 /* The details line: the selected row at the cursor (or a message, or the
@@ -8078,10 +8190,11 @@ static void view_change(int dir)
  * cursor) and put the cursor on that wakeup. */
 static bool waker_fn(const struct ival *v, void *arg)
 {
-	const struct ival **w = arg;
+	struct at *w = arg;
 
 	if (v->state == ST_RUNNABLE && v->start <= G.v_cursor && v->aux != -1) {
-		*w = v;
+		w->v = *v;
+		w->found = true;
 		return false;
 	}
 	return true;
@@ -8089,7 +8202,7 @@ static bool waker_fn(const struct ival *v, void *arg)
 
 static void view_waker(void)
 {
-	const struct ival *w = NULL;
+	struct at w = { .found = false };
 	int row, waker;
 	uint64_t at;
 	const struct task *t;
@@ -8102,12 +8215,12 @@ static void view_waker(void)
 		at = t->since;
 	} else {
 		ival_walk(t->last_ival, row, 0, waker_fn, &w);
-		if (!w) {
+		if (!w.found) {
 			snprintf(G.v_msg, sizeof(G.v_msg), "no wakeup of %d before the cursor", t->tid);
 			return;
 		}
-		waker = w->aux;
-		at = w->start;
+		waker = w.v.aux;
+		at = w.v.start;
 	}
 	view_goto(at);
 	if (waker == WAKER_IRQ) {

@@ -104,7 +104,10 @@ static void g_reset(void)
 	free(G.task);
 	free(G.task_hash);
 	free(G.cpu);
-	free(G.ival);
+	free(G.ib);
+	free(G.ibc);
+	G.ib = NULL;
+	G.ibc = NULL;
 	free(G.scr);
 	free(G.scr_prev);
 	free(G.acc);
@@ -2449,7 +2452,7 @@ static void view_setup(bool live)
 	struct ev e = { .kind = EV_SWITCH, .cpu = 0 };
 
 	G.ncpu = 2;
-	model_init(G.ncpu, 64, 4096);
+	model_init(G.ncpu, 64, 65536);
 	G.rowlist_cap = 2 * G.ncpu + 64;
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	G.rows = 30;
@@ -2674,7 +2677,7 @@ static void t_view_history(void)
 
 	G.ncpu = 2;
 	G.hist_mib = 1;
-	model_init(G.ncpu, 64, 4096);
+	model_init(G.ncpu, 64, 65536);
 	G.rowlist_cap = 2 * G.ncpu + 64;
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
@@ -2682,7 +2685,7 @@ static void t_view_history(void)
 	for (int i = 0; i < 200000; i++, t += 60000)	/* 12 s, busy */
 		for (int c = 0; c < 2; c++)
 			hist_switch(c, t + c * 1000, 10 + c * 2 + (i & 1), 10 + c * 2 + !(i & 1));
-	CHECK(G.evicted_ivals > 0, "the ring of %u intervals held all", G.nival);
+	CHECK(G.evicted_ivals > 0, "the ring of %" PRIu64 " bytes held all", G.ib_cap);
 	CHECK(G.ival_floor > V_T0 + 6 * NS_PER_SEC, "exact from %" PRIu64, (uint64_t)(G.ival_floor - V_T0));
 	G.v_now = G.m_last;
 	view_init();
@@ -2723,7 +2726,7 @@ static void t_view_cpu_at(void)
 	char line[256] = "";
 
 	G.ncpu = 2;
-	model_init(G.ncpu, 64, 4096);
+	model_init(G.ncpu, 64, 65536);
 	G.rowlist_cap = 2 * G.ncpu + 64;
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
@@ -2903,7 +2906,7 @@ static void t_model_pause_gaps(void)
 	uint64_t s, e;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(2000, 1, 0, 0, 200);
 	ev_wakeup(3000, 100, 300, 0);
@@ -2942,7 +2945,7 @@ static void t_model_pause_gaps(void)
 static void t_model_lost_gap(void)
 {
 	G.ncpu = 1;
-	model_init(1, 64, 4096);
+	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(2000, 0, 100, 0, 200);	/* 100 preempted: runnable */
 	ev_lost(4000, 17);
@@ -2967,7 +2970,7 @@ static void t_model_states(void)
 	struct task *p;
 
 	G.ncpu = 3;
-	model_init(3, 64, 4096);
+	model_init(3, 64, 65536);
 	ev_switch(t, 1, 0, 0, 50);
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		int tid = 10 + i;
@@ -3011,10 +3014,10 @@ static void t_model_states(void)
 static void t_model_idle_bounds(void)
 {
 	struct cpu *c;
-	const struct ival *v;
+	struct ival iv, *v = &iv;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_idle(2000, 1, 2);
 	c = &G.cpu[1];
@@ -3022,18 +3025,18 @@ static void t_model_idle_bounds(void)
 	ev_idle(3000, 1, (int64_t)IDLE_EXIT);
 	CHECK(c->cstate == -1, "idle exit: state %" PRId64, c->cstate);
 	CHECK(c->last_cival != NO_IVAL, "no idle interval");
-	v = &G.ival[c->last_cival];
+	CHECK(ival_get(c->last_cival, -2, v), "the idle interval was lost");
 	CHECK(v->start == 2000 && v->end == 3000 && v->state == 2, "idle interval [%" PRIu64 ", %"
 	      PRIu64 ") state %d", v->start, v->end, v->state);
 	ev_idle(4000, 1, 1);
 	ev_idle(5000, 1, 3);		/* a second entry closes the first */
-	v = &G.ival[c->last_cival];
+	CHECK(ival_get(c->last_cival, -2, v), "the idle interval was lost");
 	CHECK(v->start == 4000 && v->end == 5000 && v->state == 1 && c->cstate == 3,
 	      "second entry: [%" PRIu64 ", %" PRIu64 ") state %d, now %" PRId64, v->start, v->end,
 	      v->state, c->cstate);
 	ev_switch(5500, 0, 100, 1, 0);
 	model_end();		/* the open idle state closes at the last event */
-	v = &G.ival[c->last_cival];
+	CHECK(ival_get(c->last_cival, -2, v), "the idle interval was lost");
 	CHECK(v->start == 5000 && v->end == 5500 && v->state == 3, "at the end: [%" PRIu64 ", %"
 	      PRIu64 ") state %d", v->start, v->end, v->state);
 
@@ -3078,6 +3081,18 @@ static void ev_wake(uint64_t t, int kind, int cpu, int waker, int wakee, unsigne
 	model_event(&e);
 }
 
+/* Collects the running intervals ival_walk finds (up to max). */
+struct runs { struct ival *v; int n, max; };
+
+static bool runs_fn(const struct ival *v, void *arg)
+{
+	struct runs *r = arg;
+
+	if (v->state == ST_RUNNING && r->n < r->max)
+		r->v[r->n++] = *v;
+	return true;
+}
+
 /* The model's invariants after model_end: at no instant more tasks running
  * than CPUs; per CPU, the tasks' run time is its busy time.  Empty string
  * if they hold, else what broke. */
@@ -3085,17 +3100,19 @@ static const char *model_invariants(void)
 {
 	static char msg[160];
 
-	for (uint32_t i = 0; i < G.nival; i++) {
-		const struct ival *v = &G.ival[i];
+	static struct ival run[4096];
+	struct runs r = { run, 0, 4096 };
+
+	for (int i = 0; i < G.ntask; i++)
+		ival_walk(G.task[i].last_ival, i, 0, runs_fn, &r);
+	for (int i = 0; i < r.n; i++) {
+		const struct ival *v = &run[i];
 		int n = 0;
 
-		if (!v->end || v->row < 0 || v->state != ST_RUNNING)
-			continue;
-		for (uint32_t j = 0; j < G.nival; j++) {
-			const struct ival *w = &G.ival[j];
+		for (int j = 0; j < r.n; j++) {
+			const struct ival *w = &run[j];
 
-			if (w->end && w->row >= 0 && w->state == ST_RUNNING &&
-			    w->start <= v->start && v->start < w->end)
+			if (w->start <= v->start && v->start < w->end)
 				n++;
 		}
 		if (n > G.ncpu) {
@@ -3129,7 +3146,7 @@ static void t_model_missing_out(void)
 	struct task *a, *b;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(1000, 1, 0, 0, 300);
 	ev_sample(1200, 1, 300, -1, false, 0);
@@ -3177,7 +3194,7 @@ static void t_model_missing_in(void)
 	struct task *p;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(500, 1, 0, 0, 7);
 	ev_switch(1000, 0, 100, 1, 0);			/* first switch of cpu0: initial */
 	ev_wake(2000, EV_WAKING, 1, 7, 200, 0);
@@ -3217,7 +3234,7 @@ static void t_model_missing_in(void)
 static void t_model_first_prev(void)
 {
 	G.ncpu = 1;
-	model_init(1, 64, 4096);
+	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, -1, false, 0);
 	ev_idle(2000, 0, 1);			/* the idle task's sample: 100 left */
@@ -3258,7 +3275,7 @@ static void t_model_early_waking(void)
 	uint64_t t = 1000;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(t, 1, 0, 0, 9);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		int tid = 100 + i;
@@ -3344,7 +3361,7 @@ static void t_model_io_overlay(void)
 	struct task *p;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	io_seq(false);
 	p = task_of(100);
 	memcpy(tot, p->total, sizeof(tot));
@@ -3355,7 +3372,7 @@ static void t_model_io_overlay(void)
 	CHECK(wk == 3 && sw == 4 && inf == 1, "without -I: wakeups %u switches %u inferred %u", wk, sw, inf);
 	g_reset();
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	io_seq(true);
 	p = task_of(100);
 	for (int s = 0; s < ST_N; s++)
@@ -3382,7 +3399,7 @@ static void t_model_lost_middle(void)
 	struct task *p;
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	/* switch-in, gap, no switch-out: the next switch displaces nothing */
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, -1, false, 0);
@@ -3437,7 +3454,7 @@ static void t_model_lost_one_cpu(void)
 	struct ev lost = { .kind = EV_LOST, .time = 8000, .cpu = 1, .v = 42 };
 
 	G.ncpu = 2;
-	model_init(2, 64, 4096);
+	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(1000, 1, 0, 0, 200);
 	ev_sample(2000, 1, 200, -1, false, 0);
@@ -3467,7 +3484,7 @@ static void t_model_io_drawn(void)
 	uint64_t s, e;
 
 	G.ncpu = 1;
-	model_init(1, 64, 4096);
+	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, 0, false, 0);
 	ev_switch(2000, 0, 100, 1, 0);
