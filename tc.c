@@ -3707,14 +3707,16 @@ static void rec_open_out(void)
 }
 
 /* An attr as written in both modes: perf_event_attr of FILE_ATTR_SIZE
- * bytes, without read_format (the files hold no read values). */
+ * bytes, without read_format (tc's files hold no read values) unless its
+ * samples carry them (a span saved from perf's recording). */
 static void rec_attr_bytes(uint8_t a[FILE_ATTR_SIZE], const struct attr *at)
 {
 	struct perf_event_attr pa = at->pa;
 
 	memset(a, 0, FILE_ATTR_SIZE);
 	pa.size = FILE_ATTR_SIZE;
-	pa.read_format = 0;
+	if (!(pa.sample_type & PERF_SAMPLE_READ))
+		pa.read_format = 0;
 	memcpy(a, &pa, sizeof(pa) < FILE_ATTR_SIZE ? sizeof(pa) : FILE_ATTR_SIZE);
 }
 
@@ -4341,6 +4343,8 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 	a = &G.attr[G.nattr++];
 	memset(a, 0, sizeof(*a));
 	pa = &a->pa;
+	if (!G.swap)	/* all of it, for a span saved from it (rec_attr_bytes) */
+		memcpy(pa, p, len < sizeof(*pa) ? len : sizeof(*pa));
 	pa->type = g32(p);
 	pa->size = g32(p + 4);
 	pa->config = g64(p + 8);
