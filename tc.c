@@ -7850,7 +7850,7 @@ static void draw_help(void)
 		"/                      find a task",
 		"c                      cells by CPU",
 		"i                      hide idle rows",
-		"S                      save the window (live)",
+		"S                      save the window as a file",
 		"space                  pause / resume",
 		"Ctrl-Z                 suspend (fg)",
 		"q Ctrl-C               quit",
