@@ -4912,7 +4912,7 @@ static int rd_run(uint64_t limit)
 
 /*
  * The save key's features (see feat_build): every readable feature blob of
- * the recording being read (up to MAX_TD each), as it is, to sit at file
+ * the recording being read (up to MAX_TD in all), as it is, to sit at file
  * offset base; VERSION becomes TC_WRITER (the saved records are in time
  * order).  Left out are the writer's own (bit 0, SAMPLE_TIME) and what is
  * not about the records kept: file offsets (AUXTRACE, 18), a layout of the
@@ -4930,7 +4930,7 @@ static void rd_feat_copy(uint64_t base)
 		uint64_t sz = G.rd_feat_size[f];
 		uint8_t *blob;
 
-		if (!(G.rd_feat_bits >> f & 1) || left_out >> f & 1 || sz > MAX_TD)
+		if (!(G.rd_feat_bits >> f & 1) || left_out >> f & 1 || sz > MAX_TD - b.len)
 			continue;
 		blob = xcalloc(1, sz + 1);
 		if (rd_pread(blob, sz, G.rd_feat_off[f]) == 0) {
