@@ -499,6 +499,9 @@ static struct {
 	uint64_t rd_feat_bits;		/* valid features below bit 64 */
 	uint64_t rd_feat_off[64], rd_feat_size[64];
 	int rd_nrcpus;
+	bool rd_saving;			/* the save key's pass (rd_save): emit writes, the model stays */
+	uint64_t rd_save_from, rd_save_until;
+	int rd_save_n;			/* records it wrote */
 
 	/* traced command */
 	pid_t child;
@@ -2680,6 +2683,20 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 	G.released = 0;
 }
 
+/* Free the queues of mrg_init (a second pass over a file is done). */
+static void mrg_free(void)
+{
+	for (int i = 0; i < G.nq; i++) {
+		free(G.q[i].e);
+		free(G.q[i].b);
+	}
+	free(G.q);
+	free(G.q_heap);
+	G.q = NULL;
+	G.q_heap = NULL;
+	G.nq = G.q_nheap = 0;
+}
+
 /* Entry i (0: the oldest) of queue q. */
 static struct qent *mq_at(const struct mq *q, uint32_t i)
 {
@@ -3558,10 +3575,24 @@ static void td_build(struct buf *b)
 	buf_u64(b, 0);		/* saved cmdlines */
 }
 
+/* Feature bit's blob is b's bytes from start on (b sits at file offset
+ * base): note where, set the bit, pad b to 8. */
+static void feat_done(struct buf *b, uint64_t base, int bit, size_t start)
+{
+	G.rec_static_off[bit] = base + start;
+	G.rec_static_size[bit] = b->len - start;
+	G.rec_feat |= 1ull << bit;
+	buf_pad(b, 8);
+}
+
+static void rd_feat_copy(uint64_t base);
+
 /*
  * Build the feature blobs that do not change while recording, to sit at
  * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, VERSION (TC_WRITER:
- * tc writes its records in time order), ARCH, NRCPUS, CLOCKID, CLOCK_DATA.  Fills G.rec_static* and G.rec_feat.
+ * tc writes its records in time order), ARCH, NRCPUS, CLOCKID, CLOCK_DATA.
+ * Fills G.rec_static* and G.rec_feat.  Saving a span of a recording (in
+ * --replay), the recording's own features are kept (see rd_feat_copy).
  */
 static void feat_build(uint64_t base, int nr_online)
 {
@@ -3569,14 +3600,14 @@ static void feat_build(uint64_t base, int nr_online)
 	struct utsname u;
 	struct timespec tod, mono;
 
+	if (G.replay_path) {	/* the save key: the recording's own */
+		rd_feat_copy(base);
+		return;
+	}
 	uname(&u);
+	G.rec_feat = 0;
 #define FEAT_BEGIN(bit) size_t start_##bit = b.len
-#define FEAT_END(bit) do { \
-		G.rec_static_off[bit] = base + start_##bit; \
-		G.rec_static_size[bit] = b.len - start_##bit; \
-		G.rec_feat |= 1ull << bit; \
-		buf_pad(&b, 8); \
-	} while (0)
+#define FEAT_END(bit) feat_done(&b, base, bit, start_##bit)
 	FEAT_BEGIN(FEAT_TRACING_DATA);
 	td_build(&b);
 	FEAT_END(FEAT_TRACING_DATA);
@@ -3607,7 +3638,6 @@ static void feat_build(uint64_t base, int nr_online)
 	buf_u64(&b, (uint64_t)tod.tv_sec * NS_PER_SEC + tod.tv_nsec);
 	buf_u64(&b, (uint64_t)mono.tv_sec * NS_PER_SEC + mono.tv_nsec);
 	FEAT_END(FEAT_CLOCK_DATA);
-	G.rec_feat &= ~(1ull << FEAT_TC_MARK);
 	if (G.fl.mark[0]) {
 		FEAT_BEGIN(FEAT_TC_MARK);
 		buf_str(&b, G.fl.mark);
@@ -3670,6 +3700,18 @@ static void rec_append(const void *r, size_t n)
 	memcpy(G.rec_buf + G.rec_len, r, n);
 	G.rec_len += n;
 	G.rec_pos += n;
+}
+
+/* Append record r (n bytes, time t) to the data; a sample's time counts
+ * for SAMPLE_TIME. */
+static void rec_record(const uint8_t *r, size_t n, uint64_t t)
+{
+	rec_append(r, n);
+	if (g32(r) == PERF_RECORD_SAMPLE && t) {
+		if (!G.rec_first)
+			G.rec_first = t;
+		G.rec_last = t;
+	}
 }
 
 /* Append a FINISHED_ROUND record: everything before it was one pass. */
@@ -3788,14 +3830,16 @@ static void rec_open_out(void)
 }
 
 /* An attr as written in both modes: perf_event_attr of FILE_ATTR_SIZE
- * bytes, without read_format (the files hold no read values). */
+ * bytes, without read_format (tc's files hold no read values) unless its
+ * samples carry them (a span saved from perf's recording). */
 static void rec_attr_bytes(uint8_t a[FILE_ATTR_SIZE], const struct attr *at)
 {
 	struct perf_event_attr pa = at->pa;
 
 	memset(a, 0, FILE_ATTR_SIZE);
 	pa.size = FILE_ATTR_SIZE;
-	pa.read_format = 0;
+	if (!(pa.sample_type & PERF_SAMPLE_READ))
+		pa.read_format = 0;
 	memcpy(a, &pa, sizeof(pa) < FILE_ATTR_SIZE ? sizeof(pa) : FILE_ATTR_SIZE);
 }
 
@@ -3946,6 +3990,37 @@ static void rec_close(void)
 	fsync(G.rec_fd);
 	close(G.rec_fd);
 	G.rec_fd = -1;
+}
+
+/*
+ * A file written whole at once (a flight file, the save key's): open it
+ * as the recording (file mode; the recorder must be free), for
+ * rec_save_close.  Returns the name of the recording to put back.
+ */
+static const char *rec_save_open(const char *path, int nr_online)
+{
+	const char *base = G.rec_path;
+
+	G.rec_path = path;
+	rec_open(nr_online);
+	return base;
+}
+
+/* Close a file of rec_save_open holding n records (base: what it
+ * returned); msg gets "FILE: span, records, size" and then extra. */
+static void rec_save_close(const char *base, int n, const char *extra, char *msg, size_t msz)
+{
+	struct stat st;
+	char line[PATH_MAX + 128];
+
+	rec_round();
+	rec_close();
+	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.rec_path,
+		 (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n,
+		 stat(G.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
+	scopy(msg, msz, line);
+	G.rec_path = base;
+	G.rec_first = G.rec_last = 0;
 }
 
 /* A COMM record as tc synthesizes it (time 0), in the dummy event's
@@ -4241,15 +4316,12 @@ static void fl_comms(void)
  */
 static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, size_t msz)
 {
-	const char *base = G.rec_path;
+	const char *base;
 	int nonline = 0, n = 0;
-	struct stat st;
-	char line[PATH_MAX + 128];
 
 	for (int c = 0; c < G.ncpu; c++)
 		nonline += G.cpu_online[c];
-	G.rec_path = path;
-	rec_open(nonline);
+	base = rec_save_open(path, nonline);
 	fl_comms();
 	rec_round();
 	for (uint64_t p = G.fl.tail; p < G.fl.head;) {
@@ -4258,23 +4330,12 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 
 		p += fl_slot(p, &t, &r);
 		if (r && t >= from && t <= until) {
-			rec_append(r, g16(r + 6));
-			if (!G.rec_first && g32(r) == PERF_RECORD_SAMPLE)
-				G.rec_first = t;
-			G.rec_last = t;
+			rec_record(r, g16(r + 6), t);
 			if (++n % 4096 == 0)
 				rec_round();
 		}
 	}
-	rec_round();
-	rec_close();
-	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", path,
-		 (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n,
-		 stat(path, &st) == 0 ? st.st_size / 1048576.0 : 0.0,
-		 G.fl.dropped_t > from ? " (older records had left the buffer)" : "");
-	scopy(msg, msz, line);
-	G.rec_path = base;
-	G.rec_first = G.rec_last = 0;
+	rec_save_close(base, n, G.fl.dropped_t > from ? " (older records had left the buffer)" : "", msg, msz);
 	return n;
 }
 
@@ -4422,6 +4483,8 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 	a = &G.attr[G.nattr++];
 	memset(a, 0, sizeof(*a));
 	pa = &a->pa;
+	if (!G.swap)	/* all of it, for a span saved from it (rec_attr_bytes) */
+		memcpy(pa, p, len < sizeof(*pa) ? len : sizeof(*pa));
 	pa->type = g32(p);
 	pa->size = g32(p + 4);
 	pa->config = g64(p + 8);
@@ -4867,6 +4930,11 @@ static int rd_run(uint64_t limit)
 			return 1;
 		}
 		G.rd_pos += sz;
+		if (G.rd_saving && (type == PR_HEADER_ATTR || type == PR_HEADER_TRACING_DATA ||
+				    type == PR_HEADER_FEATURE)) {
+			ret = -1;	/* pipe mode's, out of place in a file: the save stops */
+			break;
+		}
 		switch (type) {
 		case PR_FINISHED_ROUND:
 		case PR_FINISHED_INIT:
@@ -4897,7 +4965,7 @@ static int rd_run(uint64_t limit)
 			G.bad_cpu++;
 			continue;
 		}
-		if (type == PERF_RECORD_SAMPLE && G.attr[ri.attr].kind == EV_NONE && !G.fl.buf)
+		if (type == PERF_RECORD_SAMPLE && G.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd_saving)
 			continue;	/* an event tc does not use (perf's sched:*): no output has it */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
 			emit(r, sz, G.released, &ri);
@@ -4921,6 +4989,140 @@ static int rd_run(uint64_t limit)
 	if (G.q)
 		mrg_release(UINT64_MAX);
 	return ret;
+}
+
+/*
+ * The save key's features (see feat_build): every readable feature blob of
+ * the recording being read (up to MAX_TD in all), as it is, to sit at file
+ * offset base; VERSION becomes TC_WRITER (the saved records are in time
+ * order).  Left out are the writer's own (bit 0, SAMPLE_TIME) and what is
+ * not about the records kept: file offsets (AUXTRACE, 18), a layout of the
+ * data (DIR_FORMAT 24, COMPRESSED 27), a flight recording's trigger.
+ */
+static void rd_feat_copy(uint64_t base)
+{
+	const uint64_t left_out = 1ull << FEAT_RESERVED | 1ull << FEAT_VERSION | 1ull << 18 |
+				  1ull << FEAT_SAMPLE_TIME | 1ull << 24 | 1ull << 27 | 1ull << FEAT_TC_MARK;
+	struct buf b = { 0 };
+	size_t start;
+
+	G.rec_feat = 0;
+	for (int f = 0; f < 64; f++) {
+		uint64_t sz = G.rd_feat_size[f];
+		uint8_t *blob;
+
+		if (!(G.rd_feat_bits >> f & 1) || left_out >> f & 1 || sz > MAX_TD - b.len)
+			continue;
+		blob = xcalloc(1, sz + 1);
+		if (rd_pread(blob, sz, G.rd_feat_off[f]) == 0) {
+			start = b.len;
+			buf_add(&b, blob, sz);
+			feat_done(&b, base, f, start);
+		}
+		free(blob);
+	}
+	start = b.len;
+	buf_str(&b, TC_WRITER);
+	feat_done(&b, base, FEAT_VERSION, start);
+	free(G.rec_static);
+	G.rec_static = b.p;
+	G.rec_static_len = b.len;
+}
+
+/* What a pass of the reader over the data changes besides the model: its
+ * cursor, the merge, the counters.  The save key's pass (rd_save) runs
+ * with its own; the view's waits in a struct rd_pass (rd_pass_swap). */
+#define RD_PASS(X) X(rd_fd) X(rd_buf) X(rd_mapped) X(rd_cut) X(rd_len) X(rd_pos) X(rd_off) \
+	X(rd_dropped) X(rd_checked) X(rd_tmax) X(rd_round_prev) X(rd_next_t) X(rd_wait) X(rd_eof) \
+	X(q) X(nq) X(q_heap) X(q_nheap) X(q_grow) X(q_bytes) X(q_peak) X(q_n) X(q_nmax) X(q_forced) \
+	X(released) X(corrupt) X(out_of_order) X(bad_cpu) X(unknown_id)
+#define RD_PASS_FIELD(f) __typeof__(G.f) f;
+struct rd_pass {
+	RD_PASS(RD_PASS_FIELD)
+};
+#undef RD_PASS_FIELD
+
+/* Exchange the reader's pass state in G with s's. */
+static void rd_pass_swap(struct rd_pass *s)
+{
+#define RD_PASS_SWAP(f) { __typeof__(G.f) t = G.f; G.f = s->f; s->f = t; }
+	RD_PASS(RD_PASS_SWAP)
+#undef RD_PASS_SWAP
+}
+
+/*
+ * The save key's choice (rd_save) of record r (n bytes, ri its parse) as
+ * its pass releases it: a sample in the span; any other record up to its
+ * end (tasks' names, forks and exits before it say who is who), but for
+ * losses before it; a record without a time (synthesized at the start, as
+ * perf's and tc's COMM records) always.
+ */
+static void rd_save_rec(const uint8_t *r, size_t n, const struct rinfo *ri)
+{
+	uint32_t type = g32(r);
+	uint64_t t = ri && ri->has_time ? ri->time : 0;
+	bool early = type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES;
+
+	if (t && (t > G.rd_save_until || (t < G.rd_save_from && early)))
+		return;
+	rec_record(r, n, t);
+	if (++G.rd_save_n % 4096 == 0)
+		rec_round();
+}
+
+/*
+ * Write the span [from, until] of the recording being read (--replay, a
+ * regular file in file mode, of this machine's byte order) as the
+ * recording out: the records rd_save_rec chooses, byte for byte, in the
+ * order tc's merge releases them, under the file's own attrs, ids and
+ * features (rd_feat_copy); readable by tc and perf.  The file is read
+ * again in a pass of its own (a second descriptor and mapping, fresh
+ * merge queues, silent: the view's pass said what was wrong): the view's
+ * reading and its model stay as they were.  The recorder must be free;
+ * out is created as --record creates it (rec_open_out).  msg gets what was
+ * written, or why nothing was; returns the records written, -1 if none.
+ */
+static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, size_t msz)
+{
+	struct rd_pass view = { 0 };
+	const char *base;
+	struct stat st;
+	int fd;
+
+	if (G.rd_pipe || G.rd_fsize == UINT64_MAX || G.swap) {
+		snprintf(msg, msz, "S saves a span of a file-mode recording of this byte order; this one: --script");
+		return -1;
+	}
+	fd = open(strcmp(G.replay_path, "-") ? G.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd_fsize) {
+		snprintf(msg, msz, "cannot read %.40s again: %s", G.replay_path, fd < 0 ? strerror(errno) : "it changed");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rd_pass_swap(&view);
+	G.rd_fd = fd;
+	G.rd_buf = xcalloc(1, RD_BUF);
+	rd_map(G.replay_path);
+	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
+	G.rd_cut = true;	/* silent: no note on a broken record ... */
+	G.q_forced = 1;		/* ... or a full queue */
+	G.rd_save_from = from;
+	G.rd_save_until = until;
+	G.rd_save_n = 0;
+	base = rec_save_open(out, 0);
+	G.rd_saving = true;
+	rd_run(UINT64_MAX);
+	G.rd_saving = false;
+	rec_save_close(base, G.rd_save_n, "", msg, msz);
+	mrg_free();
+	if (G.rd_mapped)
+		munmap(G.rd_buf, G.rd_fsize);
+	else
+		free(G.rd_buf);
+	close(G.rd_fd);
+	rd_pass_swap(&view);
+	return G.rd_save_n;
 }
 
 /* ---------------------------------------------------------------- repair */
@@ -7760,7 +7962,7 @@ static void draw_help(void)
 		"/                      find a task",
 		"c                      cells by CPU",
 		"i                      hide idle rows",
-		"S                      save the window (live)",
+		"S                      save the window as a file",
 		"space                  pause / resume",
 		"Ctrl-Z                 suspend (fg)",
 		"q Ctrl-C               quit",
@@ -8286,9 +8488,10 @@ static void view_search(void)
 	snprintf(G.v_msg, sizeof(G.v_msg), "no task matches '%s'", G.v_query);
 }
 
-/* The save key: what the window holds, every record of its span (from the
- * live view's ring of raw records), as tc-DATE-TIME.data; the status line
- * says the name and the size. */
+/* The save key: what the window holds, every record of its span (live:
+ * from the view's ring of raw records; replay: from the recording, see
+ * rd_save), as tc-DATE-TIME.data; the status line says the name and the
+ * size. */
 static void view_save(void)
 {
 	char path[64];
@@ -8296,11 +8499,7 @@ static void view_save(void)
 	struct tm tm;
 	int fd;
 
-	if (!G.live) {
-		snprintf(G.v_msg, sizeof(G.v_msg), "S saves from the live view; a recording's span: --replay FILE --script");
-		return;
-	}
-	if (!G.fl.buf) {
+	if (G.live && !G.fl.buf) {
 		snprintf(G.v_msg, sizeof(G.v_msg), "recording to %.60s: it holds everything", G.rec_path);
 		return;
 	}
@@ -8314,7 +8513,10 @@ static void view_save(void)
 	}
 	close(fd);
 	unlink(path);
-	fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
+	if (G.live)
+		fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
+	else
+		rd_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
 }
 
 /* Act on one key.  Returns false when tc should quit. */
@@ -8423,14 +8625,12 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	struct ev e;
 	uint32_t type = g32(r);
 
-	if (G.rec_fd >= 0) {
-		rec_append(r, n);
-		if (type == PERF_RECORD_SAMPLE && t) {
-			if (!G.rec_first)
-				G.rec_first = t;
-			G.rec_last = t;
-		}
+	if (G.rd_saving) {	/* the save key's pass over the recording: the model stays */
+		rd_save_rec(r, n, ri);
+		return;
 	}
+	if (G.rec_fd >= 0)
+		rec_record(r, n, t);
 	if (G.fl.buf)
 		fl_append(r, n, t);
 	if (!G.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {

@@ -103,4 +103,88 @@ view_live_flight() {
 	fi
 }
 
-kernel_tests view_stream view_save_key view_live_flight
+# replay_save NAME SRC: tc --replay SRC in tmux (tc-san), zoomed in twice
+# (+ +: a quarter of the file, from its start), then S.  The saved file
+# spans about the window and no more (its first and last events), tc reads
+# it (in time order, nothing broken), and perf script reads it with as many
+# events as SRC has in that span.
+replay_save() {
+	local name=$1 src=$2 why= f win span whole n m TC=$TC_SAN TV_NAME
+	TV_NAME=$(basename "$TC_SAN" | cut -c1-15)
+	tv_begin 120 30 || { fail "$name" "tmux did not start"; return; }
+	tv_tmux send-keys -t t -l "cd $T"
+	tv_tmux send-keys -t t Enter
+	if ! tv_run "--replay $src 2>$T/view.err"; then
+		why="no view"
+	else
+		tv_tmux send-keys -t t + +
+		sleep 0.5
+		win=$(tv_ns "$(tv_win)")
+		tv_tmux send-keys -t t S
+		tv_wait 30 tv_shows ' records, ' || why="no word of the save: $(tv_screen | tail -1)"
+		tv_tmux send-keys -t t q
+		tv_wait_exit || why=${why:-"q did not end tc"}
+		grep -q 'rc=0' "$T/rc" 2>/dev/null || why=${why:-"tc: $(cat "$T/rc" 2>/dev/null), $(head -3 "$T/view.err")"}
+	fi
+	tv_end
+	f=$(ls "$T"/tc-*.data 2>/dev/null | head -1)
+	if [ -z "$why" ] && [ -z "$f" ]; then
+		why="no tc-*.data file"
+	elif [ -z "$why" ]; then
+		span=$(span_ns "$f") whole=$(span_ns "$src")
+		if ! "$TC_SAN" --replay "$f" --summary >/dev/null 2>"$T/sum.err"; then
+			why="tc --summary cannot read it: $(tail -2 "$T/sum.err")"
+		elif grep -E -q 'out of order|corrupt|unknown [0-9]' "$T/sum.err"; then
+			why="not in time order, or broken: $(tail -1 "$T/sum.err")"
+		elif ! awk -v s="$span" -v w="${win:-0}" -v a="$whole" \
+			'BEGIN { exit !(s > 0.7 * w && s <= w && s < 0.5 * a) }'; then
+			why="the file spans $span ns, the window $win ns, the recording $whole ns"
+		elif have_perf && ! perf script -i "$f" --ns -F time >"$T/saved.t" 2>"$T/perf.err"; then
+			why="perf script cannot read it: $(head -2 "$T/perf.err")"
+		elif have_perf; then
+			perf script -i "$src" --ns -F time 2>/dev/null >"$T/src.t"
+			n=$(wc -l <"$T/saved.t")
+			m=$(awk 'NR == FNR { t = $1 + 0; if (FNR == 1) a = t; b = t; next }
+				{ t = $1 + 0 } t >= a && t <= b { k++ } END { print k + 0 }' "$T/saved.t" "$T/src.t")
+			[ "$n" -gt 0 ] && [ "$n" = "$m" ] ||
+				why="perf script: $n events in the saved file, $m in the recording's span"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		keep_evidence "$name"
+		fail "$name" "$why"
+	else
+		note "$name: $(basename "$f") spans $span ns of a window of $win ns (${n:-?} events, as the recording)"
+		pass "$name"
+	fi
+}
+
+# span_ns FILE: ns between the first and the last timed event of a recording.
+span_ns() {
+	"$TC" --replay "$1" --script 2>/dev/null |
+		awk '$1 > 0 && !a { a = $1 } $1 > 0 { b = $1 } END { printf "%d\n", b - a }'
+}
+
+# A workload of about 2 s: bursts of pingpong, pauses between them.
+REPLAY_LOAD="for i in 1 2 3 4 5 6; do $PINGPONG 2000 >/dev/null; sleep 0.25; done"
+
+# S in the replay of tc's own recording.
+view_replay_save_tc() {
+	"$TC" --record "$T/src.data" -- sh -c "$REPLAY_LOAD" >/dev/null 2>"$T/rec.err" ||
+		{ fail view_replay_save_tc "tc --record: $(tail -1 "$T/rec.err")"; return; }
+	replay_save view_replay_save_tc "$T/src.data"
+}
+
+# S in the replay of perf's (rounds, perf's sample layout, its features),
+# with an event tc does not use when the kernel has it.
+view_replay_save_perf() {
+	local ev=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking
+		  -e sched:sched_process_fork -e sched:sched_process_exit)
+	have_perf || { skip view_replay_save_perf "perf missing"; return; }
+	[ -d /sys/kernel/tracing/events/sched/sched_stat_runtime ] && ev+=(-e sched:sched_stat_runtime)
+	timeout 60 perf record -q "${ev[@]}" -a -o "$T/src.data" -- sh -c "$REPLAY_LOAD" >/dev/null 2>"$T/rec.err" ||
+		{ fail view_replay_save_perf "perf record: $(tail -1 "$T/rec.err")"; return; }
+	replay_save view_replay_save_perf "$T/src.data"
+}
+
+kernel_tests view_stream view_save_key view_live_flight view_replay_save_tc view_replay_save_perf
