@@ -8631,12 +8631,15 @@ static void view_save(void)
 	fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
 }
 
-/* Select task tid's row (it may be hidden: say so). */
+/* Select task tid's row (rows_build keeps the selected task's; a task
+ * filtered out has none: say so). */
 static void view_select_tid(int tid)
 {
+	const struct task *p = task_find(tid);
+
 	G.v_sel_key = tid;
-	if (row_find(tid) < 0)
-		snprintf(G.v_msg, sizeof(G.v_msg), "%d is not shown (i: all rows)", tid);
+	if (!p || !filter_task(p))
+		snprintf(G.v_msg, sizeof(G.v_msg), "%d is not among the rows (filtered out)", tid);
 }
 
 /* L's Enter: the cursor on the selected wait (its start), its task's row
