@@ -3988,6 +3988,18 @@ static void t_view_panels(void)
 	CHECK(!G.v_panel && G.v_cursor == 2000, "Esc closes W only");
 	view_key('>', 0, 0);
 	CHECK(G.v_start > 0, "> pans right");
+	/* hostile names in both panels: no control byte reaches the terminal */
+	snprintf(task_find(20)->comm, COMM_LEN, "\x1b]0;x\x07\x9b" "2J");
+	snprintf(task_find(30)->comm, COMM_LEN, "\x1b[2J\r\x7f");
+	view_key('0', 0, 0);
+	for (int k = 0; k < 2; k++) {
+		view_key(k ? 'W' : 'L', 0, 0);
+		G.ob_len = 0;
+		draw_frame();
+		draw_diff();
+		CHECK(G.v_panel == (k ? 'W' : 'L') && !ob_clean(0, line, sizeof(line)), "panel %c: %s",
+		      k ? 'W' : 'L', line);
+	}
 }
 
 /* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
