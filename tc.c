@@ -532,6 +532,10 @@ static struct {
 	double speed;			/* replay pace, 0 = not paced */
 	bool paused, want_pause, want_suspend;
 	bool v_cpucol, v_hide;		/* 'c': task cells by CPU; 'i': hide empty rows */
+	int v_panel, v_psel;		/* the open panel ('L', 'W' or 0), its selected line */
+	bool v_pblk;			/* L: the D spans instead of the runnable waits */
+	int v_ctid;			/* W: the chain of v_ctid's wakeup at or before v_ct */
+	uint64_t v_ct;
 	int v_row0;			/* screen row of the first timeline row */
 	bool v_ended;			/* a paced replay reached the end of the file */
 	char v_exit[64];		/* the traced command's exit, for the status line */
@@ -5849,9 +5853,31 @@ static bool lat_allowed(const struct task *p, int c)
 	return !p->lat_migrated || (p->lat_cpus >> (c < 63 ? c : 63) & 1);
 }
 
-/* The latest wakeup of p at or before t into s; false if none is kept. */
+/* The view's intervals (drawing section): the answers read them too, when
+ * the model keeps them (the view; --summary keeps none). */
+static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
+		      bool (*fn)(const struct ival *v, void *arg), void *arg);
+
+/* lat_wake_before's walk of a task row: its latest wakeup at or before t. */
+struct lat_wk { uint64_t t; const struct ival *found; };
+
+static bool lat_wk_fn(const struct ival *v, void *arg)
+{
+	struct lat_wk *w = arg;
+
+	if (v->state == ST_RUNNABLE && v->aux != -1 && v->start <= w->t) {
+		w->found = v;
+		return false;
+	}
+	return true;
+}
+
+/* The latest wakeup of p at or before t into s; false if none is kept.
+ * Its ring holds the newest wakeups: one of them at or before t is the
+ * latest; older ones come from the view's intervals, if any. */
 static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s)
 {
+	struct lat_wk w = { t, NULL };
 	bool found = false;
 
 	for (int i = 0; i < LAT_WAKES; i++)
@@ -5864,7 +5890,11 @@ static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s
 		*s = (struct lat_step){ p->wait_start, p->tid, p->waker };
 		found = true;
 	}
-	return found;
+	if (!found)
+		ival_walk(p->last_ival, p - G.task, 0, lat_wk_fn, &w);
+	if (w.found)
+		*s = (struct lat_step){ w.found->start, p->tid, w.found->aux };
+	return found || w.found;
 }
 
 /*
@@ -5933,6 +5963,29 @@ static void lat_charge(struct lat_rec *r, int tid, uint64_t s, uint64_t e,
 	ns[i] += b - a;
 }
 
+/* The LAT_HOLD largest of the n shares (tids, ns) into r's holders,
+ * longest first; the rest to r's other. */
+static void lat_hold_keep(struct lat_rec *r, const int *tids, const uint64_t *ns, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t v = ns[i];
+		int k = LAT_HOLD;
+
+		while (k > 0 && (r->hold_tid[k - 1] < 0 || r->hold_ns[k - 1] < v))
+			k--;
+		if (k == LAT_HOLD) {
+			r->other_ns += v;
+			continue;
+		}
+		if (r->hold_tid[LAT_HOLD - 1] >= 0)
+			r->other_ns += r->hold_ns[LAT_HOLD - 1];
+		memmove(&r->hold_tid[k + 1], &r->hold_tid[k], (LAT_HOLD - 1 - k) * sizeof(int));
+		memmove(&r->hold_ns[k + 1], &r->hold_ns[k], (LAT_HOLD - 1 - k) * sizeof(uint64_t));
+		r->hold_tid[k] = tids[i];
+		r->hold_ns[k] = v;
+	}
+}
+
 /* Who ran on the CPUs p could have run on during r's span: the LAT_HOLD
  * largest shares into r, the rest as other (see "Answers" above). */
 static void lat_holders(struct lat_rec *r, const struct task *p)
@@ -5958,23 +6011,7 @@ static void lat_holders(struct lat_rec *r, const struct task *p)
 		if (covered > r->start)
 			r->unknown_ns += (covered < r->end ? covered : r->end) - r->start;
 	}
-	for (int i = 0; i < n; i++) {	/* keep the largest LAT_HOLD, longest first */
-		uint64_t v = ns[i];
-		int k = LAT_HOLD;
-
-		while (k > 0 && (r->hold_tid[k - 1] < 0 || r->hold_ns[k - 1] < v))
-			k--;
-		if (k == LAT_HOLD) {
-			r->other_ns += v;
-			continue;
-		}
-		if (r->hold_tid[LAT_HOLD - 1] >= 0)
-			r->other_ns += r->hold_ns[LAT_HOLD - 1];
-		memmove(&r->hold_tid[k + 1], &r->hold_tid[k], (LAT_HOLD - 1 - k) * sizeof(int));
-		memmove(&r->hold_ns[k + 1], &r->hold_ns[k], (LAT_HOLD - 1 - k) * sizeof(uint64_t));
-		r->hold_tid[k] = tids[i];
-		r->hold_ns[k] = v;
-	}
+	lat_hold_keep(r, tids, ns, n);
 }
 
 /* Keep p's wakeup (p runnable: its start and waker) for the waker chain,
@@ -6113,17 +6150,268 @@ static void lat_event(const struct ev *e)
 	}
 }
 
-/* "comm:tid" of a task, "irq", "idle", or "-" (unknown). */
-static void out_who(FILE *f, int tid)
+/*
+ * The view's panels and readout (keys L and W): text from the model's
+ * intervals, no state of their own.  lat_span_worst() finds the longest
+ * runnable waits or D spans overlapping a span, the ongoing ones included
+ * (live: as they happen), with who held the CPUs from the CPU rows'
+ * intervals; lat_rec_text() and lat_step_text() make one panel line of a
+ * wait or of a lat_chain() step.
+ *
+ * Idle states, live only: the exit latency (us) and name of each CPU's
+ * cpuidle states, read once at start-up by lat_cidle_init() from
+ * /sys/devices/system/cpu/cpuN/cpuidle/stateK/{latency,name}; a missing
+ * file leaves its entry unknown.
+ */
+enum { LAT_CIDLE = 10 };	/* idle states per CPU kept */
+
+static struct lat_cidle {
+	int32_t exit_us;		/* -1: unknown */
+	char name[16];
+} *lat_cidle;			/* G.ncpu x LAT_CIDLE, NULL: none (replay) */
+
+/* One line of a sysfs file into out (n bytes), newline cut; false if none. */
+static bool lat_sysfs_line(const char *path, char *out, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	bool ok = f && fgets(out, n, f);
+
+	if (f)
+		fclose(f);
+	if (ok)
+		out[strcspn(out, "\n")] = 0;
+	return ok;
+}
+
+/* Read the idle states' exit latencies and names (live view, start-up). */
+static void lat_cidle_init(void)
+{
+	char path[96], line[32];
+
+	lat_cidle = xcalloc((size_t)G.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
+	for (int c = 0; c < G.ncpu; c++)
+		for (int k = 0; k < LAT_CIDLE; k++) {
+			struct lat_cidle *e = &lat_cidle[c * LAT_CIDLE + k];
+
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", c, k);
+			e->exit_us = lat_sysfs_line(path, line, sizeof(line)) ? atoi(line) : -1;
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", c, k);
+			if (!lat_sysfs_line(path, e->name, sizeof(e->name)))
+				e->name[0] = 0;
+		}
+}
+
+/* "idle state 2" of CPU cpu, and where known (live) " C1E, exit 10us". */
+static void lat_cidle_text(char *out, size_t n, int cpu, int cs)
+{
+	const struct lat_cidle *e = lat_cidle && cpu >= 0 && cpu < G.ncpu && cs >= 0 && cs < LAT_CIDLE ?
+				    &lat_cidle[cpu * LAT_CIDLE + cs] : NULL;
+	size_t k = snprintf(out, n, "idle state %d", cs);
+
+	if (e && e->name[0] && k < n)
+		k += snprintf(out + k, n - k, " %s", e->name);
+	if (e && e->exit_us >= 0 && k < n)
+		snprintf(out + k, n - k, "%sexit %dus", e->name[0] ? ", " : " ", e->exit_us);
+}
+
+/* lat_cstate_at's walk: the idle state interval holding time t. */
+struct lat_at { uint64_t t; int cstate; };
+
+static bool lat_cstate_fn(const struct ival *v, void *arg)
+{
+	struct lat_at *at = arg;
+
+	if (v->start <= at->t && at->t < v->end)
+		at->cstate = v->state;
+	return v->start > at->t;
+}
+
+/* The idle state of CPU c at time t (a wakeup), -1 if not idle or not known. */
+static int lat_cstate_at(int c, uint64_t t)
+{
+	const struct cpu *q = c >= 0 && c < G.ncpu ? &G.cpu[c] : NULL;
+	struct lat_at at = { t, -1 };
+
+	if (q && q->cstate >= 0 && q->cstate_since <= t)
+		return (int)q->cstate;
+	if (q)
+		ival_walk(q->last_cival, -1 - c, t, lat_cstate_fn, &at);
+	return at.cstate;
+}
+
+/* What lat_span_worst's walk of a task row collects. */
+struct lat_scan {
+	uint64_t a, b;			/* the span */
+	int state;			/* ST_RUNNABLE or ST_BLOCKED */
+	const struct task *p;
+	int next_cpu;			/* the CPU of its next run after the interval walked, -1 */
+	struct lat_rec *top;
+	int n;
+};
+
+/* Keep [start, end) of s->p on cpu if it overlaps the span and is among
+ * the longest. */
+static void lat_scan_keep(struct lat_scan *s, uint64_t start, uint64_t end, int cpu)
+{
+	struct lat_rec *r;
+
+	if (end <= start || start >= s->b || end <= s->a || !(r = lat_slot(s->top, &s->n, end - start)))
+		return;
+	r->start = start;
+	r->end = end;
+	r->tid = s->p->tid;
+	r->cpu = cpu;
+	r->cstate = -1;
+	scopy(r->comm, sizeof(r->comm), s->p->comm);
+}
+
+static bool lat_scan_task_fn(const struct ival *v, void *arg)
+{
+	struct lat_scan *s = arg;
+
+	if (v->state == s->state)
+		lat_scan_keep(s, v->start, v->end, s->next_cpu >= 0 ? s->next_cpu : s->p->cpu);
+	if (v->state == ST_RUNNING && v->aux >= 0)
+		s->next_cpu = v->aux;
+	return v->start > s->a;
+}
+
+/* lat_span_holders' walk of a CPU row: its runs charged to r. */
+struct lat_hold {
+	struct lat_rec *r;
+	int tids[LAT_TIDS];		/* lat_charge's table */
+	uint64_t ns[LAT_TIDS], covered;
+	int n;
+};
+
+static bool lat_hold_fn(const struct ival *v, void *arg)
+{
+	struct lat_hold *h = arg;
+
+	lat_charge(h->r, v->state, v->start, v->end, h->tids, h->ns, &h->n);
+	h->covered = v->start;
+	return v->start > h->r->start;
+}
+
+/* The holders of r's span (task p) from the CPU rows' intervals, as
+ * lat_holders does from its rings; the open runs count up to the last
+ * event, time no interval covers any more is unknown. */
+static void lat_span_holders(struct lat_rec *r, const struct task *p)
+{
+	struct lat_hold h = { .r = r };
+
+	for (int c = 0; c < G.ncpu; c++) {
+		const struct cpu *q = &G.cpu[c];
+
+		if (!lat_allowed(p, c))
+			continue;
+		h.covered = q->cur >= 0 || q->since ? q->since : G.m_last;
+		lat_charge(r, q->cur, q->since, G.m_last, h.tids, h.ns, &h.n);
+		ival_walk(q->last_ival, -1 - c, r->start, lat_hold_fn, &h);
+		if (h.covered > r->start)
+			r->unknown_ns += (h.covered < r->end ? h.covered : r->end) - r->start;
+	}
+	lat_hold_keep(r, h.tids, h.ns, h.n);
+}
+
+/*
+ * The LAT_TOP longest runnable waits (blocked: D spans) overlapping
+ * [a, b) into top, longest first, with their wakers and chains, the idle
+ * state of the CPU at the wakeup and (waits) who held the CPUs.  Returns
+ * how many.  Reads the view's intervals and the model only.
+ */
+static int lat_span_worst(uint64_t a, uint64_t b, bool blocked, struct lat_rec top[LAT_TOP])
+{
+	struct lat_scan s = { .a = a, .b = b, .state = blocked ? ST_BLOCKED : ST_RUNNABLE, .top = top };
+
+	for (int i = 0; i < G.ntask; i++) {
+		s.p = &G.task[i];
+		s.next_cpu = s.p->state == ST_RUNNING ? s.p->cpu : -1;
+		if (s.p->state == s.state)	/* ongoing */
+			lat_scan_keep(&s, s.p->since, G.m_last > s.p->since ? G.m_last : s.p->since + 1, s.p->cpu);
+		ival_walk(s.p->last_ival, i, a, lat_scan_task_fn, &s);
+	}
+	for (int i = 0; i < s.n; i++) {
+		struct lat_rec *r = &top[i];
+		const struct task *p = task_find(r->tid);
+		uint64_t woken = blocked ? r->end : r->start;
+
+		if (!p)
+			continue;
+		r->nchain = lat_chain(r->tid, woken, r->chain, LAT_CHAIN);
+		if (r->nchain && r->chain[0].t != woken)
+			r->nchain = 0;	/* preempted, not woken yet, or its wakeup is gone */
+		if (r->nchain)
+			r->cstate = lat_cstate_at(r->cpu, woken);
+		if (!blocked)
+			lat_span_holders(r, p);
+	}
+	return s.n;
+}
+
+/* "comm:tid" of a task, "irq", "idle", or "-" (unknown) into out (n
+ * bytes); the name is the model's, its reader escapes it. */
+static void lat_who_text(char *out, size_t n, int tid)
 {
 	const struct task *p = tid > 0 ? task_find(tid) : NULL;
 
-	if (tid == WAKER_IRQ || tid == 0 || tid < 0) {
-		fputs(tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle", f);
-		return;
+	if (tid <= 0)
+		snprintf(out, n, "%s", tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle");
+	else
+		snprintf(out, n, "%s:%d", p && p->comm[0] ? p->comm : "?", tid);
+}
+
+/* One panel line of r (blocked: a D span) into out (n bytes): "comm:tid
+ * 6.969 ms cpu1 woken by X (idle state 2) held by A 77%, B 59%, idle 3%".
+ * Names are the model's: the view escapes them when it draws. */
+static void lat_rec_text(const struct lat_rec *r, bool blocked, char *out, size_t n)
+{
+	uint64_t d = r->end - r->start;
+	size_t k;
+	char who[48], cs[64];
+
+	lat_who_text(who, sizeof(who), r->tid);
+	k = snprintf(out, n, "%s %" PRIu64 ".%03u ms cpu%d", who, d / 1000000, (unsigned)(d / 1000 % 1000), r->cpu);
+	if (k < n && r->nchain) {
+		lat_who_text(who, sizeof(who), r->chain[0].waker);
+		k += snprintf(out + k, n - k, " woken by %s", who);
+	} else if (k < n && !blocked) {
+		k += snprintf(out + k, n - k, " preempted");
 	}
-	out_name(f, p && p->comm[0] ? p->comm : "?");
-	fprintf(f, ":%d", tid);
+	if (k < n && r->cstate >= 0) {
+		lat_cidle_text(cs, sizeof(cs), r->cpu, r->cstate);
+		k += snprintf(out + k, n - k, " (%s)", cs);
+	}
+	for (int i = 0; i < LAT_HOLD && r->hold_tid[i] >= 0 && k < n; i++) {
+		lat_who_text(who, sizeof(who), r->hold_tid[i]);
+		k += snprintf(out + k, n - k, "%s%s %u%%", i ? ", " : " held by ", who,
+			      (unsigned)(d ? (r->hold_ns[i] * 100 + d / 2) / d : 0));
+	}
+	if (k < n && r->idle_ns)
+		snprintf(out + k, n - k, "%sidle %u%%", r->hold_tid[0] >= 0 ? ", " : " held by ",
+			 (unsigned)((r->idle_ns * 100 + d / 2) / d));
+}
+
+/* One line of a waker chain step into out (n bytes): "comm:tid woken by
+ * comm:tid at 1.234567s" (seconds from the first event, as the view). */
+static void lat_step_text(const struct lat_step *s, char *out, size_t n)
+{
+	uint64_t t = s->t > G.m_first ? s->t - G.m_first : 0;
+	char a[48], b[48];
+
+	lat_who_text(a, sizeof(a), s->tid);
+	lat_who_text(b, sizeof(b), s->waker);
+	snprintf(out, n, "%s woken by %s at %" PRIu64 ".%06us", a, b, t / 1000000000,
+		 (unsigned)(t / 1000 % 1000000));
+}
+
+/* "comm:tid" of a task, "irq", "idle", or "-" (unknown), escaped. */
+static void out_who(FILE *f, int tid)
+{
+	char who[48];
+
+	lat_who_text(who, sizeof(who), tid);
+	out_name(f, who);
 }
 
 /* A time stamp as seconds with six decimals, like perf and ftrace. */
@@ -7688,6 +7976,38 @@ static int draw_view_sums(int r, int c, int row)
 			(int)(run * 100 / (G.v_end - G.v_start + 1)), w);
 }
 
+/* The readout of a runnable state [start, end) (end 0: still) of task
+ * slot row, woken by aux (-1: preempted): the waker, and the idle state
+ * of the CPU it then ran on (still waiting: its CPU) at the wakeup. */
+static int draw_task_woken(int r, int c, int row, int aux, uint64_t start, uint64_t end)
+{
+	const struct task *t = &G.task[row];
+	const struct ival *run = end ? chain_at(t->last_ival, row, end) : NULL;
+	int cpu = !end ? t->cpu : run && run->state == ST_RUNNING ? run->aux : -1, cs, n;
+	char idle[64];
+
+	if (aux == -1)
+		return draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+	n = draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s", aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
+	if ((cs = lat_cstate_at(cpu, start)) >= 0) {
+		lat_cidle_text(idle, sizeof(idle), cpu, cs);
+		n += draw_fmt(r, c + n, G.cols - c - n, -1, 0, " (cpu%d in %s)", cpu, idle);
+	}
+	return n;
+}
+
+/* The distribution of task t's runnable waits (all of them so far, from
+ * its log2 buckets): "; waits p50 .. p99 .. max ..". */
+static int draw_task_waits(int r, int c, const struct task *t)
+{
+	char p50[32], p99[32], max[32];
+
+	fmt_dur(p50, sizeof(p50), lat_pct(t, 50));
+	fmt_dur(p99, sizeof(p99), lat_pct(t, 99));
+	fmt_dur(max, sizeof(max), t->lat_max);
+	return draw_fmt(r, c, G.cols - c, -1, 0, "; %u waits p50 %s p99 %s max %s", t->lat_n, p50, p99, max);
+}
+
 /* The details line of task slot row at the cursor: its state, the CPU it
  * ran on, its waker, I/O call, and sums over the view. */
 static void draw_task_details(int r, int row)
@@ -7712,11 +8032,8 @@ static void draw_task_details(int r, int row)
 	if (st == ST_RUNNING && aux >= 0)
 		c += draw_fmt(r, c, G.cols - c, -1, 0, " on cpu%d", aux);
 	c += draw_fmt(r, c, G.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
-	if (st == ST_RUNNABLE && aux != -1)
-		c += draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s",
-			      aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
-	if (st == ST_RUNNABLE && aux == -1)
-		c += draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
+	if (st == ST_RUNNABLE)
+		c += draw_task_woken(r, c, row, aux, start, end);
 	if (t->in_io && G.v_cursor >= t->io_start) {	/* an I/O call at the cursor */
 		fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
 		c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
@@ -7726,6 +8043,8 @@ static void draw_task_details(int r, int row)
 		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io.state].name,
 			      io_kind_names[io_calls[io.state].kind], io.aux);
 	c += draw_view_sums(r, c, row);
+	if (t->lat_n)
+		c += draw_task_waits(r, c, t);
 	if (st != ST_RUNNING && t->cpu >= 0)
 		draw_fmt(r, c, G.cols - c, -1, 0, "; last on cpu%d", t->cpu);
 }
@@ -7952,11 +8271,13 @@ static void draw_help(void)
 		"tc keys",
 		"j k Up Down PgUp PgDn  select a row",
 		"h l Left Right         move the cursor",
-		"H L Shift-Left/Right   pan a quarter",
+		"H < > Shift-Left/Right pan a quarter",
 		"+ = -                  zoom in / out",
 		"0 Esc                  whole, follow",
 		"n p                    next/prev change",
 		"w                      go to the waker",
+		"L                      worst waits panel",
+		"W                      wakeup chain panel",
 		"m                      set a mark",
 		"s                      task order",
 		"/                      find a task",
@@ -8014,6 +8335,108 @@ static void draw_help(void)
 				 -1, -1, CA_REVERSE);
 		}
 	}
+}
+
+/*
+ * The panels (L: worst waits, W: wakeup chain): a box over the timeline
+ * under the axis, a title, lines (the selected one not reversed, with a
+ * '>'), a hint.  Their text is recomputed from the model every frame
+ * (live: as things happen); the keys are view_panel_key's.
+ */
+enum { PANEL_LINES = LAT_CHAIN * 2, PANEL_W = 256 };
+
+/* How many of n panel lines fit on the screen (at least 1). */
+static int panel_fit(int n)
+{
+	int room = G.rows - 1 - G.v_row0 - 3;
+
+	return n < room ? n : room > 1 ? room : 1;
+}
+
+/* Draw the panel box: title, n lines, G.v_psel's highlighted, hint. */
+static void draw_panel(const char *title, char lines[][PANEL_W], int n, const char *hint)
+{
+	int w = G.cols - 2 < 160 ? G.cols - 2 : 160, c0 = (G.cols - w) / 2, r0 = G.v_row0;
+
+	if (G.v_psel >= n)
+		G.v_psel = n > 0 ? n - 1 : 0;
+	for (int i = 0; i < n + 3; i++)
+		for (int k = 0; k < w; k++)
+			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
+	draw_str(r0, c0 + 1, w - 2, title, -1, -1, CA_REVERSE | CA_BOLD);
+	for (int i = 0; i < n; i++) {
+		int attr = i == G.v_psel ? CA_BOLD : CA_REVERSE;
+
+		if (i == G.v_psel)
+			for (int k = 0; k < w; k++)
+				draw_put(r0 + 1 + i, c0 + k, k == 1 ? '>' : ' ', -1, -1, attr);
+		draw_str(r0 + 1 + i, c0 + 3, w - 4, lines[i], -1, -1, attr);
+	}
+	draw_str(r0 + n + 2, c0 + 1, w - 2, hint, -1, -1, CA_REVERSE);
+}
+
+/* The L panel: the longest runnable waits (G.v_pblk: D spans) in the
+ * visible span. */
+static void draw_worst(void)
+{
+	struct lat_rec top[LAT_TOP];
+	char lines[LAT_TOP][PANEL_W], title[96];
+	int n = panel_fit(lat_span_worst(G.v_start, G.v_end, G.v_pblk, top));
+
+	for (int i = 0; i < n; i++)
+		lat_rec_text(&top[i], G.v_pblk, lines[i], PANEL_W);
+	snprintf(title, sizeof(title), "longest %s in view", G.v_pblk ? "blocked (D) spans" : "runnable waits");
+	if (!n)
+		snprintf(lines[n++], PANEL_W, "none in the visible span");
+	draw_panel(title, lines, n, "j/k select, Enter: go there, Tab: waits / D spans, Esc or L: close");
+}
+
+/* The steps of the W panel's chain into s (PANEL_LINES); how many. */
+static int panel_chain(struct lat_step *s)
+{
+	return lat_chain(G.v_ctid, G.v_ct, s, PANEL_LINES);
+}
+
+/* How a chain of n steps (s) ends, into out (n bytes). */
+static void chain_end_text(const struct lat_step *s, int n, char *out, size_t len)
+{
+	int w = n ? s[n - 1].waker : -1;
+	char who[48];
+
+	lat_who_text(who, sizeof(who), w);
+	if (w == WAKER_IRQ)
+		snprintf(out, len, "ends at an interrupt (or a timer)");
+	else if (w == 0)
+		snprintf(out, len, "ends at the idle task (an interrupt or a timer on an idle CPU)");
+	else if (n == PANEL_LINES)
+		snprintf(out, len, "goes on (longer than %d steps)", PANEL_LINES);
+	else if (w > 0)
+		snprintf(out, len, "ends at %s: no wakeup of it before (already running, or not kept)", who);
+	else
+		snprintf(out, len, "ends at an unknown waker");
+}
+
+/* The W panel: the chain of wakers of G.v_ctid back from G.v_ct, one
+ * step a line; the title reads it as "D <- C <- B <- A". */
+static void draw_chain(void)
+{
+	struct lat_step s[PANEL_LINES];
+	char lines[PANEL_LINES + 1][PANEL_W], title[PANEL_W], who[48];
+	int n = panel_chain(s), k;
+
+	lat_who_text(who, sizeof(who), G.v_ctid);
+	k = snprintf(title, sizeof(title), "wakeup chain: %s", who);
+	for (int i = 0; i < n && k < PANEL_W; i++) {
+		lat_who_text(who, sizeof(who), s[i].waker);
+		k += snprintf(title + k, sizeof(title) - k, " <- %s", who);
+	}
+	for (int i = 0; i < n; i++)
+		lat_step_text(&s[i], lines[i], PANEL_W);
+	if (n)
+		chain_end_text(s, n, lines[n], PANEL_W);
+	else
+		snprintf(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v_ctid);
+	draw_panel(title, lines, panel_fit(n + 1), "j/k step (the cursor and row follow), Esc or W: close");
 }
 
 /* The label of row (code) at screen row r, with attr; the share of the
@@ -8092,6 +8515,10 @@ static void draw_frame(void)
 		draw_cells(r, row);
 	}
 	draw_details(G.rows - 1);
+	if (G.v_panel == 'L')
+		draw_worst();
+	else if (G.v_panel == 'W')
+		draw_chain();
 	if (G.v_help)
 		draw_help();
 }
@@ -8519,6 +8946,92 @@ static void view_save(void)
 		rd_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
 }
 
+/* Select task tid's row (rows_build keeps the selected task's; a task
+ * filtered out has none: say so). */
+static void view_select_tid(int tid)
+{
+	const struct task *p = task_find(tid);
+
+	G.v_sel_key = tid;
+	if (!p || !filter_task(p))
+		snprintf(G.v_msg, sizeof(G.v_msg), "%d is not among the rows (filtered out)", tid);
+}
+
+/* L's Enter: the cursor on the selected wait (its start), its task's row
+ * selected, following stopped; the panel closes. */
+static void view_worst_go(void)
+{
+	struct lat_rec top[LAT_TOP];
+	int n = lat_span_worst(G.v_start, G.v_end, G.v_pblk, top);
+
+	G.v_panel = 0;
+	if (G.v_psel >= n)
+		return;
+	view_goto(top[G.v_psel].start);
+	view_select_tid(top[G.v_psel].tid);
+}
+
+/* W's j/k: select step dir from the selected one, the cursor on its
+ * wakeup and the woken task's row selected. */
+static void view_chain_step(int dir)
+{
+	struct lat_step s[PANEL_LINES];
+	int n = panel_chain(s), i = G.v_psel + dir;
+
+	if (!n)
+		return;
+	G.v_psel = i < 0 ? 0 : i >= n ? n - 1 : i;
+	view_goto(s[G.v_psel].t);
+	view_select_tid(s[G.v_psel].tid);
+}
+
+/* L or W: open that panel (W: the chain of the selected task at the
+ * cursor), or close it if it is open. */
+static void view_panel_open(int which)
+{
+	int row = G.v_sel >= 0 && G.v_sel < G.nrowlist ? G.rowlist[G.v_sel] : -1;
+
+	if (G.v_panel == which) {
+		G.v_panel = 0;
+		return;
+	}
+	if (which == 'W' && row < 0) {
+		snprintf(G.v_msg, sizeof(G.v_msg), "W: select a task's row first");
+		return;
+	}
+	if (which == 'W') {
+		G.v_ctid = G.task[row].tid;
+		G.v_ct = G.v_cursor;
+	}
+	G.v_panel = which;
+	G.v_psel = 0;
+}
+
+/* A key while a panel is open: its own keys (selection, Enter, Tab, Esc);
+ * false for the others, which act on the view as usual. */
+static bool view_panel_key(int key)
+{
+	int dir = key == 'j' || key == K_DOWN ? 1 : key == 'k' || key == K_UP ? -1 : 0;
+
+	if (key == K_ESC) {
+		G.v_panel = 0;
+	} else if (dir && G.v_panel == 'W') {
+		view_chain_step(dir);
+	} else if (dir) {
+		G.v_psel = G.v_psel + dir > 0 ? G.v_psel + dir : 0;	/* draw_panel bounds it */
+	} else if ((key == '\r' || key == '\n') && G.v_panel == 'L') {
+		view_worst_go();
+	} else if (key == '\r' || key == '\n') {
+		G.v_panel = 0;
+	} else if (key == '\t' && G.v_panel == 'L') {
+		G.v_pblk = !G.v_pblk;
+		G.v_psel = 0;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* Act on one key.  Returns false when tc should quit. */
 static bool view_key(int key, int mx, int my)
 {
@@ -8545,6 +9058,8 @@ static bool view_key(int key, int mx, int my)
 		G.v_help = false;
 		return true;
 	}
+	if (G.v_panel && view_panel_key(key))
+		return true;
 	switch (key) {
 	case 'q':
 	case K_CTRL_C:
@@ -8555,8 +9070,9 @@ static bool view_key(int key, int mx, int my)
 	case K_PGUP: G.v_sel = G.v_sel > body ? G.v_sel - body : 0; G.v_sel_key = INT_MIN; break;
 	case 'h': case K_LEFT: view_cursor(-1); break;
 	case 'l': case K_RIGHT: view_cursor(1); break;
-	case 'H': case K_SLEFT: view_pan(-1); break;
-	case 'L': case K_SRIGHT: view_pan(1); break;
+	case 'H': case '<': case K_SLEFT: view_pan(-1); break;
+	case '>': case K_SRIGHT: view_pan(1); break;
+	case 'L': case 'W': view_panel_open(key); break;
 	case '+': case '=': case K_WHEEL_UP: view_zoom(1, 2); break;
 	case '-': case K_WHEEL_DOWN: view_zoom(2, 1); break;
 	case '0': case K_ESC:
@@ -8609,6 +9125,8 @@ static void view_init(void)
 		G.v_following = false;
 		G.v_cursor = G.v_start;
 	}
+	if (G.live)
+		lat_cidle_init();
 }
 
 /* ---------------------------------------------------------------- main loop */

@@ -124,6 +124,90 @@ view_live_screen_at() {
 view_live_80x24() { view_live_screen_at view_live_80x24 80 24; }
 view_live_200x60() { view_live_screen_at view_live_200x60 200 60; }
 
+# view_worst_waits: the L panel of a live view lists the longest runnable
+# waits as "comm:tid N.NNN ms cpuN ... held by ..."; Tab shows the D spans;
+# paused (the list holds still), j and Enter put the cursor on the second
+# wait: following stops, the panel closes and the readout is that task's.
+view_worst_waits() {
+	local why='' tids sel
+	tv_begin 200 40 || { fail view_worst_waits "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live -- sh -c '$TV_WORK'" || ! tv_wait 10 tv_shows 'pingpong'; then
+		why="tc did not start: $(tv_status)"
+	else
+		tv_tmux send-keys -t t L
+		if ! tv_wait 10 tv_shows 'longest runnable waits in view'; then
+			why="no panel after L: $(tv_screen | sed -n 4p)"
+		elif ! tv_wait 10 eval "tv_screen | grep -Eq ':[0-9]+ [0-9]+\.[0-9]{3} ms cpu[0-9]+ .*held by '"; then
+			why="no wait line with holders: $(tv_screen | sed -n 5p)"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		tv_tmux send-keys -t t Tab
+		tv_wait 10 tv_shows 'longest blocked (D) spans in view' || why="Tab: $(tv_screen | sed -n 4p)"
+		tv_tmux send-keys -t t Tab Space
+		tv_wait 10 tv_status_has PAUSED || why="${why:-space did not pause: $(tv_status)}"
+		sleep 0.5
+		tids=$(tv_screen | sed -n 's/^.*:\([0-9][0-9]*\) [0-9]*\.[0-9]\{3\} ms cpu.*/\1/p' | sed -n 2p)
+		[ -n "$tids" ] || why="${why:-fewer than two waits in the panel}"
+	fi
+	if [ -z "$why" ]; then
+		tv_tmux send-keys -t t j Enter
+		if ! tv_wait 10 tv_hides 'longest runnable waits'; then
+			why="Enter did not close the panel"
+		elif tv_status_has following; then
+			why="still following after Enter: $(tv_status)"
+		elif ! tv_wait 5 eval "tv_details | grep -q '^ *$tids '"; then
+			sel=$(tv_details)
+			why="readout '$sel', want the second wait's task $tids"
+		fi
+	fi
+	tv_screen >"$T/screen"
+	tv_tmux send-keys -t t q
+	[ -n "$why" ] || tv_wait_exit || why="q did not end tc"
+	tv_end
+	if [ -n "$why" ]; then fail view_worst_waits "$why (screen in $T)"; else pass view_worst_waits; fi
+}
+
+# view_chain_panel: the W panel of test/chain's recording, D's row
+# selected and the cursor past the end, reads D <- C <- B <- A; j steps to
+# C's wakeup (C's row selected); Esc closes it.
+view_chain_panel() {
+	local why='' a b c d
+	timeout 60 "$TC" --record "$T/c.data" -- "$ROOT/test/chain" >"$T/out" 2>"$T/err" ||
+		{ fail view_chain_panel "tc --record of test/chain failed: $(tail -2 "$T/err")"; return; }
+	read -r _ a b c d <"$T/out"
+	[ -n "$d" ] || { fail view_chain_panel "test/chain printed '$(cat "$T/out")'"; return; }
+	tv_begin 200 30 || { fail view_chain_panel "tmux did not start"; tv_end; return; }
+	if ! tv_run "--replay $T/c.data"; then
+		why="tc did not start: $(tv_status)"
+	else
+		tv_tmux send-keys -t t /
+		tv_tmux send-keys -t t -l "$d"
+		tv_tmux send-keys -t t Enter
+		tv_tmux send-keys -t t -N 250 l
+		tv_tmux send-keys -t t W
+		tv_wait 10 tv_shows 'wakeup chain: ' || why="no panel after W: $(tv_details)"
+	fi
+	if [ -z "$why" ] && ! tv_shows "wakeup chain: chain:$d <- chain:$c <- chain:$b <- chain:$a"; then
+		why="chain: '$(tv_screen | grep -o 'wakeup chain: .*' | head -1)', want D<-C<-B<-A = $d<-$c<-$b<-$a"
+	fi
+	if [ -z "$why" ]; then
+		tv_tmux send-keys -t t j
+		if ! tv_wait 10 tv_shows "> chain:$c woken by chain:$b at "; then
+			why="j: $(tv_screen | grep -F '> ' | head -1)"
+		elif ! tv_wait 5 eval "tv_details | grep -q '^ *$c chain at '"; then
+			why="j: readout '$(tv_details)', want C $c"
+		fi
+		tv_tmux send-keys -t t Escape
+		tv_wait 10 tv_hides 'wakeup chain: ' || why="${why:-Esc did not close the panel}"
+	fi
+	tv_screen >"$T/screen"
+	tv_tmux send-keys -t t q
+	[ -n "$why" ] || tv_wait_exit || why="q did not end tc"
+	tv_end
+	if [ -n "$why" ]; then fail view_chain_panel "$why (files in $T)"; else pass view_chain_panel; fi
+}
+
 # TERM=vt100 and --ascii: nothing but ASCII on the screen.
 view_live_ascii() {
 	local why=''
@@ -813,7 +897,8 @@ if ! command -v tmux >/dev/null; then
 		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
-		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal; do
+		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal \
+		 view_worst_waits view_chain_panel; do
 		skip "$t" "tmux is not installed (apt-get install tmux)"
 	done
 	run_tests view_not_a_tty
@@ -824,5 +909,6 @@ else
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
 		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize \
-		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c
+		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
+		view_worst_waits view_chain_panel
 fi

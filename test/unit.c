@@ -118,6 +118,8 @@ static void g_reset(void)
 	free(lat.cur);
 	free(lat.since);
 	memset(&lat, 0, sizeof(lat));
+	free(lat_cidle);	/* the live view's idle states (lat_cidle_init) */
+	lat_cidle = NULL;
 	for (int k = 0; k < HK_N; k++) {	/* the view's history (hist_init) */
 		free(G.hp[k].f);
 		free(G.hp[k].hi);
@@ -2495,7 +2497,8 @@ struct vkey { const char *name; int keys[8]; int mx, my; };
 
 static const struct vkey placing[] = {
 	{ "+", { '+' }, 0, 0 }, { "=", { '=' }, 0, 0 }, { "-", { '-' }, 0, 0 },
-	{ "H", { 'H' }, 0, 0 }, { "L", { 'L' }, 0, 0 }, { "shift-left", { K_SLEFT }, 0, 0 }, { "shift-right", { K_SRIGHT }, 0, 0 },
+	{ "H", { 'H' }, 0, 0 }, { ">", { '>' }, 0, 0 }, { "<", { '<' }, 0, 0 },
+	{ "shift-left", { K_SLEFT }, 0, 0 }, { "shift-right", { K_SRIGHT }, 0, 0 },
 	{ "h", { 'h' }, 0, 0 }, { "l", { 'l' }, 0, 0 }, { "left", { K_LEFT }, 0, 0 }, { "right", { K_RIGHT }, 0, 0 },
 	{ "wheel up", { K_WHEEL_UP }, 0, 0 }, { "wheel down", { K_WHEEL_DOWN }, 0, 0 },
 	{ "click", { K_MOUSE_CLICK }, 70, 3 },
@@ -3867,6 +3870,155 @@ static void t_lat_chain(void)
 	      "ping-pong chain: %d steps", n);
 }
 
+/* The panels' workload: two CPUs, tasks 10, 20, 21, 30; waits of 20
+ * (preempted, 6000), 10 (woken by 30, 3500; ongoing from 9800), 30 (woken
+ * by 20, 3000); a D span of 10 (1000, woken by 30); cpu0 idle in state 1
+ * from 9900.  With intervals (the view) when nival. */
+static void lat_panel_model(uint32_t nival)
+{
+	G.ncpu = 2;
+	model_init(2, 64, nival);
+	ev_switch(1000, 0, 0, 0, 30);
+	ev_switch(1000, 1, 0, 0, 20);
+	ev_switch(1500, 0, 30, 1, 10);		/* 30 sleeps */
+	ev_idle(1600, 1, 0);			/* cpu1 idle state 0 (its task runs: no matter) */
+	ev_wakeup(2000, 20, 30, 0);		/* 20 wakes 30 */
+	ev_switch(3000, 1, 20, 0, 21);		/* 20 preempted */
+	ev_switch(5000, 0, 10, 2, 30);		/* 10 blocked; 30 waited 3000 */
+	ev_wakeup(6000, 30, 10, 0);		/* 10's D span: 1000 */
+	ev_switch(7000, 1, 21, 1, 0);
+	ev_switch(9000, 1, 0, 0, 20);		/* 20 waited 6000 */
+	ev_switch(9500, 0, 30, 1, 10);		/* 10 waited 3500 */
+	ev_switch(9800, 0, 10, 0, 0);		/* 10 runnable until the end: ongoing */
+	ev_idle(9900, 0, 1);
+}
+
+/* The view's panel text: the longest waits and D spans of a span from the
+ * intervals, holders from the CPU rows, idle states (live: with sysfs's
+ * name and exit latency), a chain step. */
+static void t_lat_panel(void)
+{
+	struct lat_rec top[LAT_TOP];
+	struct lat_step st;
+	char line[256];
+	int n;
+
+	lat_panel_model(4096);
+	n = lat_span_worst(0, 20000, false, top);
+	CHECK(n == 4, "%d waits, want 4", n);
+	CHECK(top[0].tid == 20 && top[0].end - top[0].start == 6000 && top[0].nchain == 0 &&
+	      top[1].tid == 10 && top[1].start == 6000 && top[1].end == 9500 && top[1].nchain == 2 &&
+	      top[1].chain[0].waker == 30 && top[2].tid == 30 && top[2].nchain == 1 &&
+	      top[2].chain[0].waker == 20 && top[3].tid == 10 && top[3].start == 9800,
+	      "order: %d %d %d %d; chains %d %d %d; 10: [%" PRIu64 ", %" PRIu64 ") [%" PRIu64 ", %" PRIu64 ")",
+	      top[0].tid, top[1].tid, top[2].tid, top[3].tid, top[0].nchain, top[1].nchain, top[2].nchain,
+	      top[1].start, top[1].end, top[3].start, top[3].end);
+	lat_rec_text(&top[2], false, line, sizeof(line));
+	CHECK(!strcmp(line, "t30:30 0.003 ms cpu0 woken by t20:20 held by t10:10 100%, t21:21 67%, t20:20 33%"),
+	      "line: %s", line);
+	lat_rec_text(&top[0], false, line, sizeof(line));
+	CHECK(!strcmp(line, "t20:20 0.006 ms cpu1 preempted held by t30:30 67%, t21:21 67%, t10:10 33%, idle 33%"),
+	      "line: %s", line);
+	n = lat_span_worst(4000, 5000, false, top);	/* the span: only what overlaps it */
+	CHECK(n == 2 && top[0].tid == 20 && top[1].tid == 30, "waits in [4000, 5000): %d", n);
+	n = lat_span_worst(0, 20000, true, top);
+	CHECK(n == 1 && top[0].tid == 10 && top[0].start == 5000 && top[0].end == 6000 &&
+	      top[0].nchain == 2 && top[0].chain[0].waker == 30 && top[0].chain[1].waker == 20,
+	      "D spans: %d, tid %d, chain %d", n, top[0].tid, top[0].nchain);
+	CHECK(lat_chain(10, 9500, &st, 1) == 1, "a chain step");
+	lat_step_text(&st, line, sizeof(line));
+	CHECK(!strcmp(line, "t10:10 woken by t30:30 at 0.000005s"), "step: %s", line);
+	/* a wakeup on an idle CPU: its idle state, and live sysfs's */
+	ev_wakeup(10000, 0, 10, TRACE_IRQ_FLAGS);	/* no matter: 10 is runnable already */
+	CHECK(lat_cstate_at(0, 9950) == 1 && lat_cstate_at(0, 9000) == -1 && lat_cstate_at(1, 1700) == 0,
+	      "idle states at the wakeup: %d %d %d", lat_cstate_at(0, 9950), lat_cstate_at(0, 9000),
+	      lat_cstate_at(1, 1700));
+	lat_cidle_text(line, sizeof(line), 0, 1);
+	CHECK(!strcmp(line, "idle state 1"), "idle text without sysfs: %s", line);
+	lat_cidle = xcalloc((size_t)G.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
+	lat_cidle[1] = (struct lat_cidle){ 10, "C1E" };
+	lat_cidle[LAT_CIDLE + 1] = (struct lat_cidle){ -1, "" };
+	lat_cidle_text(line, sizeof(line), 0, 1);
+	CHECK(!strcmp(line, "idle state 1 C1E, exit 10us"), "idle text, live: %s", line);
+	lat_cidle_text(line, sizeof(line), 1, 1);
+	CHECK(!strcmp(line, "idle state 1"), "idle text, sysfs files missing: %s", line);
+}
+
+/* The view's chain goes back past a task's ring of wakeups through its
+ * intervals; without intervals (--summary) it stops there. */
+static void t_lat_chain_ivals(void)
+{
+	struct lat_step s[4];
+
+	for (int nival = 0; nival <= 4096; nival += 4096) {
+		G.ncpu = 1;
+		model_init(1, 64, nival);
+		ev_switch(10, 0, 0, 0, 2);
+		ev_switch(20, 0, 2, 1, 0);		/* 2 sleeps */
+		ev_wakeup(30, 1, 2, 0);			/* 1 wakes 2 */
+		ev_switch(40, 0, 0, 0, 2);
+		for (uint64_t t = 100; t < 100 + 100 * LAT_WAKES; t += 100) {	/* then interrupts */
+			ev_switch(t, 0, 2, 1, 0);
+			ev_wakeup(t + 10, 0, 2, TRACE_IRQ_FLAGS);
+			ev_switch(t + 20, 0, 0, 0, 2);
+		}
+		CHECK(lat_chain(2, 60, s, 4) == (nival ? 1 : 0) && (!nival || (s[0].waker == 1 && s[0].t == 30)),
+		      "nival %d: chain at 60: %d, waker %d", nival, lat_chain(2, 60, s, 4), s[0].waker);
+		g_reset();
+	}
+}
+
+/* The L and W panels in a frame: L lists the waits, j and Enter put the
+ * cursor on the second and select its task; W lists 10's chain, j steps
+ * to 30's wakeup. */
+static void t_view_panels(void)
+{
+	char line[256];
+
+	lat_panel_model(4096);
+	G.rowlist_cap = 2 * G.ncpu + 64;
+	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	scr_setup(30, 150);
+	G.v_now = G.m_last;
+	view_init();
+	view_key('L', 0, 0);
+	draw_frame();
+	for (int c = 0; c < G.cols && c < 255; c++)
+		line[c] = (char)G.scr[(G.v_row0 + 1) * G.cols + c].ch;
+	line[G.cols < 255 ? G.cols : 255] = 0;
+	CHECK(strstr(line, "> t20:20 0.006 ms cpu1 preempted"), "L's first line: '%s'", line);
+	view_key('j', 0, 0);
+	view_key('\r', 0, 0);
+	draw_frame();
+	CHECK(!G.v_panel && G.v_cursor == 6000 && G.v_sel_key == 10 && !G.v_following,
+	      "Enter: panel %d cursor %" PRIu64 " row %d", G.v_panel, G.v_cursor, G.v_sel_key);
+	G.v_cursor = 9600;
+	view_key('W', 0, 0);
+	draw_frame();
+	for (int c = 0; c < G.cols && c < 255; c++)
+		line[c] = (char)G.scr[G.v_row0 * G.cols + c].ch;
+	CHECK(strstr(line, "wakeup chain: t10:10 <- t30:30 <- t20:20"), "W's title: '%s'", line);
+	view_key('j', 0, 0);
+	CHECK(G.v_panel == 'W' && G.v_cursor == 2000 && G.v_sel_key == 30, "W's step 2: cursor %" PRIu64 " row %d",
+	      G.v_cursor, G.v_sel_key);
+	view_key(K_ESC, 0, 0);
+	CHECK(!G.v_panel && G.v_cursor == 2000, "Esc closes W only");
+	view_key('>', 0, 0);
+	CHECK(G.v_start > 0, "> pans right");
+	/* hostile names in both panels: no control byte reaches the terminal */
+	snprintf(task_find(20)->comm, COMM_LEN, "\x1b]0;x\x07\x9b" "2J");
+	snprintf(task_find(30)->comm, COMM_LEN, "\x1b[2J\r\x7f");
+	view_key('0', 0, 0);
+	for (int k = 0; k < 2; k++) {
+		view_key(k ? 'W' : 'L', 0, 0);
+		G.ob_len = 0;
+		draw_frame();
+		draw_diff();
+		CHECK(G.v_panel == (k ? 'W' : 'L') && !ob_clean(0, line, sizeof(line)), "panel %c: %s",
+		      k ? 'W' : 'L', line);
+	}
+}
+
 /* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
  * prev_state letters and "+", hostile names escaped; other expressions;
  * the fallback; the latency columns. */
@@ -4017,6 +4169,9 @@ int main(void)
 	RUN(lat_ring_short);
 	RUN(lat_blocked_idle);
 	RUN(lat_chain);
+	RUN(lat_panel);
+	RUN(lat_chain_ivals);
+	RUN(view_panels);
 	RUN(ftrace_print_fmt);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
