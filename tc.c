@@ -5855,18 +5855,20 @@ static bool lat_allowed(const struct task *p, int c)
 
 /* The view's intervals (drawing section): the answers read them too, when
  * the model keeps them (the view; --summary keeps none). */
-static void ival_walk(uint32_t idx, int32_t row, uint64_t from,
+static void ival_walk(uint64_t p, int32_t row, uint64_t from,
 		      bool (*fn)(const struct ival *v, void *arg), void *arg);
 
 /* lat_wake_before's walk of a task row: its latest wakeup at or before t. */
-struct lat_wk { uint64_t t; const struct ival *found; };
+struct lat_wk { uint64_t t; bool found; uint64_t start; int aux; };
 
 static bool lat_wk_fn(const struct ival *v, void *arg)
 {
 	struct lat_wk *w = arg;
 
 	if (v->state == ST_RUNNABLE && v->aux != -1 && v->start <= w->t) {
-		w->found = v;
+		w->found = true;
+		w->start = v->start;
+		w->aux = v->aux;
 		return false;
 	}
 	return true;
@@ -5877,7 +5879,7 @@ static bool lat_wk_fn(const struct ival *v, void *arg)
  * latest; older ones come from the view's intervals, if any. */
 static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s)
 {
-	struct lat_wk w = { t, NULL };
+	struct lat_wk w = { t, false, 0, 0 };
 	bool found = false;
 
 	for (int i = 0; i < LAT_WAKES; i++)
@@ -5893,7 +5895,7 @@ static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s
 	if (!found)
 		ival_walk(p->last_ival, p - G.task, 0, lat_wk_fn, &w);
 	if (w.found)
-		*s = (struct lat_step){ w.found->start, p->tid, w.found->aux };
+		*s = (struct lat_step){ w.start, p->tid, w.aux };
 	return found || w.found;
 }
 
@@ -7982,8 +7984,9 @@ static int draw_view_sums(int r, int c, int row)
 static int draw_task_woken(int r, int c, int row, int aux, uint64_t start, uint64_t end)
 {
 	const struct task *t = &G.task[row];
-	const struct ival *run = end ? chain_at(t->last_ival, row, end) : NULL;
-	int cpu = !end ? t->cpu : run && run->state == ST_RUNNING ? run->aux : -1, cs, n;
+	struct ival run;
+	bool ran = end && chain_at(t->last_ival, row, end, &run);
+	int cpu = !end ? t->cpu : ran && run.state == ST_RUNNING ? run.aux : -1, cs, n;
 	char idle[64];
 
 	if (aux == -1)

@@ -3873,11 +3873,11 @@ static void t_lat_chain(void)
 /* The panels' workload: two CPUs, tasks 10, 20, 21, 30; waits of 20
  * (preempted, 6000), 10 (woken by 30, 3500; ongoing from 9800), 30 (woken
  * by 20, 3000); a D span of 10 (1000, woken by 30); cpu0 idle in state 1
- * from 9900.  With intervals (the view) when nival. */
-static void lat_panel_model(uint32_t nival)
+ * from 9900.  With intervals (the view) when ibytes. */
+static void lat_panel_model(uint64_t ibytes)
 {
 	G.ncpu = 2;
-	model_init(2, 64, nival);
+	model_init(2, 64, ibytes);
 	ev_switch(1000, 0, 0, 0, 30);
 	ev_switch(1000, 1, 0, 0, 20);
 	ev_switch(1500, 0, 30, 1, 10);		/* 30 sleeps */
@@ -3903,7 +3903,7 @@ static void t_lat_panel(void)
 	char line[256];
 	int n;
 
-	lat_panel_model(4096);
+	lat_panel_model(65536);
 	n = lat_span_worst(0, 20000, false, top);
 	CHECK(n == 4, "%d waits, want 4", n);
 	CHECK(top[0].tid == 20 && top[0].end - top[0].start == 6000 && top[0].nchain == 0 &&
@@ -3950,7 +3950,7 @@ static void t_lat_chain_ivals(void)
 {
 	struct lat_step s[4];
 
-	for (int nival = 0; nival <= 4096; nival += 4096) {
+	for (int nival = 0; nival <= 65536; nival += 65536) {
 		G.ncpu = 1;
 		model_init(1, 64, nival);
 		ev_switch(10, 0, 0, 0, 2);
@@ -3975,7 +3975,7 @@ static void t_view_panels(void)
 {
 	char line[256];
 
-	lat_panel_model(4096);
+	lat_panel_model(65536);
 	G.rowlist_cap = 2 * G.ncpu + 64;
 	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
