@@ -547,8 +547,23 @@ static struct {
 	bool hist_on;			/* hist_init done */
 	uint64_t hist_base, hist_cap;	/* time of bucket 0, span kept (0: all) */
 	uint64_t ival_floor;		/* intervals ending before this were overwritten */
+	uint64_t ival_ceil;		/* ... and after this not kept (a replay's span) */
+
+	/* replay: the span the file was read again for (see view_exact) */
+	struct zoom {
+		struct zheads *h;	/* shared with the reading child */
+		uint64_t a;		/* in the child: keep intervals from a ... */
+		uint64_t v0, v1;	/* the view that asked last */
+		bool pass;		/* in the child: keep intervals from a only */
+		bool full;		/* ... until the ring is full (the model then
+					 * takes no more events) */
+		uint64_t head0;		/* where the child began */
+		const struct task *ptask;	/* in the child: the view's model */
+		const struct cpu *pcpu;
+		int pntask;
+	} z;
 	uint64_t hist_stolen;		/* task blocks taken from another row */
-	uint64_t acc_lo;		/* acc_add ignores time before this */
+	uint64_t acc_lo, acc_hi;	/* acc_add ignores time before lo, from hi on (0: none) */
 
 	/* flight recorder (--flight, see its section) */
 	struct flight {
@@ -576,6 +591,7 @@ static struct {
 
 static void cmd_kill(void);
 static void term_restore(void);
+static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
 /* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
@@ -1684,11 +1700,20 @@ static void lat_wake_only(struct task *p);
  */
 
 static void ival_ring(uint64_t bytes);
+static void model_tables(int ncpu, int ntask);
 
 /* Allocate the model's tables (start-up); ibytes 0 keeps no intervals. */
 static void model_init(int ncpu, int ntask, uint64_t ibytes)
 {
+	model_tables(ncpu, ntask);
+	ival_ring(ibytes);
+}
+
+/* Allocate the model's task and CPU tables, empty. */
+static void model_tables(int ncpu, int ntask)
+{
 	G.task = xcalloc(ntask, sizeof(*G.task));
+	G.ntask = 0;
 	G.task_hash_cap = 16;
 	while (G.task_hash_cap < (size_t)ntask * 2)
 		G.task_hash_cap <<= 1;
@@ -1702,7 +1727,6 @@ static void model_init(int ncpu, int ntask, uint64_t ibytes)
 		G.cpu[c].last_ival = G.cpu[c].last_cival = G.cpu[c].last_fival = NO_IVAL;
 		G.cpu[c].idle_gen = UINT32_MAX;
 	}
-	ival_ring(ibytes);
 }
 
 /*
@@ -1916,17 +1940,32 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
  * overwritten interval is seen as such (ival_get) and never aliases.
  */
 
+/* Shared memory of n bytes, zeroed (a replay's reading child writes
+ * the intervals of a span into it: view_exact). */
+static void *xshared(uint64_t n)
+{
+	void *p = n == (size_t)n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+				 : MAP_FAILED;
+
+	if (p == MAP_FAILED)
+		die("out of memory (%" PRIu64 " bytes of history)", n);
+	return p;
+}
+
 /* Make the ring of bytes for exact intervals (0: none; at least 8
  * chunks of 16 bytes), empty. */
 static void ival_ring(uint64_t bytes)
 {
 	uint64_t nch;
 
-	free(G.ib);
-	free(G.ibc);
+	if (G.ib) {
+		munmap(G.ib, G.ib_cap);
+		munmap(G.ibc, (G.ib_cap >> G.ib_shift) * sizeof(*G.ibc));
+	}
 	G.ib = NULL;
 	G.ibc = NULL;
 	G.ib_cap = G.ib_head = G.ib_chunk = 0;
+	G.ival_ceil = UINT64_MAX;
 	if (!bytes)
 		return;
 	G.ib_shift = 12;
@@ -1934,8 +1973,8 @@ static void ival_ring(uint64_t bytes)
 		G.ib_shift--;
 	nch = bytes >> G.ib_shift > 8 ? bytes >> G.ib_shift : 8;
 	G.ib_cap = nch << G.ib_shift;
-	G.ib = xcalloc(G.ib_cap, 1);
-	G.ibc = xcalloc(nch, sizeof(*G.ibc));
+	G.ib = xshared(G.ib_cap);
+	G.ibc = xshared(nch * sizeof(*G.ibc));
 }
 
 /* Write v as a varint at the head of the ring, entering new chunks (and
@@ -1975,21 +2014,59 @@ static int64_t unzz(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
+/* In a replay's reading child (view_exact): where the view's own model
+ * takes over the row of chain last, the start of its open state (what
+ * the child knows after it the view draws already); UINT64_MAX if it
+ * has none or the row is another task's there. */
+static uint64_t z_clip(const uint64_t *last, int32_t row)
+{
+	const struct task *p;
+	const struct cpu *q;
+	int c = -1 - row;
+
+	if (row >= 0) {
+		p = &G.z.ptask[row];
+		if (row >= G.z.pntask || p->tid != G.task[row].tid)
+			return UINT64_MAX;
+		if (last == &G.task[row].last_iival)
+			return p->in_io ? p->io_start : UINT64_MAX;
+		return p->state != ST_DEAD ? p->since : UINT64_MAX;
+	}
+	q = &G.z.pcpu[c];
+	if (last == &G.cpu[c].last_cival)
+		return q->cstate >= 0 ? q->cstate_since : UINT64_MAX;
+	if (last == &G.cpu[c].last_fival)
+		return q->freq >= 0 ? q->freq_since : UINT64_MAX;
+	return q->cur >= 0 ? q->since : UINT64_MAX;
+}
+
 /* Keep interval [start, end) of row in state, in the summaries and in the
  * ring of exact intervals, whose oldest are overwritten (and counted) when
- * it is full.  A running task's aux is set to its CPU. */
+ * it is full.  A running task's aux is set to its CPU.  A reading child
+ * keeps only what the view lacks of its span, in the ring only. */
 static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
-	uint64_t p = G.ib_head, ch;
+	uint64_t p, ch;
 	struct ibchunk *k;
 
+	if (G.z.pass) {
+		uint64_t clip = z_clip(last, row), room = G.ib_cap - (2ull << G.ib_shift);
+
+		if (end > clip)
+			end = clip;
+		if (G.ib_head - G.z.head0 + (uint64_t)(2 * G.ntask + 3 * G.ncpu + 1) * 40 > room)
+			G.z.full = true;	/* room is left for closing the open states */
+		if (end <= G.z.a)
+			return;
+	}
 	if (!G.ib_cap || end <= start)
 		return;
 	if (!G.hist_on)
 		hist_init();
 	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
 		aux = G.task[row].cpu;
-	hist_ival(last, row, state, aux, start, end);
+	if (!G.z.pass)
+		hist_ival(last, row, state, aux, start, end);
 	p = G.ib_head;
 	ch = p >> G.ib_shift;
 	ib_put(ival_live(*last) ? p - *last : 0);
@@ -5055,6 +5132,51 @@ static void rd_pass_swap(struct rd_pass *s)
 }
 
 /*
+ * Start a pass of the reader over the recording being read (--replay, a
+ * regular file in file mode), from its start, with a second descriptor
+ * and mapping and fresh merge queues, silent (the view's pass said what
+ * was wrong); the view's pass waits in *view.  False, with why in msg,
+ * if the file cannot be read again (a stream, or it changed).
+ */
+static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
+{
+	struct stat st;
+	int fd;
+
+	if (G.rd_pipe || G.rd_fsize == UINT64_MAX) {
+		snprintf(msg, msz, "a stream cannot be read again; --script shows it");
+		return false;
+	}
+	fd = open(strcmp(G.replay_path, "-") ? G.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd_fsize) {
+		snprintf(msg, msz, "cannot read %.40s again: %s", G.replay_path, fd < 0 ? strerror(errno) : "it changed");
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	rd_pass_swap(view);
+	G.rd_fd = fd;
+	G.rd_buf = xcalloc(1, RD_BUF);
+	rd_map(G.replay_path);
+	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
+	G.rd_cut = true;	/* silent: no note on a broken record ... */
+	G.q_forced = 1;		/* ... or a full queue */
+	return true;
+}
+
+/* End the pass rd_pass_open started; the view's goes on. */
+static void rd_pass_close(struct rd_pass *view)
+{
+	mrg_free();
+	if (G.rd_mapped)
+		munmap(G.rd_buf, G.rd_fsize);
+	else
+		free(G.rd_buf);
+	close(G.rd_fd);
+	rd_pass_swap(view);
+}
+
+/*
  * The save key's choice (rd_save) of record r (n bytes, ri its parse) as
  * its pass releases it: a sample in the span; any other record up to its
  * end (tasks' names, forks and exits before it say who is who), but for
@@ -5090,27 +5212,13 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 {
 	struct rd_pass view = { 0 };
 	const char *base;
-	struct stat st;
-	int fd;
 
-	if (G.rd_pipe || G.rd_fsize == UINT64_MAX || G.swap) {
+	if (G.swap) {
 		snprintf(msg, msz, "S saves a span of a file-mode recording of this byte order; this one: --script");
 		return -1;
 	}
-	fd = open(strcmp(G.replay_path, "-") ? G.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd_fsize) {
-		snprintf(msg, msz, "cannot read %.40s again: %s", G.replay_path, fd < 0 ? strerror(errno) : "it changed");
-		if (fd >= 0)
-			close(fd);
+	if (!rd_pass_open(&view, msg, msz))
 		return -1;
-	}
-	rd_pass_swap(&view);
-	G.rd_fd = fd;
-	G.rd_buf = xcalloc(1, RD_BUF);
-	rd_map(G.replay_path);
-	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
-	G.rd_cut = true;	/* silent: no note on a broken record ... */
-	G.q_forced = 1;		/* ... or a full queue */
 	G.rd_save_from = from;
 	G.rd_save_until = until;
 	G.rd_save_n = 0;
@@ -5119,14 +5227,122 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 	rd_run(UINT64_MAX);
 	G.rd_saving = false;
 	rec_save_close(base, G.rd_save_n, "", msg, msz);
-	mrg_free();
-	if (G.rd_mapped)
-		munmap(G.rd_buf, G.rd_fsize);
-	else
-		free(G.rd_buf);
-	close(G.rd_fd);
-	rd_pass_swap(&view);
+	rd_pass_close(&view);
 	return G.rd_save_n;
+}
+
+/*
+ * Replay reads its file again for the exact intervals from a time on:
+ * the file is the history, the ring of intervals holds its newest part.
+ * A child (forked: the model stays as it is) reads the file from its
+ * start with fresh tables and keeps the intervals from a on (ival_add,
+ * clipped to where the model's open states take over) in the shared
+ * ring until it is full (emit then feeds it no more), closes the open
+ * states there (ival_ceil), and
+ * leaves its rows' chains in struct zheads; rd_history takes them for the
+ * rows that hold the same tasks.
+ */
+struct zheads {
+	uint64_t head, chunk, floor, ceil;
+	int ntask, done;
+	uint64_t cpu[MAX_CPUS][3];			/* last_ival, last_cival, last_fival */
+	struct { int32_t tid; uint64_t ival, iival; } task[TC_MAX_TASKS];
+};
+
+/* The child's part: read the file with a fresh model from its start,
+ * in steps of step ns from a, until the ring is full or the data ends;
+ * leave the chains in h, exit. */
+static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step)
+{
+	struct rd_pass view = { 0 };
+	char msg[160];
+	uint64_t lim = G.z.a;
+
+	term_active = 0;	/* the terminal is the view's, even on die() */
+	G.z.ptask = G.task;
+	G.z.pcpu = G.cpu;
+	G.z.pntask = G.ntask;
+	model_tables(G.ncpu, TC_MAX_TASKS);
+	G.m_first = G.m_last = G.ival_floor = 0;
+	memset(G.ibc, 0, (G.ib_cap >> G.ib_shift) * sizeof(*G.ibc));	/* the ring is the child's now */
+	G.z.pass = true;
+	G.z.head0 = G.ib_head;
+	if (!rd_pass_open(&view, msg, sizeof(msg)))
+		_exit(1);
+	while (rd_run(lim) == 1 && !G.z.full)
+		lim = lim + step > lim ? lim + step : UINT64_MAX;
+	model_end();
+	h->head = G.ib_head;
+	h->chunk = G.ib_chunk;
+	h->floor = G.ival_floor;
+	h->ceil = G.z.full ? G.m_last : UINT64_MAX;
+	h->ntask = G.ntask;
+	for (int i = 0; i < G.ntask; i++) {
+		h->task[i].tid = G.task[i].tid;
+		h->task[i].ival = G.task[i].last_ival;
+		h->task[i].iival = G.task[i].last_iival;
+	}
+	for (int c = 0; c < G.ncpu; c++) {
+		h->cpu[c][0] = G.cpu[c].last_ival;
+		h->cpu[c][1] = G.cpu[c].last_cival;
+		h->cpu[c][2] = G.cpu[c].last_fival;
+	}
+	h->done = 1;
+	_exit(0);
+}
+
+/* Make the exact intervals those from a on, as many as the ring holds,
+ * read again from the file (a replay read whole, file mode) in steps of
+ * step ns; false, with why in msg, if they could not be. */
+static bool rd_history(uint64_t a, uint64_t step, char *msg, size_t msz)
+{
+	struct zheads *h;
+	pid_t pid;
+	int st;
+
+	if (G.rd_pipe || G.rd_fsize == UINT64_MAX) {
+		snprintf(msg, msz, "a stream cannot be read again: exact only from the status line's time");
+		return false;
+	}
+	if (!G.z.h)
+		G.z.h = xshared(sizeof(*G.z.h));
+	h = G.z.h;
+	h->done = 0;
+	G.z.a = a;
+	if ((pid = fork()) < 0) {
+		snprintf(msg, msz, "cannot read the file again: %s", strerror(errno));
+		return false;
+	}
+	if (!pid)
+		rd_history_child(h, step ? step : 1);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!h->done) {	/* the ring is the child's: nothing of it is kept */
+		snprintf(msg, msz, "reading %.60s again failed", G.replay_path);
+		h->ntask = 0;
+		h->head = G.ib_head;
+		h->chunk = G.ib_chunk;
+		for (int c = 0; c < G.ncpu; c++)
+			h->cpu[c][0] = h->cpu[c][1] = h->cpu[c][2] = NO_IVAL;
+		h->floor = UINT64_MAX;
+		h->ceil = 0;
+	}
+	for (int i = 0; i < G.ntask; i++) {
+		bool same = i < h->ntask && h->task[i].tid == G.task[i].tid;
+
+		G.task[i].last_ival = same ? h->task[i].ival : NO_IVAL;
+		G.task[i].last_iival = same ? h->task[i].iival : NO_IVAL;
+	}
+	for (int c = 0; c < G.ncpu; c++) {
+		G.cpu[c].last_ival = h->cpu[c][0];
+		G.cpu[c].last_cival = h->cpu[c][1];
+		G.cpu[c].last_fival = h->cpu[c][2];
+	}
+	G.ib_head = h->head;
+	G.ib_chunk = h->chunk;
+	G.ival_floor = h->floor > a ? h->floor : a;
+	G.ival_ceil = h->ceil;
+	return h->done;
 }
 
 /* ---------------------------------------------------------------- repair */
@@ -7401,6 +7617,8 @@ static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 		a = G.acc_lo;
 	if (b > G.v_end)
 		b = G.v_end;
+	if (G.acc_hi && b > G.acc_hi)
+		b = G.acc_hi;
 	if (a >= b || ncol <= 0 || !span)
 		return;
 	for (int c = (a - G.v_start) * ncol / span; c < ncol; c++) {
@@ -7478,33 +7696,36 @@ static uint64_t col_t(int c)
 	return ncol > 0 ? G.v_start + (G.v_end - G.v_start) * c / ncol : G.v_start;
 }
 
-/* The first column drawn from the exact intervals for history kind k:
- * none when columns are a bucket wide or more (the summaries resolve them,
- * at a cost that does not grow with the events), else the first after
- * ival_floor. */
-static int col_exact(int k)
+/* The columns drawn from the exact intervals for history kind k, from
+ * the one returned to *end: none when columns are a bucket wide or more
+ * (the summaries resolve them, at a cost that does not grow with the
+ * events), else those within [ival_floor, ival_ceil]. */
+static int col_exact(int k, int *end)
 {
 	int ncol = G.cols - LABEL_W, c = 0;
 
+	*end = ncol;
 	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= G.hp[k].w)
 		return ncol;
 	while (c < ncol && col_t(c) < G.ival_floor)
 		c++;
+	while (*end > c && col_t(*end) > G.ival_ceil)
+		(*end)--;
 	return c;
 }
 
 /*
  * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
- * for columns [0, ncol): each bucket's share of the column, mapped to the
- * acc slots (map[s] for summary slot s; ACC_RCPU is marked, not added).
- * Bucket counts are powers of two.
+ * for columns [0, x0) and [x1, ncol): each bucket's share of the column,
+ * mapped to the acc slots (map[s] for summary slot s; ACC_RCPU is marked,
+ * not added).  Bucket counts are powers of two.
  */
-static void hist_fill(int k, int r, int ncol, const int8_t *map)
+static void hist_fill(int k, int r, int x0, int x1, const int8_t *map)
 {
 	const struct hpool *h = &G.hp[k];
 	int i = hist_block(k, r, false), nb = h->nb, ns = h->nslot;
 
-	for (int c = 0; i >= 0 && c < ncol; c++) {
+	for (int c = x0 > 0 ? 0 : x1; i >= 0 && c < G.cols - LABEL_W; c = c + 1 == x0 ? x1 : c + 1) {
 		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
 		double sum[HC_N] = { 0 }, run = 0, cpu = 0;
 		int64_t b0, b1;
@@ -7570,18 +7791,19 @@ static void acc_row(int row)
 	static const int8_t cpu_map[2] = { ST_RUNNING, ST_SLEEPING }, freq_map[2] = { ACC_FSUM, ACC_FNS };
 	static const int8_t cs_map[HC_N] = { ACC_C0, ACC_C0 + 1, ACC_C0 + 2, ACC_C0 + 3, ACC_C0 + 4,
 					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
-	int xc = col_exact(row >= 0 ? HK_TASK : HK_CPU);
+	int xe, xc = col_exact(row >= 0 ? HK_TASK : HK_CPU, &xe);
 
 	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
 	G.acc_lo = col_t(xc);
+	G.acc_hi = col_t(xe);
 	if (row >= 0) {
 		const struct task *t = &G.task[row];
 
-		hist_fill(HK_TASK, row, xc, task_map);
-		hist_fill(HK_IO, row, xc, io_map);
+		hist_fill(HK_TASK, row, xc, xe, task_map);
+		hist_fill(HK_IO, row, xc, xe, io_map);
 		ival_walk(t->last_ival, row, G.acc_lo, acc_task_fn, NULL);
 		ival_walk(t->last_iival, row, G.acc_lo, acc_io_fn, NULL);
-		G.acc_lo = 0;
+		G.acc_lo = G.acc_hi = 0;
 		if (t->state != ST_DEAD)
 			acc_add(t->since, G.v_now, t->state, 1);
 		if (t->state == ST_RUNNING && t->cpu >= 0)
@@ -7592,12 +7814,12 @@ static void acc_row(int row)
 	} else if (ROW_IS_CPU(row)) {
 		const struct cpu *p = &G.cpu[-1 - row];
 
-		hist_fill(HK_CPU, -1 - row, xc, cpu_map);
+		hist_fill(HK_CPU, -1 - row, xc, xe, cpu_map);
 		if (p->last_cival != NO_IVAL)
-			hist_fill(HK_CSTATE, -1 - row, xc, cs_map);
+			hist_fill(HK_CSTATE, -1 - row, xc, xe, cs_map);
 		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
 		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
-		G.acc_lo = 0;
+		G.acc_lo = G.acc_hi = 0;
 		if (p->cur >= 0)
 			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
 		if (p->cstate >= 0)
@@ -7608,15 +7830,15 @@ static void acc_row(int row)
 		int c = -1 - row - MAX_CPUS;
 		const struct cpu *p = &G.cpu[c];
 
-		hist_fill(HK_FREQ, c, xc, freq_map);
+		hist_fill(HK_FREQ, c, xc, xe, freq_map);
 		ival_walk(p->last_fival, ROW_CPU(c), G.acc_lo, acc_freq_fn, NULL);
-		G.acc_lo = 0;
+		G.acc_lo = G.acc_hi = 0;
 		if (p->freq >= 0) {
 			acc_add(p->freq_since, G.v_now, ACC_FSUM, p->freq);
 			acc_add(p->freq_since, G.v_now, ACC_FNS, 1);
 		}
 	}
-	G.acc_lo = 0;
+	G.acc_lo = G.acc_hi = 0;
 }
 
 /*
@@ -7893,6 +8115,8 @@ static const char *why_unknown(uint64_t t)
 {
 	if (t < G.ival_floor)
 		return "older than the exact history kept (see the cell's shares)";
+	if (t > G.ival_ceil)
+		return "past the exact span read again (see the cell's shares)";
 	if (t < G.m_first || t > G.v_now)
 		return "outside the events";
 	return "no events tell (lost, paused, or not yet seen)";
@@ -7906,12 +8130,12 @@ static const char *task_comm(int tid)
 	return t ? t->comm : tid == 0 ? "idle" : "?";
 }
 
-/* Time t as seconds from the first event, with the digits a one-column
- * step of the view needs. */
-static void fmt_at(char *out, size_t n, uint64_t t)
+/* d ns as seconds with the decimals a step of step ns needs ("1.2320s"
+ * for a 100 us step). */
+static void fmt_secs(char *out, size_t n, uint64_t d, uint64_t step)
 {
-	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1, dec = 0;
-	uint64_t step = (G.v_end - G.v_start) / ncol, d = t > G.m_first ? t - G.m_first : 0, u, div = 1;
+	int dec = 0;
+	uint64_t u, div = 1;
 
 	for (u = NS_PER_SEC; u > step && u > 1; u /= 10)
 		dec++;
@@ -7922,6 +8146,15 @@ static void fmt_at(char *out, size_t n, uint64_t t)
 			 (uint64_t)(d % NS_PER_SEC / div));
 	else
 		snprintf(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
+}
+
+/* Time t as seconds from the first event, with the digits a one-column
+ * step of the view needs. */
+static void fmt_at(char *out, size_t n, uint64_t t)
+{
+	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1;
+
+	fmt_secs(out, n, t > G.m_first ? t - G.m_first : 0, (G.v_end - G.v_start) / ncol);
 }
 
 /* The shares of the states in the cursor's column of row (from G.acc
@@ -8117,8 +8350,8 @@ static void draw_details(int r)
 	}
 }
 
-/* The time axis: tick labels at a readable step, relative to the start;
- * the mark as an M. */
+/* The time axis: tick labels at a readable step, as seconds from the
+ * start with the digits the step needs; the mark as an M. */
 static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
@@ -8150,7 +8383,7 @@ static void draw_axis(int r)
 		int c;
 
 		c = LABEL_W + (int)(d <= UINT64_MAX / ncol ? d * ncol / span : d / (span / ncol + 1));
-		fmt_dur(lab, sizeof(lab), t > base ? t - base : 0);
+		fmt_secs(lab, sizeof(lab), t > base ? t - base : 0, step);
 		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
 		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);
 	}
@@ -8235,6 +8468,10 @@ static void draw_status(int r)
 	if (G.ival_floor > G.v_start) {
 		fmt_at(cur, sizeof(cur), G.ival_floor);
 		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
+	}
+	if (G.ival_ceil < G.v_end) {
+		fmt_at(cur, sizeof(cur), G.ival_ceil);
+		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
 	}
 	if (G.out_of_order || G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id)
 		draw_str(r, c, G.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
@@ -8709,6 +8946,25 @@ static void view_whole(uint64_t *a, uint64_t *b)
 	*b = end;
 }
 
+/* Replay: when the view is zoomed in past the summaries' buckets and
+ * reaches out of the exact intervals kept, have the file read again for
+ * them from one view's span before it on (rd_history).  A view once
+ * asked for is not asked again: one too dense for the ring shows exactly
+ * as far as the status line says. */
+static void view_exact(void)
+{
+	int ncol = G.cols - LABEL_W;
+	uint64_t span = G.v_end - G.v_start;
+
+	if (G.live || G.speed > 0 || G.rd_follow || !G.hist_on || ncol <= 0 ||
+	    span / ncol >= G.hp[HK_TASK].w || (G.v_start >= G.ival_floor && G.v_end <= G.ival_ceil) ||
+	    (G.v_start == G.z.v0 && G.v_end == G.z.v1))
+		return;
+	G.z.v0 = G.v_start;
+	G.z.v1 = G.v_end;
+	rd_history(G.v_start > span ? G.v_start - span : 0, span, G.v_msg, sizeof(G.v_msg));
+}
+
 /* A refresh: new events may have moved the newest time. */
 static void view_refresh(void)
 {
@@ -8812,6 +9068,11 @@ static void view_change(int dir)
 	if (dir < 0 && G.task[row].since < G.v_cursor)
 		c.best = G.task[row].since;
 	ival_walk(G.task[row].last_ival, row, dir > 0 ? G.v_cursor : 0, chg_fn, &c);
+	/* past the exact intervals kept: to their edge (replay reads on) */
+	if (dir > 0 && c.best > G.ival_ceil && G.v_cursor < G.ival_ceil)
+		c.best = G.ival_ceil + 1;
+	if (dir < 0 && c.best < G.ival_floor && G.v_cursor > G.ival_floor && G.ival_floor > G.task[row].first_seen)
+		c.best = G.ival_floor - 1;
 	if (dir < 0 && c.best == 0)
 		return;
 	if (c.best)
@@ -9171,8 +9432,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 			return;
 		ri = &tmp;
 	}
-	if (ev_decode(r, ri, &e) <= 0)
-		return;
+	if (G.z.full || ev_decode(r, ri, &e) <= 0)
+		return;		/* (a replay's reading child has all it can keep) */
 	if (!ri->has_time && !e.time)
 		e.time = t;
 	G.n_kind[e.kind]++;
@@ -9577,6 +9838,7 @@ static void view_frame(struct vloop *l)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	view_refresh();
+	view_exact();
 	draw_frame();
 	bytes = draw_diff();
 	cost = now_ns() - t0;

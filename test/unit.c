@@ -104,10 +104,7 @@ static void g_reset(void)
 	free(G.task);
 	free(G.task_hash);
 	free(G.cpu);
-	free(G.ib);
-	free(G.ibc);
-	G.ib = NULL;
-	G.ibc = NULL;
+	ival_ring(0);	/* unmaps the interval ring */
 	free(G.scr);
 	free(G.scr_prev);
 	free(G.acc);
