@@ -38,10 +38,12 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 # The static build: small code, unused functions and data dropped by the
 # linker, no unwind tables (C, no exceptions), no build id, and no
 # page of padding between the code and the read-only data (-z
-# noseparate-code; a static binary maps its few pages anyway).
+# noseparate-code; a static binary maps its few pages anyway) nor
+# before the relocation-read-only part (-z norelro: a static non-PIE
+# binary has no dynamic relocations for it to protect).
 TC_SMALL = -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
-	   -Wl,-z,noseparate-code
+	   -Wl,-z,noseparate-code -Wl,-z,norelro
 STATIC_MAX = 131072
 
 # musl's include directory has no Linux UAPI headers (linux/perf_event.h):
