@@ -305,7 +305,7 @@ struct ival {
  *   HK_CSTATE  ns per idle state (deeper ones in the last)
  *   HK_FREQ    kHz x ns, ns with a known frequency
  *
- * Bucket b covers [hist_base + b * w, + w) and sits in slot b % nb of its
+ * Bucket b covers [G.hist.base + b * w, + w) and sits in slot b % nb of its
  * row's block; a block holds buckets (hi - nb, hi].  Replay doubles a
  * kind's w (merging pairs) so the whole recording fits; live
  * keeps the last 2 windows, overwriting the oldest buckets.  Task blocks
@@ -397,160 +397,189 @@ struct rb {
 	int cpu, fd;
 };
 
-/* The global state, one struct (busybox's G). */
+/*
+ * The global state (busybox's G), one sub-struct per section of this file
+ * (st's Term and Selection): options, events, rings, merge, model, the
+ * ring of exact intervals, counters, recorder, reader, traced command,
+ * terminal, view, view history, flight recorder, signals.
+ */
 static struct {
-	/* options */
-	const char *rec_path, *replay_path, *repair_path;
-	bool script, summary, live;
-	bool view;			/* the terminal view: --live, or --replay without output options */
-	bool power_only, tasks_only, io;	/* -P, -T, -I */
-	const char *filt[32];		/* -p PID|NAME, as given */
-	int nfilt;
-	char self_filter[512];		/* -I: the tracepoint filter excluding tc's threads */
-	bool *cpu_filt;			/* NULL: every CPU */
-	double duration;		/* seconds, 0 = until stopped */
-	unsigned mmap_pages;
-	char **cmd;
-	bool latency, ftrace;		/* --latency, --ftrace */
-	int chain_tid;			/* --chain TID, 0 none */
+	struct options {		/* the command line (see "options and main") */
+		const char *rec_path, *replay_path, *repair_path;
+		bool script, summary, live;
+		bool view;		/* the terminal view: --live, or --replay without output options */
+		bool power_only, tasks_only, io;	/* -P, -T, -I */
+		const char *filt[32];	/* -p PID|NAME, as given */
+		int nfilt;
+		char self_filter[512];	/* -I: the tracepoint filter excluding tc's threads */
+		bool *cpu_filt;		/* NULL: every CPU */
+		double duration;	/* seconds, 0 = until stopped */
+		unsigned mmap_pages;
+		char **cmd;
+		bool latency, ftrace;	/* --latency, --ftrace */
+		int chain_tid;		/* --chain TID, 0 none */
+	} opt;
 
-	/* tracefs and events */
-	char tfs_root[256];
-	struct tfs_fmt fmt[MAX_FMTS];
-	int nfmt;
-	struct attr attr[MAX_ATTRS];
-	int nattr;
-	int id_pos, is_pos;		/* where the id sits when no IDENTIFIER */
-	uint64_t *idmap_id;		/* open-addressing id -> attr index */
-	int *idmap_attr;
-	size_t idmap_cap;
-	bool swap;			/* the data is in the other byte order */
+	struct events {			/* tracefs and events */
+		char tfs_root[256];
+		struct tfs_fmt fmt[MAX_FMTS];
+		int nfmt;
+		struct attr attr[MAX_ATTRS];
+		int nattr;
+		int id_pos, is_pos;	/* where the id sits when no IDENTIFIER */
+		uint64_t *idmap_id;	/* open-addressing id -> attr index */
+		int *idmap_attr;
+		size_t idmap_cap;
+		bool swap;		/* the data is in the other byte order */
+	} ev;
 
-	/* CPUs and rings */
-	int ncpu;			/* CPU numbers are < ncpu */
-	bool *cpu_online;
-	struct rb *rb;			/* live: one per online CPU */
-	int nrb;
-	int *fds;			/* every perf event fd */
-	int nfd;
+	struct rings {			/* perf_event and rings */
+		struct rb *rb;		/* live: one per online CPU */
+		int nrb;
+		int *fds;		/* every perf event fd */
+		int nfd;
+	} rg;
 
-	/* merge */
-	struct mq *q;			/* ncpu + 1 queues: the last for records without a CPU */
-	int nq;
-	int *q_heap, q_nheap;		/* the non-empty queues, a min-heap by oldest record */
-	bool q_grow;			/* queues grow (files) or refuse when full (rings) */
-	size_t q_bytes, q_peak;		/* queue memory allocated, and its peak */
-	size_t q_n, q_nmax;		/* records queued, and their peak (the largest round) */
-	uint64_t q_seq;			/* live: bytes taken from the rings (arrival order) */
-	uint64_t q_forced;		/* records released early: the queues were at QUEUE_MAX */
-	uint64_t released;		/* time of the last released record */
-	uint64_t pass_bound;		/* live: everything up to this was released */
+	struct merge {			/* merge (a reader's pass has its own: rd_pass) */
+		struct mq *q;		/* ncpu + 1 queues: the last for records without a CPU */
+		int nq;
+		int *heap, nheap;	/* the non-empty queues, a min-heap by oldest record */
+		bool grow;		/* queues grow (files) or refuse when full (rings) */
+		size_t bytes, peak;	/* queue memory allocated, and its peak */
+		size_t n, nmax;		/* records queued, and their peak (the largest round) */
+		uint64_t seq;		/* live: bytes taken from the rings (arrival order) */
+		uint64_t forced;	/* records released early: the queues were at QUEUE_MAX */
+		uint64_t released;	/* time of the last released record */
+		uint64_t pass_bound;	/* live: everything up to this was released */
+	} mg;
 
-	/* model */
-	struct task *task;
-	int ntask;			/* slots in use */
-	struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
-	size_t task_hash_cap;
-	struct cpu *cpu;		/* G.ncpu of them */
-	uint8_t *ib;			/* the byte ring of exact intervals (see ival_add) */
-	uint64_t ib_cap, ib_head;	/* its size; bytes written so far (positions) */
-	uint64_t ib_chunk;		/* chunk of the last byte written, +1 (0: none yet) */
-	unsigned ib_shift;		/* log2 of its chunk size */
-	struct ibchunk { uint64_t base, maxend; uint32_t n; } *ibc;	/* per chunk: time base,
-					 * newest end, intervals starting in it */
-	uint64_t m_first, m_last;	/* first and last event time */
-	uint64_t evicted_tasks, evicted_ivals, bad_pid, gaps;
-	uint64_t inferred;		/* switch-ins the kernel did not report */
-	int64_t freq_max;		/* highest frequency seen, kHz */
-	uint64_t missing_out;		/* switch-outs the kernel did not report */
-	uint64_t missing_unknown;	/* ns of task time unknown because of missing switches */
+	struct model {
+		int ncpu;		/* CPU numbers are < ncpu */
+		bool *cpu_online;
+		struct task *task;
+		int ntask;		/* slots in use */
+		struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
+		size_t task_hash_cap;
+		struct cpu *cpu;	/* ncpu of them */
+		uint64_t first, last;	/* first and last event time */
+		uint64_t evicted_tasks, bad_pid, gaps;
+		uint64_t inferred;	/* switch-ins the kernel did not report */
+		int64_t freq_max;	/* highest frequency seen, kHz */
+		uint64_t missing_out;	/* switch-outs the kernel did not report */
+		uint64_t missing_unknown;	/* ns of task time unknown because of missing switches */
+	} m;
 
-	/* counters (nothing lost silently) */
-	uint64_t n_kind[EV_NKIND], lost, lost_read, corrupt,
-		 out_of_order, bad_cpu, unknown_id;
+	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
+		uint8_t *buf;
+		uint64_t cap, head;	/* its size; bytes written so far (positions) */
+		uint64_t chunk;		/* chunk of the last byte written, +1 (0: none yet) */
+		unsigned shift;		/* log2 of its chunk size */
+		struct ibchunk { uint64_t base, maxend; uint32_t n; } *ch;	/* per chunk: time
+					 * base, newest end, intervals starting in it */
+		uint64_t evicted;	/* intervals overwritten */
+		uint64_t floor;		/* intervals ending before this were overwritten */
+		uint64_t ceil;		/* ... and after this not kept (a replay's span) */
+	} ib;
 
-	/* recorder */
-	int rec_fd;
-	uint8_t *rec_buf;
-	size_t rec_len;
-	uint64_t rec_pos, rec_data_off, rec_ckpt_ns, rec_first, rec_last;
-	uint8_t *rec_static;		/* feature blobs before the data */
-	size_t rec_static_len;
-	uint64_t rec_static_off[FEAT_BITS], rec_static_size[FEAT_BITS];
-	uint64_t rec_feat;		/* feature bits (all < 64) */
-	bool rec_kept_old;		/* an existing file was renamed FILE.old */
-	bool rec_pipe;			/* a stream (pipe, FIFO, character device): pipe mode */
+	struct counts {			/* counters (nothing lost silently) */
+		uint64_t kind[EV_NKIND], lost, lost_read;
+	} n;
+	struct bad {			/* bad data, per pass of a reader */
+		uint64_t corrupt, order, cpu, id;	/* malformed, out of order, bad CPU, unknown id */
+	} bad;
 
-	/* reader */
-	int rd_fd;
-	bool rd_pipe, rd_cut;
-	bool rd_follow;			/* a stream in the view: read what has come, never wait */
-	bool rd_blocking;		/* ... except inside a record that must be whole */
-	bool rd_wait, rd_eof;		/* rd_fill stopped: nothing more yet, the end */
-	bool rd_sorted;			/* written by tc: records in time order */
-	uint64_t rd_next_t;		/* time of the record rd_run stopped at */
-	uint8_t *rd_buf;		/* read buffer, or the whole file mapped */
-	size_t rd_len, rd_pos;		/* rd_buf holds file bytes [rd_off, rd_off + rd_len) */
-	bool rd_mapped;
-	size_t rd_dropped;		/* mapped bytes below this were let go */
-	size_t rd_checked;		/* rd_pos when that was last looked at */
-	uint64_t rd_tmax, rd_round_prev;	/* newest time read, and as of the last round */
-	uint64_t rd_off, rd_end, rd_data_off, rd_fsize;
-	uint64_t rd_feat_bits;		/* valid features below bit 64 */
-	uint64_t rd_feat_off[64], rd_feat_size[64];
-	int rd_nrcpus;
-	bool rd_saving;			/* the save key's pass (rd_save): emit writes, the model stays */
-	uint64_t rd_save_from, rd_save_until;
-	int rd_save_n;			/* records it wrote */
+	struct recorder {
+		int fd;
+		uint8_t *buf;
+		size_t len;
+		uint64_t pos, data_off, ckpt_ns, first, last;
+		uint8_t *blobs;		/* feature blobs before the data */
+		size_t blobs_len;
+		uint64_t blob_off[FEAT_BITS], blob_size[FEAT_BITS];
+		uint64_t feat;		/* feature bits (all < 64) */
+		bool kept_old;		/* an existing file was renamed FILE.old */
+		bool pipe;		/* a stream (pipe, FIFO, character device): pipe mode */
+	} rec;
 
-	/* traced command */
-	pid_t child;
-	int child_status;
-	bool child_done;
-	bool child_held;		/* forked, waiting for SIGUSR1 to exec */
+	struct reader {			/* the recording being read */
+		bool pipe;
+		bool follow;		/* a stream in the view: read what has come, never wait */
+		bool blocking;		/* ... except inside a record that must be whole */
+		bool sorted;		/* written by tc: records in time order */
+		uint64_t end, data_off, fsize;
+		uint64_t feat_bits;	/* valid features below bit 64 */
+		uint64_t feat_off[64], feat_size[64];
+		int nrcpus;
+		bool saving;		/* the save key's pass (rd_save): emit writes, the model stays */
+		uint64_t save_from, save_until;
+		int save_n;		/* records it wrote */
+		char mark[96];		/* a recording's FEAT_TC_MARK */
+	} rd;
+	struct rcursor {		/* a pass of the reader over it (rd_pass) */
+		int fd;
+		bool cut;		/* silent on a broken record */
+		bool wait, eof;		/* rd_fill stopped: nothing more yet, the end */
+		uint64_t next_t;	/* time of the record rd_run stopped at */
+		uint8_t *buf;		/* read buffer, or the whole file mapped */
+		size_t len, pos;	/* buf holds file bytes [off, off + len) */
+		bool mapped;
+		size_t dropped;		/* mapped bytes below this were let go */
+		size_t checked;		/* pos when that was last looked at */
+		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
+		uint64_t off;
+	} rc;
 
-	/* terminal and frame */
-	int tty_in;
-	bool utf8, ascii, no_color;
-	int ncolor;			/* 0, 16 or 256 */
-	uint64_t term_bps;		/* bytes per second the terminal takes */
-	int rows, cols;
-	struct cell *scr, *scr_prev;	/* the frame being drawn, what the terminal shows */
-	uint64_t *acc;			/* per column and state: ns in the column */
-	char *ob;			/* output of one frame */
-	size_t ob_cap, ob_len, ob_off;
-	bool full_redraw;
-	uint64_t bytes_out, frames;
+	struct child {			/* traced command */
+		pid_t pid;
+		int status;
+		bool done;
+		bool held;		/* forked, waiting for SIGUSR1 to exec */
+	} child;
 
-	/* view (see "view state") */
-	uint64_t v_start, v_end, v_cursor, v_mark, v_now;
-	bool v_following, v_has_mark, v_help, v_search;
-	int v_sel, v_sel_key, v_top, v_order;
-	char v_query[32], v_msg[96];
-	int *rowlist, nrowlist, rowlist_cap;
-	uint64_t window_ns, refresh_ns, ev_rate;
-	double speed;			/* replay pace, 0 = not paced */
-	bool paused, want_pause, want_suspend;
-	bool v_cpucol, v_hide;		/* 'c': task cells by CPU; 'i': hide empty rows */
-	int v_panel, v_psel;		/* the open panel ('L', 'W' or 0), its selected line */
-	bool v_pblk;			/* L: the D spans instead of the runnable waits */
-	int v_ctid;			/* W: the chain of v_ctid's wakeup at or before v_ct */
-	uint64_t v_ct;
-	int v_row0;			/* screen row of the first timeline row */
-	bool v_ended;			/* a paced replay reached the end of the file */
-	char v_exit[64];		/* the traced command's exit, for the status line */
-	uint64_t frame_ns;		/* CPU time spent drawing frames */
+	struct term {			/* terminal and frame */
+		int tty_in;
+		bool utf8, ascii, no_color;
+		int ncolor;		/* 0, 16 or 256 */
+		uint64_t bps;		/* bytes per second the terminal takes */
+		int rows, cols;
+		struct cell *scr, *scr_prev;	/* the frame being drawn, what the terminal shows */
+		uint64_t *acc;		/* per column and state: ns in the column */
+		uint64_t acc_lo, acc_hi;	/* acc_add ignores time before lo, from hi on (0: none) */
+		char *ob;		/* output of one frame */
+		size_t ob_cap, ob_len, ob_off;
+		bool full_redraw;
+		uint64_t bytes_out, frames;
+		uint64_t frame_ns;	/* CPU time spent drawing frames */
+	} term;
 
-	/* view history (see struct hpool) */
-	unsigned hist_mib;		/* --history: MiB for intervals and summaries */
-	struct hpool hp[HK_N];
-	bool hist_on;			/* hist_init done */
-	uint64_t hist_base, hist_cap;	/* time of bucket 0, span kept (0: all) */
-	uint64_t ival_floor;		/* intervals ending before this were overwritten */
-	uint64_t ival_ceil;		/* ... and after this not kept (a replay's span) */
+	struct view {			/* view state (see its section) */
+		uint64_t start, end, cursor, mark, now;
+		bool following, has_mark, help, search;
+		int sel, sel_key, top, order;
+		char query[32], msg[96];
+		int *rowlist, nrowlist, rowlist_cap;
+		uint64_t window_ns, refresh_ns, ev_rate;
+		double speed;		/* replay pace, 0 = not paced */
+		bool paused, want_pause, want_suspend;
+		bool cpucol, hide;	/* 'c': task cells by CPU; 'i': hide empty rows */
+		int panel, psel;	/* the open panel ('L', 'W' or 0), its selected line */
+		bool pblk;		/* L: the D spans instead of the runnable waits */
+		int ctid;		/* W: the chain of ctid's wakeup at or before ct */
+		uint64_t ct;
+		int row0;		/* screen row of the first timeline row */
+		bool ended;		/* a paced replay reached the end of the file */
+		char exit[64];		/* the traced command's exit, for the status line */
+	} v;
 
-	/* replay: the span the file was read again for (see view_exact) */
-	struct zoom {
+	struct history {		/* view history (see struct hpool) */
+		unsigned mib;		/* --history: MiB for intervals and summaries */
+		struct hpool hp[HK_N];
+		bool on;		/* hist_init done */
+		uint64_t base, cap;	/* time of bucket 0, span kept (0: all) */
+		uint64_t stolen;	/* task blocks taken from another row */
+	} hist;
+
+	struct zoom {			/* replay: the span the file was read again for (view_exact) */
 		struct zheads *h;	/* shared with the reading child */
 		uint64_t a;		/* in the child: keep intervals from a ... */
 		uint64_t v0, v1;	/* the view that asked last */
@@ -562,11 +591,8 @@ static struct {
 		const struct cpu *pcpu;
 		int pntask;
 	} z;
-	uint64_t hist_stolen;		/* task blocks taken from another row */
-	uint64_t acc_lo, acc_hi;	/* acc_add ignores time before lo, from hi on (0: none) */
 
-	/* flight recorder (--flight, see its section) */
-	struct flight {
+	struct flight {			/* flight recorder (--flight, see its section) */
 		uint64_t secs_ns, after_ns;	/* kept before a trigger, recorded after it */
 		size_t mem_mib, cap;		/* --flight-mem, the ring's bytes */
 		int keep, written;		/* files at most, files written */
@@ -580,11 +606,11 @@ static struct {
 		bool after_set;			/* --after given */
 		char mark[96];			/* what fired: "kind time tid length comm" */
 	} fl;
-	char rd_mark[96];		/* a recording's FEAT_TC_MARK */
 
-	/* signals */
-	int sig_pipe[2];
-	volatile sig_atomic_t sig_stop, sig_child, sig_winch, sig_tstp, sig_cont, sig_usr2;
+	struct signals {
+		int pipe[2];
+		volatile sig_atomic_t stop, child, winch, tstp, cont, usr2;
+	} sig;
 } G;
 
 /* ---------------------------------------------------------------- utilities */
@@ -707,13 +733,13 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Reads of the data, in the byte order of the data being read (G.swap). */
+/* Reads of the data, in the byte order of the data being read (G.ev.swap). */
 static uint16_t g16(const void *p)
 {
 	uint16_t v;
 
 	memcpy(&v, p, 2);
-	return G.swap ? __builtin_bswap16(v) : v;
+	return G.ev.swap ? __builtin_bswap16(v) : v;
 }
 
 static uint32_t g32(const void *p)
@@ -721,7 +747,7 @@ static uint32_t g32(const void *p)
 	uint32_t v;
 
 	memcpy(&v, p, 4);
-	return G.swap ? __builtin_bswap32(v) : v;
+	return G.ev.swap ? __builtin_bswap32(v) : v;
 }
 
 static uint64_t g64(const void *p)
@@ -729,7 +755,7 @@ static uint64_t g64(const void *p)
 	uint64_t v;
 
 	memcpy(&v, p, 8);
-	return G.swap ? __builtin_bswap64(v) : v;
+	return G.ev.swap ? __builtin_bswap64(v) : v;
 }
 
 /* A decimal number without sign or exponent ("2", "0.25", ".5"): its value,
@@ -1013,7 +1039,7 @@ static void tfs_unreadable(const char *dir, int e)
 }
 
 /*
- * Find tracefs and store its path in G.tfs_root: the usual places, then
+ * Find tracefs and store its path in G.ev.tfs_root: the usual places, then
  * /proc/mounts, then mount it on /sys/kernel/tracing (root only).
  * Returns -1 if there is none usable, with the reason in tfs_why.
  */
@@ -1028,7 +1054,7 @@ static int tfs_find(void)
 	tfs_why[0] = 0;
 	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
 		if (!(e = tfs_usable(places[i]))) {
-			strcpy(G.tfs_root, places[i]);
+			strcpy(G.ev.tfs_root, places[i]);
 			return 0;
 		}
 	if ((m = fopen("/proc/mounts", "re"))) {
@@ -1037,7 +1063,7 @@ static int tfs_find(void)
 			    !strcmp(type, "tracefs")) {
 				mounted = true;
 				if (!(e = tfs_usable(dir))) {
-					scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+					scopy(G.ev.tfs_root, sizeof(G.ev.tfs_root), dir);
 					fclose(m);
 					return 0;
 				}
@@ -1047,7 +1073,7 @@ static int tfs_find(void)
 	}
 	if (!mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
 		if (!(e = tfs_usable("/sys/kernel/tracing"))) {
-			strcpy(G.tfs_root, "/sys/kernel/tracing");
+			strcpy(G.ev.tfs_root, "/sys/kernel/tracing");
 			return 0;
 		}
 		tfs_unreadable("/sys/kernel/tracing", e);
@@ -1074,7 +1100,7 @@ static char *tfs_read(const char *rel, size_t *len)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", G.tfs_root, rel);
+	snprintf(path, sizeof(path), "%s/%s", G.ev.tfs_root, rel);
 	return read_all(path, len);
 }
 
@@ -1137,7 +1163,7 @@ static void tp_name(int i, const char **sys, char *name, size_t n)
 	}
 }
 
-/* Raw format texts, kept for the recorder's TRACING_DATA (index = G.fmt). */
+/* Raw format texts, kept for the recorder's TRACING_DATA (index = G.ev.fmt). */
 static struct {
 	char *text;
 	size_t len;
@@ -1149,16 +1175,16 @@ static const struct tfs_fmt *fmt_add(const char *sys, const char *text, size_t l
 {
 	struct tfs_fmt *f;
 
-	if (G.nfmt >= MAX_FMTS)
+	if (G.ev.nfmt >= MAX_FMTS)
 		return NULL;
-	f = &G.fmt[G.nfmt];
+	f = &G.ev.fmt[G.ev.nfmt];
 	if (tfs_parse(text, len, f) < 0)
 		return NULL;
 	scopy(f->sys, sizeof(f->sys), sys);
-	fmt_text[G.nfmt].text = xcalloc(1, len + 1);
-	memcpy(fmt_text[G.nfmt].text, text, len);
-	fmt_text[G.nfmt].len = len;
-	G.nfmt++;
+	fmt_text[G.ev.nfmt].text = xcalloc(1, len + 1);
+	memcpy(fmt_text[G.ev.nfmt].text, text, len);
+	fmt_text[G.ev.nfmt].len = len;
+	G.ev.nfmt++;
 	return f;
 }
 
@@ -1181,9 +1207,9 @@ static const struct tfs_fmt *fmt_load(const char *sys, const char *name)
 /* The format with tracepoint id, or NULL. */
 static const struct tfs_fmt *fmt_by_id(uint64_t id)
 {
-	for (int i = 0; i < G.nfmt; i++)
-		if (G.fmt[i].id == id)
-			return &G.fmt[i];
+	for (int i = 0; i < G.ev.nfmt; i++)
+		if (G.ev.fmt[i].id == id)
+			return &G.ev.fmt[i];
 	return NULL;
 }
 
@@ -1194,19 +1220,19 @@ static int fmt_from_local(void)
 {
 	int n = 0;
 
-	for (int i = 0; i < G.nattr; i++) {
-		struct attr *a = &G.attr[i];
+	for (int i = 0; i < G.ev.nattr; i++) {
+		struct attr *a = &G.ev.attr[i];
 
 		if (a->pa.type != PERF_TYPE_TRACEPOINT || fmt_by_id(a->pa.config))
 			continue;
-		if (!G.tfs_root[0] && tfs_find() < 0)
+		if (!G.ev.tfs_root[0] && tfs_find() < 0)
 			return n;
 		for (int k = 0; k < N_TP; k++) {
 			char name[64], buf[32], path[600];
 			const char *sys;
 
 			tp_name(k, &sys, name, sizeof(name));
-			snprintf(path, sizeof(path), "%s/events/%s/%s/id", G.tfs_root, sys, name);
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, sys, name);
 			if (read_small(path, buf, sizeof(buf)) > 0 &&
 			    strtoull(buf, NULL, 10) == a->pa.config && fmt_load(sys, name)) {
 				n++;
@@ -1271,38 +1297,38 @@ static void idmap_build(void)
 	size_t n = 0, cap = 16;
 	uint64_t st;
 
-	for (int i = 0; i < G.nattr; i++)
-		n += G.attr[i].nids;
+	for (int i = 0; i < G.ev.nattr; i++)
+		n += G.ev.attr[i].nids;
 	while (cap < n * 2)
 		cap <<= 1;
-	free(G.idmap_id);
-	free(G.idmap_attr);
-	G.idmap_id = xcalloc(cap, sizeof(*G.idmap_id));
-	G.idmap_attr = xcalloc(cap, sizeof(*G.idmap_attr));
-	G.idmap_cap = cap;
+	free(G.ev.idmap_id);
+	free(G.ev.idmap_attr);
+	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id));
+	G.ev.idmap_attr = xcalloc(cap, sizeof(*G.ev.idmap_attr));
+	G.ev.idmap_cap = cap;
 	for (size_t i = 0; i < cap; i++)
-		G.idmap_attr[i] = -1;
-	for (int i = 0; i < G.nattr; i++)
-		for (int j = 0; j < G.attr[i].nids; j++) {
-			uint64_t id = G.attr[i].ids[j];
+		G.ev.idmap_attr[i] = -1;
+	for (int i = 0; i < G.ev.nattr; i++)
+		for (int j = 0; j < G.ev.attr[i].nids; j++) {
+			uint64_t id = G.ev.attr[i].ids[j];
 			size_t h = (id * 0x9e3779b97f4a7c15ull) >> 32 & (cap - 1);
 
-			while (G.idmap_attr[h] >= 0 && G.idmap_id[h] != id)
+			while (G.ev.idmap_attr[h] >= 0 && G.ev.idmap_id[h] != id)
 				h = (h + 1) & (cap - 1);
-			G.idmap_id[h] = id;
-			G.idmap_attr[h] = i;
+			G.ev.idmap_id[h] = id;
+			G.ev.idmap_attr[h] = i;
 		}
-	G.id_pos = G.is_pos = -1;
-	if (!G.nattr)
+	G.ev.id_pos = G.ev.is_pos = -1;
+	if (!G.ev.nattr)
 		return;
-	st = G.attr[0].pa.sample_type;
+	st = G.ev.attr[0].pa.sample_type;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
-		G.id_pos = 0;
-		G.is_pos = 1;
+		G.ev.id_pos = 0;
+		G.ev.is_pos = 1;
 	} else if (st & PERF_SAMPLE_ID) {
-		G.id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+		G.ev.id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
 			   !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
-		G.is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
+		G.ev.is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
 	}
 }
 
@@ -1311,13 +1337,13 @@ static int idmap_find(uint64_t id)
 {
 	size_t h;
 
-	if (!G.idmap_cap)
+	if (!G.ev.idmap_cap)
 		return -1;
-	h = (id * 0x9e3779b97f4a7c15ull) >> 32 & (G.idmap_cap - 1);
-	while (G.idmap_attr[h] >= 0) {
-		if (G.idmap_id[h] == id)
-			return G.idmap_attr[h];
-		h = (h + 1) & (G.idmap_cap - 1);
+	h = (id * 0x9e3779b97f4a7c15ull) >> 32 & (G.ev.idmap_cap - 1);
+	while (G.ev.idmap_attr[h] >= 0) {
+		if (G.ev.idmap_id[h] == id)
+			return G.ev.idmap_attr[h];
+		h = (h + 1) & (G.ev.idmap_cap - 1);
 	}
 	return -1;
 }
@@ -1340,19 +1366,19 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 {
 	int pos;
 
-	if (G.nattr == 1)
+	if (G.ev.nattr == 1)
 		return 0;
 	if (type == PERF_RECORD_SAMPLE) {
-		pos = G.id_pos;
+		pos = G.ev.id_pos;
 		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > n)
-			return G.nattr ? 0 : -1;
+			return G.ev.nattr ? 0 : -1;
 		return idmap_find(g64(r + 8 + 8 * pos));
 	}
 	/* side-band records perf synthesizes carry no known id: their
 	 * sample_id layout is the first attr's, as perf reads them */
-	pos = G.is_pos;
+	pos = G.ev.is_pos;
 	if (pos < 0 || 8 + 8 * (size_t)pos > n || (pos = idmap_find(g64(r + n - 8 * pos))) < 0)
-		return G.nattr ? 0 : -1;
+		return G.ev.nattr ? 0 : -1;
 	return pos;
 }
 
@@ -1499,9 +1525,9 @@ static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 	ri->cpu = ri->pid = ri->tid = -1;
 	ri->body_end = n;
 	ri->attr = attr;
-	if (attr < 0 || attr >= G.nattr)
+	if (attr < 0 || attr >= G.ev.nattr)
 		return -1;
-	a = &G.attr[attr];
+	a = &G.ev.attr[attr];
 	if (type == PERF_RECORD_SAMPLE)
 		return a->fixed ? rec_info_fixed(r, n, a, ri) : rec_info_sample(r, n, &a->pa, ri);
 	if (type >= PR_HEADER_ATTR || !a->pa.sample_id_all)
@@ -1542,7 +1568,7 @@ static int ev_int(int64_t v)
 static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 {
 	uint32_t type = g32(r);
-	const struct attr *a = ri->attr >= 0 ? &G.attr[ri->attr] : NULL;
+	const struct attr *a = ri->attr >= 0 ? &G.ev.attr[ri->attr] : NULL;
 	const uint8_t *raw = ri->raw, *b = r + 8;
 	uint32_t rs = ri->rawsz;
 	size_t blen = ri->body_end - 8;
@@ -1712,20 +1738,20 @@ static void model_init(int ncpu, int ntask, uint64_t ibytes)
 /* Allocate the model's task and CPU tables, empty. */
 static void model_tables(int ncpu, int ntask)
 {
-	G.task = xcalloc(ntask, sizeof(*G.task));
-	G.ntask = 0;
-	G.task_hash_cap = 16;
-	while (G.task_hash_cap < (size_t)ntask * 2)
-		G.task_hash_cap <<= 1;
-	G.task_hash = xcalloc(G.task_hash_cap, sizeof(*G.task_hash));
-	for (size_t i = 0; i < G.task_hash_cap; i++)
-		G.task_hash[i].slot = -1;
-	G.cpu = xcalloc(ncpu, sizeof(*G.cpu));
+	G.m.task = xcalloc(ntask, sizeof(*G.m.task));
+	G.m.ntask = 0;
+	G.m.task_hash_cap = 16;
+	while (G.m.task_hash_cap < (size_t)ntask * 2)
+		G.m.task_hash_cap <<= 1;
+	G.m.task_hash = xcalloc(G.m.task_hash_cap, sizeof(*G.m.task_hash));
+	for (size_t i = 0; i < G.m.task_hash_cap; i++)
+		G.m.task_hash[i].slot = -1;
+	G.m.cpu = xcalloc(ncpu, sizeof(*G.m.cpu));
 	for (int c = 0; c < ncpu; c++) {
-		G.cpu[c].cur = -1;
-		G.cpu[c].cstate = G.cpu[c].freq = -1;
-		G.cpu[c].last_ival = G.cpu[c].last_cival = G.cpu[c].last_fival = NO_IVAL;
-		G.cpu[c].idle_gen = UINT32_MAX;
+		G.m.cpu[c].cur = -1;
+		G.m.cpu[c].cstate = G.m.cpu[c].freq = -1;
+		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
+		G.m.cpu[c].idle_gen = UINT32_MAX;
 	}
 }
 
@@ -1739,28 +1765,28 @@ static void model_tables(int ncpu, int ntask)
 static void hist_init(void)
 {
 	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 2, HC_N, 2 };
-	uint64_t budget = (uint64_t)(G.hist_mib ? G.hist_mib : 64) << 20, cpu_b, task_b;
+	uint64_t budget = (uint64_t)(G.hist.mib ? G.hist.mib : 64) << 20, cpu_b, task_b;
 	int nb = 8192;		/* CPU rows; task rows 1024 */
 
 	ival_ring(budget / 8 * 5);
-	while (nb > 16 && (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
+	while (nb > 16 && (uint64_t)G.m.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
 		nb /= 2;
-	cpu_b = (uint64_t)G.ncpu * nb * (4 + HC_N) * sizeof(float);
+	cpu_b = (uint64_t)G.m.ncpu * nb * (4 + HC_N) * sizeof(float);
 	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
 	task_b = budget / 8 * 3 > cpu_b ? budget / 8 * 3 - cpu_b : 0;
-	G.hist_cap = G.live || G.speed > 0 ? 2 * G.window_ns : 0;
+	G.hist.cap = G.opt.live || G.v.speed > 0 ? 2 * G.v.window_ns : 0;
 	for (int k = 0; k < HK_N; k++) {
-		struct hpool *h = &G.hp[k];
+		struct hpool *h = &G.hist.hp[k];
 		uint64_t blk;
 
 		h->nb = k >= HK_CPU || nb < 1024 ? nb : 1024;
 		blk = (uint64_t)h->nb * nslot[k] * sizeof(float) + 20;
 		h->nslot = nslot[k];
 		if (k >= HK_CPU) {
-			h->nblk = h->nmap = G.ncpu;
+			h->nblk = h->nmap = G.m.ncpu;
 		} else {
 			h->nmap = TC_MAX_TASKS;
-			h->nblk = (k == HK_IO ? (G.io ? task_b / 3 : 0) : G.io ? task_b * 2 / 3 : task_b) / blk;
+			h->nblk = (k == HK_IO ? (G.opt.io ? task_b / 3 : 0) : G.opt.io ? task_b * 2 / 3 : task_b) / blk;
 			if (h->nblk > h->nmap)
 				h->nblk = h->nmap;
 		}
@@ -1775,9 +1801,9 @@ static void hist_init(void)
 		}
 		for (int i = 0; i < h->nmap; i++)
 			h->map[i] = k >= HK_CPU ? i : -1;
-		h->w = G.hist_cap ? (G.hist_cap + h->nb - 1) / h->nb : 1000000;
+		h->w = G.hist.cap ? (G.hist.cap + h->nb - 1) / h->nb : 1000000;
 	}
-	G.hist_on = true;
+	G.hist.on = true;
 }
 
 /* A block for task slot row in pool h, taken from the least recently
@@ -1801,10 +1827,10 @@ static int hist_take(struct hpool *h, int row)
 		return -1;
 	if (h->row[best] >= 0 && h->row[best] != row) {
 		h->map[h->row[best]] = -1;
-		G.hist_stolen++;
+		G.hist.stolen++;
 	}
 	h->row[best] = row;
-	h->tid[best] = G.task[row].tid;
+	h->tid[best] = G.m.task[row].tid;
 	h->hi[best] = -1;
 	memset(h->f + (size_t)best * h->nb * h->nslot, 0, sizeof(float) * h->nb * h->nslot);
 	h->map[row] = best;
@@ -1815,13 +1841,13 @@ static int hist_take(struct hpool *h, int row)
  * -1 if it has none. */
 static int hist_block(int k, int row, bool make)
 {
-	struct hpool *h = &G.hp[k];
+	struct hpool *h = &G.hist.hp[k];
 	int i;
 
-	if (!G.hist_on || row < 0 || row >= h->nmap || !h->nblk)
+	if (!G.hist.on || row < 0 || row >= h->nmap || !h->nblk)
 		return -1;
 	i = h->map[row];
-	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.task[row].tid))
+	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.m.task[row].tid))
 		return i;
 	return make ? hist_take(h, row) : -1;
 }
@@ -1829,7 +1855,7 @@ static int hist_block(int k, int row, bool make)
 /* Twice as wide buckets of kind k (replay): merge each pair of every block. */
 static void hist_double(int k)
 {
-	struct hpool *h = &G.hp[k];
+	struct hpool *h = &G.hist.hp[k];
 	int nb = h->nb;
 
 	for (int i = 0; i < h->nblk; i++) {
@@ -1857,12 +1883,12 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	float *f = h->f + (size_t)i * nb * h->nslot;
 	int64_t b0, b1;
 
-	if (s < G.hist_base)
-		s = G.hist_base;
+	if (s < G.hist.base)
+		s = G.hist.base;
 	if (e <= s)
 		return;
-	b0 = (s - G.hist_base) / h->w;
-	b1 = (e - 1 - G.hist_base) / h->w;
+	b0 = (s - G.hist.base) / h->w;
+	b1 = (e - 1 - G.hist.base) / h->w;
 	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
 		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
 			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
@@ -1871,7 +1897,7 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	if (b0 <= h->hi[i] - nb)
 		b0 = h->hi[i] - nb + 1;
 	for (int64_t b = b0; b <= b1; b++) {
-		uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
+		uint64_t lo = G.hist.base + b * h->w, hi = lo + h->w;
 		float *p = f + b % nb * h->nslot;
 
 		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
@@ -1888,14 +1914,14 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 	int k, c = -1 - row, i, slot;
 
 	if (row >= 0)
-		k = last == &G.task[row].last_iival ? HK_IO : HK_TASK;
+		k = last == &G.m.task[row].last_iival ? HK_IO : HK_TASK;
 	else
-		k = last == &G.cpu[c].last_cival ? HK_CSTATE : last == &G.cpu[c].last_fival ? HK_FREQ : HK_CPU;
+		k = last == &G.m.cpu[c].last_cival ? HK_CSTATE : last == &G.m.cpu[c].last_fival ? HK_FREQ : HK_CPU;
 	if (k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0))
 		return;
-	if (!G.hist_base)
-		G.hist_base = G.m_first && G.m_first < start ? G.m_first : start;
-	while (!G.hist_cap && end > G.hist_base && (end - 1 - G.hist_base) / G.hp[k].w >= (uint64_t)G.hp[k].nb)
+	if (!G.hist.base)
+		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
+	while (!G.hist.cap && end > G.hist.base && (end - 1 - G.hist.base) / G.hist.hp[k].w >= (uint64_t)G.hist.hp[k].nb)
 		hist_double(k);
 	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
 		return;
@@ -1913,11 +1939,11 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
 		break;
 	default:
-		hist_add(&G.hp[k], i, start, end, 0, state, 0);
+		hist_add(&G.hist.hp[k], i, start, end, 0, state, 0);
 		slot = 1;
 		break;
 	}
-	hist_add(&G.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+	hist_add(&G.hist.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
 }
 
 /*
@@ -1936,7 +1962,7 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
  * (4 KiB, or an eighth of a small ring); a chunk's base is the end of
  * the first interval starting in it.  A chunk is given up whole when the
  * writer enters it again: its intervals are counted as evicted and
- * ival_floor moves past their ends.  Positions only grow, so a link to an
+ * G.ib.floor moves past their ends.  Positions only grow, so a link to an
  * overwritten interval is seen as such (ival_get) and never aliases.
  */
 
@@ -1958,23 +1984,23 @@ static void ival_ring(uint64_t bytes)
 {
 	uint64_t nch;
 
-	if (G.ib) {
-		munmap(G.ib, G.ib_cap);
-		munmap(G.ibc, (G.ib_cap >> G.ib_shift) * sizeof(*G.ibc));
+	if (G.ib.buf) {
+		munmap(G.ib.buf, G.ib.cap);
+		munmap(G.ib.ch, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));
 	}
-	G.ib = NULL;
-	G.ibc = NULL;
-	G.ib_cap = G.ib_head = G.ib_chunk = 0;
-	G.ival_ceil = UINT64_MAX;
+	G.ib.buf = NULL;
+	G.ib.ch = NULL;
+	G.ib.cap = G.ib.head = G.ib.chunk = 0;
+	G.ib.ceil = UINT64_MAX;
 	if (!bytes)
 		return;
-	G.ib_shift = 12;
-	while (G.ib_shift > 4 && bytes >> G.ib_shift < 8)
-		G.ib_shift--;
-	nch = bytes >> G.ib_shift > 8 ? bytes >> G.ib_shift : 8;
-	G.ib_cap = nch << G.ib_shift;
-	G.ib = xshared(G.ib_cap);
-	G.ibc = xshared(nch * sizeof(*G.ibc));
+	G.ib.shift = 12;
+	while (G.ib.shift > 4 && bytes >> G.ib.shift < 8)
+		G.ib.shift--;
+	nch = bytes >> G.ib.shift > 8 ? bytes >> G.ib.shift : 8;
+	G.ib.cap = nch << G.ib.shift;
+	G.ib.buf = xshared(G.ib.cap);
+	G.ib.ch = xshared(nch * sizeof(*G.ib.ch));
 }
 
 /* Write v as a varint at the head of the ring, entering new chunks (and
@@ -1982,18 +2008,18 @@ static void ival_ring(uint64_t bytes)
 static void ib_put(uint64_t v)
 {
 	do {
-		uint64_t ch = G.ib_head >> G.ib_shift;
+		uint64_t ch = G.ib.head >> G.ib.shift;
 
-		if (ch + 1 != G.ib_chunk) {	/* a new chunk */
-			struct ibchunk *k = &G.ibc[ch % (G.ib_cap >> G.ib_shift)];
+		if (ch + 1 != G.ib.chunk) {	/* a new chunk */
+			struct ibchunk *k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
 
-			G.evicted_ivals += k->n;
-			if (k->n && k->maxend > G.ival_floor)
-				G.ival_floor = k->maxend;
+			G.ib.evicted += k->n;
+			if (k->n && k->maxend > G.ib.floor)
+				G.ib.floor = k->maxend;
 			k->n = 0;
-			G.ib_chunk = ch + 1;
+			G.ib.chunk = ch + 1;
 		}
-		G.ib[G.ib_head++ % G.ib_cap] = (v & 127) | (v > 127 ? 128 : 0);
+		G.ib.buf[G.ib.head++ % G.ib.cap] = (v & 127) | (v > 127 ? 128 : 0);
 		v >>= 7;
 	} while (v);
 }
@@ -2001,7 +2027,7 @@ static void ib_put(uint64_t v)
 /* Whether an interval at position p is still in the ring. */
 static bool ival_live(uint64_t p)
 {
-	return p < G.ib_head && (p >> G.ib_shift) + (G.ib_cap >> G.ib_shift) >= G.ib_chunk;
+	return p < G.ib.head && (p >> G.ib.shift) + (G.ib.cap >> G.ib.shift) >= G.ib.chunk;
 }
 
 static uint64_t zz(int64_t v)
@@ -2026,16 +2052,16 @@ static uint64_t z_clip(const uint64_t *last, int32_t row)
 
 	if (row >= 0) {
 		p = &G.z.ptask[row];
-		if (row >= G.z.pntask || p->tid != G.task[row].tid)
+		if (row >= G.z.pntask || p->tid != G.m.task[row].tid)
 			return UINT64_MAX;
-		if (last == &G.task[row].last_iival)
+		if (last == &G.m.task[row].last_iival)
 			return p->in_io ? p->io_start : UINT64_MAX;
 		return p->state != ST_DEAD ? p->since : UINT64_MAX;
 	}
 	q = &G.z.pcpu[c];
-	if (last == &G.cpu[c].last_cival)
+	if (last == &G.m.cpu[c].last_cival)
 		return q->cstate >= 0 ? q->cstate_since : UINT64_MAX;
-	if (last == &G.cpu[c].last_fival)
+	if (last == &G.m.cpu[c].last_fival)
 		return q->freq >= 0 ? q->freq_since : UINT64_MAX;
 	return q->cur >= 0 ? q->since : UINT64_MAX;
 }
@@ -2050,27 +2076,27 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	struct ibchunk *k;
 
 	if (G.z.pass) {
-		uint64_t clip = z_clip(last, row), room = G.ib_cap - (2ull << G.ib_shift);
+		uint64_t clip = z_clip(last, row), room = G.ib.cap - (2ull << G.ib.shift);
 
 		if (end > clip)
 			end = clip;
-		if (G.ib_head - G.z.head0 + (uint64_t)(2 * G.ntask + 3 * G.ncpu + 1) * 40 > room)
+		if (G.ib.head - G.z.head0 + (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40 > room)
 			G.z.full = true;	/* room is left for closing the open states */
 		if (end <= G.z.a)
 			return;
 	}
-	if (!G.ib_cap || end <= start)
+	if (!G.ib.cap || end <= start)
 		return;
-	if (!G.hist_on)
+	if (!G.hist.on)
 		hist_init();
-	if (row >= 0 && last == &G.task[row].last_ival && state == ST_RUNNING)
-		aux = G.task[row].cpu;
+	if (row >= 0 && last == &G.m.task[row].last_ival && state == ST_RUNNING)
+		aux = G.m.task[row].cpu;
 	if (!G.z.pass)
 		hist_ival(last, row, state, aux, start, end);
-	p = G.ib_head;
-	ch = p >> G.ib_shift;
+	p = G.ib.head;
+	ch = p >> G.ib.shift;
 	ib_put(ival_live(*last) ? p - *last : 0);
-	k = &G.ibc[ch % (G.ib_cap >> G.ib_shift)];
+	k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
 	if (!k->n++)
 		k->base = k->maxend = end;
 	if (end > k->maxend)
@@ -2085,7 +2111,7 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 
 static size_t task_hash_of(int tid)
 {
-	return ((uint32_t)tid * 2654435761u) & (G.task_hash_cap - 1);
+	return ((uint32_t)tid * 2654435761u) & (G.m.task_hash_cap - 1);
 }
 
 /* The slot of tid in the hash, or where it would go. */
@@ -2093,8 +2119,8 @@ static size_t task_hash_find(int tid)
 {
 	size_t h = task_hash_of(tid);
 
-	while (G.task_hash[h].slot >= 0 && G.task_hash[h].tid != tid)
-		h = (h + 1) & (G.task_hash_cap - 1);
+	while (G.m.task_hash[h].slot >= 0 && G.m.task_hash[h].tid != tid)
+		h = (h + 1) & (G.m.task_hash_cap - 1);
 	return h;
 }
 
@@ -2103,10 +2129,10 @@ static struct task *task_find(int tid)
 {
 	size_t h;
 
-	if (!G.task_hash)
+	if (!G.m.task_hash)
 		return NULL;
 	h = task_hash_find(tid);
-	return G.task_hash[h].slot >= 0 ? &G.task[G.task_hash[h].slot] : NULL;
+	return G.m.task_hash[h].slot >= 0 ? &G.m.task[G.m.task_hash[h].slot] : NULL;
 }
 
 /* Remove tid from the hash (linear probing: shift the cluster back). */
@@ -2114,23 +2140,23 @@ static void task_hash_del(int tid)
 {
 	size_t i = task_hash_find(tid), j = i;
 
-	if (G.task_hash[i].slot < 0)
+	if (G.m.task_hash[i].slot < 0)
 		return;
 	for (;;) {
 		size_t k;
 
-		G.task_hash[i].slot = -1;
+		G.m.task_hash[i].slot = -1;
 		for (;;) {
-			j = (j + 1) & (G.task_hash_cap - 1);
-			if (G.task_hash[j].slot < 0)
+			j = (j + 1) & (G.m.task_hash_cap - 1);
+			if (G.m.task_hash[j].slot < 0)
 				return;
-			k = task_hash_of(G.task_hash[j].tid);
+			k = task_hash_of(G.m.task_hash[j].tid);
 			/* move j back to i unless k lies cyclically in (i, j] */
 			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 				continue;
 			break;
 		}
-		G.task_hash[i] = G.task_hash[j];
+		G.m.task_hash[i] = G.m.task_hash[j];
 		i = j;
 	}
 }
@@ -2142,14 +2168,14 @@ static int task_victim(void)
 	int best = -1;
 	bool best_dead = false;
 
-	for (int i = 0; i < G.ntask; i++) {
-		const struct task *t = &G.task[i];
+	for (int i = 0; i < G.m.ntask; i++) {
+		const struct task *t = &G.m.task[i];
 		bool dead = t->state == ST_DEAD;
 
 		if (t->state == ST_RUNNING)
 			continue;
 		if (best < 0 || (dead && !best_dead) ||
-		    (dead == best_dead && t->last_seen < G.task[best].last_seen)) {
+		    (dead == best_dead && t->last_seen < G.m.task[best].last_seen)) {
 			best = i;
 			best_dead = dead;
 		}
@@ -2168,24 +2194,24 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	if (created)
 		*created = false;
 	if (tid <= 0 || tid > PID_MAX) {
-		G.bad_pid += tid != 0;
+		G.m.bad_pid += tid != 0;
 		return NULL;
 	}
 	h = task_hash_find(tid);
-	if (G.task_hash[h].slot >= 0) {
-		t = &G.task[G.task_hash[h].slot];
+	if (G.m.task_hash[h].slot >= 0) {
+		t = &G.m.task[G.m.task_hash[h].slot];
 		t->last_seen = time;
 		return t;
 	}
-	if (G.ntask < TC_MAX_TASKS) {
-		slot = G.ntask++;
+	if (G.m.ntask < TC_MAX_TASKS) {
+		slot = G.m.ntask++;
 	} else {
 		slot = task_victim();
-		task_hash_del(G.task[slot].tid);
-		G.evicted_tasks++;
+		task_hash_del(G.m.task[slot].tid);
+		G.m.evicted_tasks++;
 		h = task_hash_find(tid);
 	}
-	t = &G.task[slot];
+	t = &G.m.task[slot];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->pid = -1;
@@ -2195,7 +2221,7 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
-	G.task_hash[h] = (struct thash){ tid, slot };
+	G.m.task_hash[h] = (struct thash){ tid, slot };
 	if (created)
 		*created = true;
 	return t;
@@ -2229,12 +2255,12 @@ static void task_set(struct task *t, int st, uint64_t time)
 	if (time > t->since) {
 		task_io_wait(t, time);
 		if (t->state == ST_RUNNING && t->run_cpu >= 0)
-			G.cpu[t->run_cpu].task_run += time - t->since;
+			G.m.cpu[t->run_cpu].task_run += time - t->since;
 		if (t->state == ST_UNKNOWN && t->unk_missing)
-			G.missing_unknown += time - t->since;
+			G.m.missing_unknown += time - t->since;
 		t->total[t->state] += time - t->since;
 		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
-			ival_add(&t->last_ival, t - G.task, t->state,
+			ival_add(&t->last_ival, t - G.m.task, t->state,
 				 t->state == ST_RUNNABLE ? t->waker : -1, t->since, time);
 		t->since = time;
 	}
@@ -2248,7 +2274,7 @@ static void task_set(struct task *t, int st, uint64_t time)
 /* Close CPU c's running task at time and make tid (0 idle, -1 unknown) current. */
 static void cpu_set(int c, int tid, uint64_t time)
 {
-	struct cpu *p = &G.cpu[c];
+	struct cpu *p = &G.m.cpu[c];
 
 	if (p->cur >= 0 && time > p->since) {
 		if (p->cur)
@@ -2265,7 +2291,7 @@ static void cpu_set(int c, int tid, uint64_t time)
 /* Close CPU c's idle state at time; state (-1: none) starts. */
 static void cpu_cstate(int c, int64_t state, uint64_t time)
 {
-	struct cpu *p = &G.cpu[c];
+	struct cpu *p = &G.m.cpu[c];
 
 	if (p->cstate >= 0) {
 		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
@@ -2279,15 +2305,15 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
 /* Close CPU c's frequency at time; khz (-1: unknown) starts. */
 static void cpu_freq(int c, int64_t khz, uint64_t time)
 {
-	struct cpu *p = &G.cpu[c];
+	struct cpu *p = &G.m.cpu[c];
 
 	if (p->freq >= 0 && time > p->freq_since) {
 		ival_add(&p->last_fival, -1 - c, p->freq, -1, p->freq_since, time);
 		p->freq_ns += time - p->freq_since;
 		p->freq_sum += (uint64_t)p->freq * (time - p->freq_since);
 	}
-	if (khz > G.freq_max)
-		G.freq_max = khz;
+	if (khz > G.m.freq_max)
+		G.m.freq_max = khz;
 	if (khz > p->freq_max)
 		p->freq_max = khz;
 	p->freq = khz;
@@ -2310,18 +2336,18 @@ static int model_prev_state(int64_t prev_state)
  * event before it and is unknown from then on. */
 static void model_gap(void)
 {
-	uint64_t t = G.m_last;
+	uint64_t t = G.m.last;
 
-	G.gaps++;
-	for (int i = 0; i < G.ntask; i++) {
-		if (G.task[i].state != ST_DEAD)
-			task_set(&G.task[i], ST_UNKNOWN, t);
-		G.task[i].in_io = G.task[i].unk_missing = false;
-		G.task[i].run_cpu = -1;
+	G.m.gaps++;
+	for (int i = 0; i < G.m.ntask; i++) {
+		if (G.m.task[i].state != ST_DEAD)
+			task_set(&G.m.task[i], ST_UNKNOWN, t);
+		G.m.task[i].in_io = G.m.task[i].unk_missing = false;
+		G.m.task[i].run_cpu = -1;
 	}
-	for (int c = 0; c < G.ncpu; c++) {
-		G.cpu[c].gen++;
-		G.cpu[c].gap = true;
+	for (int c = 0; c < G.m.ncpu; c++) {
+		G.m.cpu[c].gen++;
+		G.m.cpu[c].gap = true;
 		cpu_set(c, -1, t);
 		cpu_cstate(c, -1, t);
 		cpu_freq(c, -1, t);
@@ -2341,12 +2367,12 @@ static void model_gap(void)
  */
 static void model_gap_cpu(int c)
 {
-	struct cpu *cp = &G.cpu[c];
-	uint64_t from = cp->last_t ? cp->last_t : G.m_first;
+	struct cpu *cp = &G.m.cpu[c];
+	uint64_t from = cp->last_t ? cp->last_t : G.m.first;
 
-	G.gaps++;
-	for (int i = 0; i < G.ntask; i++) {
-		struct task *p = &G.task[i];
+	G.m.gaps++;
+	for (int i = 0; i < G.m.ntask; i++) {
+		struct task *p = &G.m.task[i];
 
 		if (p->state == ST_DEAD || p->state == ST_UNKNOWN ||
 		    (p->state == ST_RUNNING && p->run_cpu != c) || (p->state == ST_RUNNABLE && p->cpu != c))
@@ -2366,9 +2392,9 @@ static void model_gap_cpu(int c)
 /* Is c a CPU number of the model?  Counts the ones that are not. */
 static bool model_cpu_ok(int c)
 {
-	if (c >= 0 && c < G.ncpu)
+	if (c >= 0 && c < G.m.ncpu)
 		return true;
-	G.bad_cpu++;
+	G.bad.cpu++;
 	return false;
 }
 
@@ -2376,7 +2402,7 @@ static bool model_cpu_ok(int c)
  * missing): it is unknown from its last evidence there, and so is the CPU. */
 static void model_displace(struct task *p)
 {
-	struct cpu *cp = p->run_cpu >= 0 ? &G.cpu[p->run_cpu] : NULL;
+	struct cpu *cp = p->run_cpu >= 0 ? &G.m.cpu[p->run_cpu] : NULL;
 	uint64_t last = cp && cp->cur == p->tid ? cp->cur_last : p->since;
 
 	if (cp && cp->cur == p->tid)
@@ -2385,13 +2411,13 @@ static void model_displace(struct task *p)
 	p->unk_missing = true;
 	p->run_cpu = -1;
 	p->missing_out++;
-	G.missing_out++;
+	G.m.missing_out++;
 }
 
 /* A switch happened on CPU c: whatever tc believed running there ends. */
 static void model_end_cur(int c)
 {
-	struct cpu *cp = &G.cpu[c];
+	struct cpu *cp = &G.m.cpu[c];
 	struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
 
 	if (cur && cur->state == ST_RUNNING && cur->run_cpu == c)
@@ -2405,7 +2431,7 @@ static void model_end_cur(int c)
  * else t (the switch-out itself); never before c's current state began. */
 static uint64_t model_evidence_start(int c, const struct task *p, uint64_t t)
 {
-	const struct cpu *cp = &G.cpu[c];
+	const struct cpu *cp = &G.m.cpu[c];
 	uint64_t s = t;
 
 	if (!p && cp->idle_gen == cp->gen)
@@ -2425,11 +2451,11 @@ static uint64_t model_evidence_start(int c, const struct task *p, uint64_t t)
  */
 static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint64_t t)
 {
-	struct cpu *cp = &G.cpu[c];
+	struct cpu *cp = &G.m.cpu[c];
 	uint64_t s, from;
 
 	if (!cp->seen && (!p || (!p->stated && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
-		s = !p || created ? G.m_first : p->since;
+		s = !p || created ? G.m.first : p->since;
 		if (s < cp->since)
 			s = cp->since;	/* a gap came before the CPU's first switch */
 		if (p) {
@@ -2467,7 +2493,7 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 		p->initial = t - s;
 	if (!cp->gap) {
 		p->inferred++;
-		G.inferred++;
+		G.m.inferred++;
 	}
 }
 
@@ -2477,7 +2503,7 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 static void model_switch(const struct ev *e, uint64_t t)
 {
 	int c = e->cpu, st;
-	struct cpu *cp = &G.cpu[c];
+	struct cpu *cp = &G.m.cpu[c];
 	struct task *p, *n;
 	bool created;
 
@@ -2532,7 +2558,7 @@ static void model_switch(const struct ev *e, uint64_t t)
  * wakeup kept for it came while it was not going to sleep: dropped. */
 static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
 {
-	struct cpu *cp = &G.cpu[c];
+	struct cpu *cp = &G.m.cpu[c];
 	struct task *p;
 
 	if (tid == 0) {
@@ -2562,7 +2588,7 @@ static void model_event(const struct ev *e)
 	struct task *p, *n;
 
 	if (e->kind == EV_COMM) {	/* names, also of synthesized tasks at time 0 */
-		if ((p = task_get(e->b, t ? t : G.m_last, NULL))) {
+		if ((p = task_get(e->b, t ? t : G.m.last, NULL))) {
 			scopy(p->comm, sizeof(p->comm), e->comm);
 			p->pid = e->a;
 		}
@@ -2570,25 +2596,25 @@ static void model_event(const struct ev *e)
 	}
 	if (!t)
 		return;
-	if (!G.m_first) {	/* tasks named before the first event: unknown from it */
-		G.m_first = t;
-		for (int i = 0; i < G.ntask; i++)
-			G.task[i].since = G.task[i].first_seen = G.task[i].last_seen = t;
+	if (!G.m.first) {	/* tasks named before the first event: unknown from it */
+		G.m.first = t;
+		for (int i = 0; i < G.m.ntask; i++)
+			G.m.task[i].since = G.m.task[i].first_seen = G.m.task[i].last_seen = t;
 	}
-	if (t < G.m_last)
-		t = G.m_last;	/* out of order: counted by the merge */
+	if (t < G.m.last)
+		t = G.m.last;	/* out of order: counted by the merge */
 	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
-		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.ncpu)
+		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.m.ncpu)
 			model_gap_cpu(e->cpu);	/* the kernel lost records of one ring */
 		else
 			model_gap();		/* a pause, or a loss of unknown place */
 		return;
 	}
-	G.m_last = t;
-	if (e->cpu >= 0 && e->cpu < G.ncpu)
-		G.cpu[e->cpu].last_t = t;
+	G.m.last = t;
+	if (e->cpu >= 0 && e->cpu < G.m.ncpu)
+		G.m.cpu[e->cpu].last_t = t;
 	if (e->kind != EV_SWITCH && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT) &&
-	    e->cpu >= 0 && e->cpu < G.ncpu && e->tid >= 0)
+	    e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
 		model_evidence(e->cpu, e->tid, e->flags, t);
 	switch (e->kind) {
 	case EV_SWITCH:
@@ -2610,7 +2636,7 @@ static void model_event(const struct ev *e)
 			n->wk_pending = true;
 			n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
 		}
-		if (e->c >= 0 && e->c < G.ncpu)
+		if (e->c >= 0 && e->c < G.m.ncpu)
 			n->cpu = e->c;
 		break;
 	case EV_PFORK:
@@ -2627,7 +2653,7 @@ static void model_event(const struct ev *e)
 			p->exited = true;
 		break;
 	case EV_MIGRATE:
-		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.ncpu)
+		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.m.ncpu)
 			p->cpu = e->c;
 		break;
 	case EV_IDLE:
@@ -2660,7 +2686,7 @@ static void model_event(const struct ev *e)
 				p->io_rbytes += e->v;
 			else if (kind == IO_WRITE)
 				p->io_wbytes += e->v;
-			ival_add(&p->last_iival, p - G.task, e->b,
+			ival_add(&p->last_iival, p - G.m.task, e->b,
 				 e->v < INT32_MIN ? INT32_MIN : e->v > INT32_MAX ? INT32_MAX : (int32_t)e->v,
 				 p->io_start, t > p->io_start ? t : p->io_start + 1);
 		}
@@ -2671,25 +2697,25 @@ static void model_event(const struct ev *e)
 /* Close every open state at the last event (end of a replay or summary). */
 static void model_end(void)
 {
-	for (int i = 0; i < G.ntask; i++)
-		task_set(&G.task[i], G.task[i].state, G.m_last);
-	for (int c = 0; c < G.ncpu; c++) {
-		cpu_set(c, G.cpu[c].cur, G.m_last);
-		cpu_cstate(c, G.cpu[c].cstate, G.m_last);
-		cpu_freq(c, G.cpu[c].freq, G.m_last);
+	for (int i = 0; i < G.m.ntask; i++)
+		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);
+	for (int c = 0; c < G.m.ncpu; c++) {
+		cpu_set(c, G.m.cpu[c].cur, G.m.last);
+		cpu_cstate(c, G.m.cpu[c].cstate, G.m.last);
+		cpu_freq(c, G.m.cpu[c].freq, G.m.last);
 	}
 }
 
 /* Does task t pass the -p filters (tid, thread group id or name)? */
 static bool filter_task(const struct task *t)
 {
-	if (!G.nfilt)
+	if (!G.opt.nfilt)
 		return true;
-	for (int i = 0; i < G.nfilt; i++) {
+	for (int i = 0; i < G.opt.nfilt; i++) {
 		char *end;
-		long v = strtol(G.filt[i], &end, 10);
+		long v = strtol(G.opt.filt[i], &end, 10);
 
-		if (*end ? !strncmp(t->comm, G.filt[i], COMM_LEN - 1) : (v == t->tid || v == t->pid))
+		if (*end ? !strncmp(t->comm, G.opt.filt[i], COMM_LEN - 1) : (v == t->tid || v == t->pid))
 			return true;
 	}
 	return false;
@@ -2698,7 +2724,7 @@ static bool filter_task(const struct task *t)
 /* Does CPU c pass -C? */
 static bool filter_cpu(int c)
 {
-	return !G.cpu_filt || (c >= 0 && c < MAX_CPUS && G.cpu_filt[c]);
+	return !G.opt.cpu_filt || (c >= 0 && c < MAX_CPUS && G.opt.cpu_filt[c]);
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -2738,8 +2764,8 @@ static bool filter_cpu(int c)
  * (the rest is skipped, in a free slot).  The queue holding the oldest
  * record is found with a binary heap over the non-empty queues.  Queues grow
  * by doubling up to QUEUE_MAX bytes in all; past that the oldest record is
- * released early (counted in q_forced).  A record older than one already
- * released is counted (out_of_order) and passed on, never re-stamped.
+ * released early (counted in G.mg.forced).  A record older than one already
+ * released is counted (G.bad.order) and passed on, never re-stamped.
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
@@ -2755,27 +2781,27 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 
 	while (bytes && b < bytes)
 		b <<= 1;
-	G.q = xcalloc(nq, sizeof(*G.q));
-	G.nq = nq;
-	G.q_heap = xcalloc(nq, sizeof(int));
-	G.q_grow = grow;
+	G.mg.q = xcalloc(nq, sizeof(*G.mg.q));
+	G.mg.nq = nq;
+	G.mg.heap = xcalloc(nq, sizeof(int));
+	G.mg.grow = grow;
 	for (int i = 0; i < nq; i++)
-		G.q[i].bcap = bytes ? b : 0;
-	G.released = 0;
+		G.mg.q[i].bcap = bytes ? b : 0;
+	G.mg.released = 0;
 }
 
 /* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
-	for (int i = 0; i < G.nq; i++) {
-		free(G.q[i].e);
-		free(G.q[i].b);
+	for (int i = 0; i < G.mg.nq; i++) {
+		free(G.mg.q[i].e);
+		free(G.mg.q[i].b);
 	}
-	free(G.q);
-	free(G.q_heap);
-	G.q = NULL;
-	G.q_heap = NULL;
-	G.nq = G.q_nheap = 0;
+	free(G.mg.q);
+	free(G.mg.heap);
+	G.mg.q = NULL;
+	G.mg.heap = NULL;
+	G.mg.nq = G.mg.nheap = 0;
 }
 
 /* Entry i (0: the oldest) of queue q. */
@@ -2787,7 +2813,7 @@ static struct qent *mq_at(const struct mq *q, uint32_t i)
 /* The oldest record of non-empty queue qi. */
 static const struct qent *mq_first(int qi)
 {
-	return mq_at(&G.q[qi], 0);
+	return mq_at(&G.mg.q[qi], 0);
 }
 
 /* The head of a slot of a queue's byte ring, in the host's byte order: a
@@ -2819,14 +2845,14 @@ static bool mq_older(int qa, int qb)
 
 	if (a->time != b->time)
 		return a->time < b->time;
-	return mq_seq(&G.q[qa], a) < mq_seq(&G.q[qb], b);
+	return mq_seq(&G.mg.q[qa], a) < mq_seq(&G.mg.q[qb], b);
 }
 
 /* Restore the heap order around heap slot k (its queue's oldest record
  * changed, or the slot was just filled). */
 static void mrg_heap_fix(int k)
 {
-	int *h = G.q_heap, n = G.q_nheap, v = h[k];
+	int *h = G.mg.heap, n = G.mg.nheap, v = h[k];
 
 	while (k > 0 && mq_older(v, h[(k - 1) / 2])) {
 		h[k] = h[(k - 1) / 2];
@@ -2854,11 +2880,11 @@ static void mrg_heap_fix(int k)
  * ring's worth each, and always get it: an empty queue takes any record. */
 static bool mrg_take(size_t n, bool first)
 {
-	if (G.q_grow && G.q_bytes + n > (first ? 4 * QUEUE_MAX : QUEUE_MAX))
+	if (G.mg.grow && G.mg.bytes + n > (first ? 4 * QUEUE_MAX : QUEUE_MAX))
 		return false;
-	G.q_bytes += n;
-	if (G.q_bytes > G.q_peak)
-		G.q_peak = G.q_bytes;
+	G.mg.bytes += n;
+	if (G.mg.bytes > G.mg.peak)
+		G.mg.peak = G.mg.bytes;
 	return true;
 }
 
@@ -2870,7 +2896,7 @@ static bool mq_grow_bytes(struct mq *q)
 	size_t nb = q->bcap * 2;
 	uint8_t *b;
 
-	if (!G.q_grow || !mrg_take(q->bcap, false))
+	if (!G.mg.grow || !mrg_take(q->bcap, false))
 		return false;
 	b = xcalloc(1, nb);
 	for (uint64_t p = q->bhead; p < q->btail;) {
@@ -2899,7 +2925,7 @@ static bool mq_room(struct mq *q)
 	if (q->n < q->ecap)
 		return true;
 	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
-	if ((q->ecap && !G.q_grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e), !q->ecap))
+	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e), !q->ecap))
 		return false;
 	e = xcalloc(nc, sizeof(*e));
 	for (uint32_t i = 0; i < q->n; i++)
@@ -2963,7 +2989,7 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
  */
 static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 {
-	struct mq *q = &G.q[qi];
+	struct mq *q = &G.mg.q[qi];
 	struct qent e = { t, pos << 8 | (unsigned)attr };
 	uint32_t i = q->n;
 
@@ -2975,14 +3001,14 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 	}
 	*mq_at(q, i) = e;
 	q->n++;
-	if (++G.q_n > G.q_nmax)
-		G.q_nmax = G.q_n;
+	if (++G.mg.n > G.mg.nmax)
+		G.mg.nmax = G.mg.n;
 	if (q->n == 1) {		/* it joins the heap */
-		G.q_heap[G.q_nheap++] = qi;
-		mrg_heap_fix(G.q_nheap - 1);
+		G.mg.heap[G.mg.nheap++] = qi;
+		mrg_heap_fix(G.mg.nheap - 1);
 	} else if (i == 0) {		/* its oldest record changed */
-		for (int k = 0; k < G.q_nheap; k++)
-			if (G.q_heap[k] == qi)
+		for (int k = 0; k < G.mg.nheap; k++)
+			if (G.mg.heap[k] == qi)
 				mrg_heap_fix(k);
 	}
 }
@@ -2990,15 +3016,15 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 /* Take queue qi's oldest entry out of it (and the heap). */
 static struct qent mq_pop(int qi)
 {
-	struct mq *q = &G.q[qi];
+	struct mq *q = &G.mg.q[qi];
 	struct qent e = *mq_at(q, 0);
 
 	q->ehead = (q->ehead + 1) & (q->ecap - 1);
-	G.q_n--;
+	G.mg.n--;
 	if (--q->n) {
 		mrg_heap_fix(0);
-	} else if (--G.q_nheap) {
-		G.q_heap[0] = G.q_heap[G.q_nheap];
+	} else if (--G.mg.nheap) {
+		G.mg.heap[0] = G.mg.heap[G.mg.nheap];
 		mrg_heap_fix(0);
 	}
 	return e;
@@ -3030,17 +3056,17 @@ static bool mrg_release_one(uint64_t bound)
 	uint64_t pos;
 	size_t n;
 
-	if (!G.q_nheap || mq_first(G.q_heap[0])->time > bound)
+	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
 		return false;
-	q = &G.q[G.q_heap[0]];
-	e = mq_pop(G.q_heap[0]);
+	q = &G.mg.q[G.mg.heap[0]];
+	e = mq_pop(G.mg.heap[0]);
 	pos = e.ref >> 8;
-	r = q->b ? q->b + (pos & (q->bcap - 1)) : G.rd_buf + (pos - G.rd_off);
+	r = q->b ? q->b + (pos & (q->bcap - 1)) : G.rc.buf + (pos - G.rc.off);
 	n = g16(r + 6);
-	if (e.time < G.released)
-		G.out_of_order++;
+	if (e.time < G.mg.released)
+		G.bad.order++;
 	else
-		G.released = e.time;
+		G.mg.released = e.time;
 	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
 		emit(r, n, e.time, &ri);
 	if (q->b)
@@ -3061,8 +3087,8 @@ static uint64_t mrg_oldest_pos(void)
 {
 	uint64_t lo = UINT64_MAX;
 
-	for (int k = 0; k < G.nq; k++) {
-		const struct mq *q = &G.q[k];
+	for (int k = 0; k < G.mg.nq; k++) {
+		const struct mq *q = &G.mg.q[k];
 
 		for (uint32_t i = 0; !q->b && i < q->n && i < MQ_SHIFT_MAX; i++)
 			if (mq_at(q, i)->ref >> 8 < lo)
@@ -3116,13 +3142,13 @@ static int rb_drain(struct rb *r, int qi, uint64_t *last)
 	 * have no 8-byte atomics) */
 	uint64_t head = *(volatile __u64 *)&r->pc->data_head;
 	uint64_t tail = r->pc->data_tail, avail;
-	struct mq *q = &G.q[qi];
+	struct mq *q = &G.mg.q[qi];
 	int drained = 1;
 
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	avail = rb_avail(head, tail, r->size);
 	if (avail > r->size) {	/* overrun: the writer lapped us */
-		G.corrupt++;
+		G.bad.corrupt++;
 		avail = 0;
 		tail = head;
 	}
@@ -3134,23 +3160,23 @@ static int rb_drain(struct rb *r, int qi, uint64_t *last)
 
 		rb_copy(r, tail, &h, sizeof(h));
 		if (h.size < 8 || h.size % 8 || h.size > avail) {
-			G.corrupt++;
+			G.bad.corrupt++;
 			avail = 0;
 			tail = head;
 			break;
 		}
-		if (!(p = mq_reserve(q, h.size, G.q_seq, &pos))) {
+		if (!(p = mq_reserve(q, h.size, G.mg.seq, &pos))) {
 			drained = 0;
 			break;
 		}
 		rb_copy(r, tail, p, h.size);
 		if (rec_info(p, h.size, &ri) < 0 || !ri.has_time) {
-			G.unknown_id++;
+			G.bad.id++;
 		} else {
 			mq_commit(qi, h.size, ri.time, pos, ri.attr);
 			*last = ri.time;
 		}
-		G.q_seq += h.size;
+		G.mg.seq += h.size;
 		tail += h.size;
 		avail -= h.size;
 	}
@@ -3178,31 +3204,31 @@ static const char *sysctl_str(const char *path)
 	return buf;
 }
 
-/* Find the CPUs: G.ncpu from the possible mask, G.cpu_online from online. */
+/* Find the CPUs: G.m.ncpu from the possible mask, G.m.cpu_online from online. */
 static void pe_cpus(void)
 {
 	char buf[4096];
 
-	G.ncpu = 0;
+	G.m.ncpu = 0;
 	if (read_small("/sys/devices/system/cpu/possible", buf, sizeof(buf)) > 0)
-		G.ncpu = cpulist_count(buf);
-	if (G.ncpu <= 0)
-		G.ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	if (G.ncpu <= 0)
-		G.ncpu = 1;
-	if (G.ncpu > MAX_CPUS)
-		G.ncpu = MAX_CPUS;
-	G.cpu_online = xcalloc(G.ncpu, sizeof(bool));
+		G.m.ncpu = cpulist_count(buf);
+	if (G.m.ncpu <= 0)
+		G.m.ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (G.m.ncpu <= 0)
+		G.m.ncpu = 1;
+	if (G.m.ncpu > MAX_CPUS)
+		G.m.ncpu = MAX_CPUS;
+	G.m.cpu_online = xcalloc(G.m.ncpu, sizeof(bool));
 	if (read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) <= 0 ||
-	    !parse_cpulist(buf, G.cpu_online, G.ncpu))
-		for (int i = 0; i < G.ncpu; i++)
-			G.cpu_online[i] = true;
+	    !parse_cpulist(buf, G.m.cpu_online, G.m.ncpu))
+		for (int i = 0; i < G.m.ncpu; i++)
+			G.m.cpu_online[i] = true;
 }
 
 /* Add an attr for tracepoint format f (live). */
 static void pe_add_tp(const struct tfs_fmt *f)
 {
-	struct attr *a = &G.attr[G.nattr++];
+	struct attr *a = &G.ev.attr[G.ev.nattr++];
 	struct perf_event_attr *pa = &a->pa;
 
 	memset(a, 0, sizeof(*a));
@@ -3232,8 +3258,8 @@ static void pe_fd_limit(int need)
 {
 	struct rlimit rl;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int est = (EV_NTP + 1 + (G.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
-	int spare = FD_SPARE + G.view;
+	int est = (EV_NTP + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
+	int spare = FD_SPARE + G.opt.view;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
@@ -3250,7 +3276,7 @@ static void pe_fd_limit(int need)
 		    ncpu, spare, est + spare);
 	if (need >= 0 && rl.rlim_cur < (rlim_t)need + spare)
 		die("%d events on %d CPUs need %d file descriptors, and tc %d more, but the limit is %llu: ulimit -n %d (as root to go above the hard limit), or trace fewer CPUs (-C)",
-		    G.nattr, need / G.nattr, need, spare, (unsigned long long)rl.rlim_cur, need + spare);
+		    G.ev.nattr, need / G.ev.nattr, need, spare, (unsigned long long)rl.rlim_cur, need + spare);
 }
 
 /* The ring of pages pages on CPU c could not be mapped: say why (errno)
@@ -3281,10 +3307,10 @@ static void pe_self_filter(void)
 	struct dirent *de;
 	size_t n = 0;
 
-	G.self_filter[0] = 0;
+	G.opt.self_filter[0] = 0;
 	while (d && (de = readdir(d)))
-		if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.self_filter))
-			n += snprintf(G.self_filter + n, sizeof(G.self_filter) - n, "%scommon_pid != %d",
+		if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.opt.self_filter))
+			n += snprintf(G.opt.self_filter + n, sizeof(G.opt.self_filter) - n, "%scommon_pid != %d",
 				      n ? " && " : "", atoi(de->d_name));
 	if (d)
 		closedir(d);
@@ -3299,8 +3325,8 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 	struct rb *r;
 	int lead = -1;
 
-	for (int i = 0; i < G.nattr; i++) {
-		struct attr *a = &G.attr[i];
+	for (int i = 0; i < G.ev.nattr; i++) {
+		struct attr *a = &G.ev.attr[i];
 		int fd;
 
 		a->pa.wakeup_watermark = (uint64_t)pages * psz / 4;
@@ -3318,15 +3344,15 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 			    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 			die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
-			    G.nattr, need / G.nattr, need, FD_SPARE + G.view,
+			    G.ev.nattr, need / G.ev.nattr, need, FD_SPARE + G.opt.view,
 			    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 		if (fd < 0)
 			die("perf_event_open of %s on CPU %d: %s",
 			    a->fmt ? a->fmt->name : "dummy", c, strerror(errno));
-		G.fds[G.nfd++] = fd;
+		G.rg.fds[G.rg.nfd++] = fd;
 		if ((a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT) &&
-		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, G.self_filter) < 0)
-			die("cannot filter tc's own system calls out (%s): %s", G.self_filter, strerror(errno));
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, G.opt.self_filter) < 0)
+			die("cannot filter tc's own system calls out (%s): %s", G.opt.self_filter, strerror(errno));
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
 			die("PERF_EVENT_IOC_ID: %s", strerror(errno));
 		a->nids++;
@@ -3336,7 +3362,7 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 			if (m == MAP_FAILED)
 				pe_mmap_fail(pages, c);
 			lead = fd;
-			r = &G.rb[G.nrb++];
+			r = &G.rg.rb[G.rg.nrb++];
 			r->pc = m;
 			r->data = (uint8_t *)m + psz;
 			r->size = (uint64_t)pages * psz;
@@ -3357,7 +3383,7 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 static void pe_setup(void)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	unsigned pages = G.mmap_pages ? G.mmap_pages : DEF_MMAP_PAGES;
+	unsigned pages = G.opt.mmap_pages ? G.opt.mmap_pages : DEF_MMAP_PAGES;
 	int need;
 
 	pe_fd_limit(-1);
@@ -3367,19 +3393,19 @@ static void pe_setup(void)
 		bool sched = !strcmp(tp_defs[k].sys, "sched");
 		const struct tfs_fmt *f;
 
-		if (sched ? G.power_only : G.tasks_only)
+		if (sched ? G.opt.power_only : G.opt.tasks_only)
 			continue;
 		f = fmt_load(tp_defs[k].sys, tp_defs[k].name);
 		if (!f && tp_defs[k].required)
 			die("tracepoint %s:%s missing from %s/events: a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
-			    tp_defs[k].sys, tp_defs[k].name, G.tfs_root);
+			    tp_defs[k].sys, tp_defs[k].name, G.ev.tfs_root);
 		if (!f) {
 			note("%s:%s not available in this kernel, skipped", tp_defs[k].sys, tp_defs[k].name);
 			continue;
 		}
 		pe_add_tp(f);
 	}
-	if (G.io) {	/* both ends of every I/O call the kernel has */
+	if (G.opt.io) {	/* both ends of every I/O call the kernel has */
 		int missing = 0;
 
 		for (int k = 0; k < N_IO; k++) {
@@ -3398,14 +3424,14 @@ static void pe_setup(void)
 			pe_add_tp(f2);
 		}
 		if (missing == N_IO)
-			die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.tfs_root);
+			die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.ev.tfs_root);
 		if (missing)
 			note("-I: %d of the %d I/O system calls have no tracepoint in this kernel, skipped", missing, N_IO);
 	}
-	if (G.power_only && !G.nattr)
+	if (G.opt.power_only && !G.ev.nattr)
 		die("-P: this kernel has no power:cpu_idle or power:cpu_frequency tracepoint");
-	if (!G.power_only) {	/* the dummy event: task names, forks and exits */
-		struct attr *a = &G.attr[G.nattr++];
+	if (!G.opt.power_only) {	/* the dummy event: task names, forks and exits */
+		struct attr *a = &G.ev.attr[G.ev.nattr++];
 		struct perf_event_attr *pa = &a->pa;
 
 		memset(a, 0, sizeof(*a));
@@ -3429,18 +3455,18 @@ static void pe_setup(void)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
 	pe_cpus();
-	for (int c = G.ncpu; G.cpu_filt && c < MAX_CPUS; c++)
-		if (G.cpu_filt[c])
-			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.ncpu - 1);
-	for (int c = 0; c < G.ncpu; c++) {
-		if (!G.cpu_online[c] && filter_cpu(c))
+	for (int c = G.m.ncpu; G.opt.cpu_filt && c < MAX_CPUS; c++)
+		if (G.opt.cpu_filt[c])
+			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.m.ncpu - 1);
+	for (int c = 0; c < G.m.ncpu; c++) {
+		if (!G.m.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
 		if (!filter_cpu(c))
-			G.cpu_online[c] = false;	/* -C: not traced at all */
+			G.m.cpu_online[c] = false;	/* -C: not traced at all */
 	}
 	need = 0;
-	for (int c = 0; c < G.ncpu; c++)
-		need += G.cpu_online[c] ? G.nattr : 0;
+	for (int c = 0; c < G.m.ncpu; c++)
+		need += G.m.cpu_online[c] ? G.ev.nattr : 0;
 	if (!need) {
 		char on[256];
 
@@ -3450,37 +3476,37 @@ static void pe_setup(void)
 		die("-C: none of the CPUs given is online; the online CPUs are %s", on);
 	}
 	pe_fd_limit(need);
-	G.fds = xcalloc(need, sizeof(int));
-	if (G.io)
+	G.rg.fds = xcalloc(need, sizeof(int));
+	if (G.opt.io)
 		pe_self_filter();
-	G.rb = xcalloc(G.ncpu, sizeof(*G.rb));
-	for (int i = 0; i < G.nattr; i++)
-		G.attr[i].ids = xcalloc(G.ncpu, sizeof(uint64_t));
-	for (int c = 0; c < G.ncpu; c++)
-		if (G.cpu_online[c])
+	G.rg.rb = xcalloc(G.m.ncpu, sizeof(*G.rg.rb));
+	for (int i = 0; i < G.ev.nattr; i++)
+		G.ev.attr[i].ids = xcalloc(G.m.ncpu, sizeof(uint64_t));
+	for (int c = 0; c < G.m.ncpu; c++)
+		if (G.m.cpu_online[c])
 			pe_open_cpu(c, pages, need);
-	if (!G.nrb)
+	if (!G.rg.nrb)
 		die("no online CPU could be traced");
 	idmap_build();
-	mrg_init(G.ncpu + 1, (size_t)pages * psz + MAX_REC, false);	/* a ring and one record */
+	mrg_init(G.m.ncpu + 1, (size_t)pages * psz + MAX_REC, false);	/* a ring and one record */
 }
 
 /* Enable (on) or disable every event. */
 static void pe_enable(bool on)
 {
-	for (int i = 0; i < G.nfd; i++)
-		ioctl(G.fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < G.rg.nfd; i++)
+		ioctl(G.rg.fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* Sum the per-event lost counts (PERF_FORMAT_LOST) into G.lost_read. */
+/* Sum the per-event lost counts (PERF_FORMAT_LOST) into G.n.lost_read. */
 static void pe_read_lost(void)
 {
-	G.lost_read = 0;
-	for (int i = 0; i < G.nfd; i++) {
+	G.n.lost_read = 0;
+	for (int i = 0; i < G.rg.nfd; i++) {
 		uint64_t v[2];
 
-		if (read(G.fds[i], v, sizeof(v)) == sizeof(v))
-			G.lost_read += v[1];
+		if (read(G.rg.fds[i], v, sizeof(v)) == sizeof(v))
+			G.n.lost_read += v[1];
 	}
 }
 
@@ -3494,9 +3520,9 @@ static bool pe_pass(bool final)
 	uint64_t t0 = now_ns(), bound = UINT64_MAX;
 	bool all = true;
 
-	for (int i = 0; i < G.nrb; i++) {
-		struct rb *r = &G.rb[i];
-		struct mq *q = &G.q[r->cpu];
+	for (int i = 0; i < G.rg.nrb; i++) {
+		struct rb *r = &G.rg.rb[i];
+		struct mq *q = &G.mg.q[r->cpu];
 		uint64_t last = q->caught;
 		int drained = rb_drain(r, r->cpu, &last);
 
@@ -3509,7 +3535,7 @@ static bool pe_pass(bool final)
 		all &= drained;
 	}
 	mrg_release(final ? UINT64_MAX : bound);
-	G.pass_bound = bound;
+	G.mg.pass_bound = bound;
 	return all;
 }
 
@@ -3520,7 +3546,7 @@ static void pe_flush(void)
 {
 	for (int i = 0; !pe_pass(true); i++)
 		if (i == 1000) {
-			G.corrupt++;
+			G.bad.corrupt++;
 			break;
 		}
 }
@@ -3597,7 +3623,7 @@ static void buf_str(struct buf *b, const char *s)
  * The TRACING_DATA feature (tools/perf/util/trace-event-info.c, version
  * 0.6): header_page, header_event, no ftrace formats, the format file of
  * every tracepoint attr by system, empty kallsyms, printk formats and saved
- * cmdlines.  Formats come from G.fmt (tracefs); header_page from tracefs.
+ * cmdlines.  Formats come from G.ev.fmt (tracefs); header_page from tracefs.
  */
 static void td_build(struct buf *b)
 {
@@ -3616,15 +3642,15 @@ static void td_build(struct buf *b)
 
 		snprintf(rel, sizeof(rel), "events/%s", hdrs[i]);
 		if (!(text = tfs_read(rel, &len)))
-			die("cannot read %s/%s", G.tfs_root, rel);
+			die("cannot read %s/%s", G.ev.tfs_root, rel);
 		buf_add(b, hdrs[i], strlen(hdrs[i]) + 1);
 		buf_u64(b, len);
 		buf_add(b, text, len);
 		free(text);
 	}
 	buf_u32(b, 0);
-	for (int i = 0; i < G.nattr; i++) {
-		const struct tfs_fmt *f = G.attr[i].fmt;
+	for (int i = 0; i < G.ev.nattr; i++) {
+		const struct tfs_fmt *f = G.ev.attr[i].fmt;
 		int k;
 
 		for (k = 0; f && k < nsys && strcmp(sys[k], f->sys); k++)
@@ -3637,14 +3663,14 @@ static void td_build(struct buf *b)
 		uint32_t cnt = 0;
 
 		buf_add(b, sys[k], strlen(sys[k]) + 1);
-		for (int i = 0; i < G.nattr; i++)
-			cnt += G.attr[i].fmt && !strcmp(G.attr[i].fmt->sys, sys[k]);
+		for (int i = 0; i < G.ev.nattr; i++)
+			cnt += G.ev.attr[i].fmt && !strcmp(G.ev.attr[i].fmt->sys, sys[k]);
 		buf_u32(b, cnt);
-		for (int i = 0; i < G.nattr; i++) {
-			const struct tfs_fmt *f = G.attr[i].fmt;
+		for (int i = 0; i < G.ev.nattr; i++) {
+			const struct tfs_fmt *f = G.ev.attr[i].fmt;
 
 			if (f && !strcmp(f->sys, sys[k])) {
-				int fi = f - G.fmt;
+				int fi = f - G.ev.fmt;
 
 				buf_u64(b, fmt_text[fi].len);
 				buf_add(b, fmt_text[fi].text, fmt_text[fi].len);
@@ -3660,9 +3686,9 @@ static void td_build(struct buf *b)
  * base): note where, set the bit, pad b to 8. */
 static void feat_done(struct buf *b, uint64_t base, int bit, size_t start)
 {
-	G.rec_static_off[bit] = base + start;
-	G.rec_static_size[bit] = b->len - start;
-	G.rec_feat |= 1ull << bit;
+	G.rec.blob_off[bit] = base + start;
+	G.rec.blob_size[bit] = b->len - start;
+	G.rec.feat |= 1ull << bit;
 	buf_pad(b, 8);
 }
 
@@ -3672,7 +3698,7 @@ static void rd_feat_copy(uint64_t base);
  * Build the feature blobs that do not change while recording, to sit at
  * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, VERSION (TC_WRITER:
  * tc writes its records in time order), ARCH, NRCPUS, CLOCKID, CLOCK_DATA.
- * Fills G.rec_static* and G.rec_feat.  Saving a span of a recording (in
+ * Fills G.rec.blobs* and G.rec.feat.  Saving a span of a recording (in
  * --replay), the recording's own features are kept (see rd_feat_copy).
  */
 static void feat_build(uint64_t base, int nr_online)
@@ -3681,12 +3707,12 @@ static void feat_build(uint64_t base, int nr_online)
 	struct utsname u;
 	struct timespec tod, mono;
 
-	if (G.replay_path) {	/* the save key: the recording's own */
+	if (G.opt.replay_path) {	/* the save key: the recording's own */
 		rd_feat_copy(base);
 		return;
 	}
 	uname(&u);
-	G.rec_feat = 0;
+	G.rec.feat = 0;
 #define FEAT_BEGIN(bit) size_t start_##bit = b.len
 #define FEAT_END(bit) feat_done(&b, base, bit, start_##bit)
 	FEAT_BEGIN(FEAT_TRACING_DATA);
@@ -3705,7 +3731,7 @@ static void feat_build(uint64_t base, int nr_online)
 	buf_str(&b, u.machine);
 	FEAT_END(FEAT_ARCH);
 	FEAT_BEGIN(FEAT_NRCPUS);
-	buf_u32(&b, G.ncpu);
+	buf_u32(&b, G.m.ncpu);
 	buf_u32(&b, nr_online);
 	FEAT_END(FEAT_NRCPUS);
 	FEAT_BEGIN(FEAT_CLOCKID);
@@ -3726,9 +3752,9 @@ static void feat_build(uint64_t base, int nr_online)
 	}
 #undef FEAT_BEGIN
 #undef FEAT_END
-	free(G.rec_static);
-	G.rec_static = b.p;
-	G.rec_static_len = b.len;
+	free(G.rec.blobs);
+	G.rec.blobs = b.p;
+	G.rec.blobs_len = b.len;
 }
 
 /* The trailer at file offset pos into out (>= 16 * 66 bytes): the feature
@@ -3751,14 +3777,14 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 			v[0] = pos + 16 * n;
 			v[1] = 16;
 		} else {
-			v[0] = G.rec_static_off[f];
-			v[1] = G.rec_static_size[f];
+			v[0] = G.rec.blob_off[f];
+			v[1] = G.rec.blob_size[f];
 		}
 		memcpy(out + o, v, 16);
 		o += 16;
 	}
-	v[0] = G.rec_first;
-	v[1] = G.rec_last;
+	v[0] = G.rec.first;
+	v[1] = G.rec.last;
 	memcpy(out + o, v, 16);
 	return tlen;
 }
@@ -3767,20 +3793,20 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
  * reader of a stream has gone). */
 static void rec_flush(void)
 {
-	if (G.rec_len && write_all(G.rec_fd, G.rec_buf, G.rec_len) < 0)
-		die("writing %s: %s", G.rec_path,
+	if (G.rec.len && write_all(G.rec.fd, G.rec.buf, G.rec.len) < 0)
+		die("writing %s: %s", G.opt.rec_path,
 		    errno == EPIPE ? "the reader of the stream has gone" : strerror(errno));
-	G.rec_len = 0;
+	G.rec.len = 0;
 }
 
 /* Append record r (n bytes) to the data. */
 static void rec_append(const void *r, size_t n)
 {
-	if (G.rec_len + n > REC_BUF)
+	if (G.rec.len + n > REC_BUF)
 		rec_flush();
-	memcpy(G.rec_buf + G.rec_len, r, n);
-	G.rec_len += n;
-	G.rec_pos += n;
+	memcpy(G.rec.buf + G.rec.len, r, n);
+	G.rec.len += n;
+	G.rec.pos += n;
 }
 
 /* Append record r (n bytes, time t) to the data; a sample's time counts
@@ -3789,9 +3815,9 @@ static void rec_record(const uint8_t *r, size_t n, uint64_t t)
 {
 	rec_append(r, n);
 	if (g32(r) == PERF_RECORD_SAMPLE && t) {
-		if (!G.rec_first)
-			G.rec_first = t;
-		G.rec_last = t;
+		if (!G.rec.first)
+			G.rec.first = t;
+		G.rec.last = t;
 	}
 }
 
@@ -3812,17 +3838,17 @@ static void rec_checkpoint(void)
 	uint64_t dsize;
 
 	rec_flush();
-	G.rec_ckpt_ns = now_ns();
-	if (G.rec_pipe)
+	G.rec.ckpt_ns = now_ns();
+	if (G.rec.pipe)
 		return;
-	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
-	if (write_all(G.rec_fd, t, tlen) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
-	fdatasync(G.rec_fd);
-	dsize = G.rec_pos - G.rec_data_off;
-	if (pwrite(G.rec_fd, &dsize, 8, 48) != 8)
-		die("writing %s: %s", G.rec_path, strerror(errno));
-	G.rec_pos += tlen;
+	tlen = rec_trailer(t, G.rec.pos, G.rec.feat);
+	if (write_all(G.rec.fd, t, tlen) < 0)
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+	fdatasync(G.rec.fd);
+	dsize = G.rec.pos - G.rec.data_off;
+	if (pwrite(G.rec.fd, &dsize, 8, 48) != 8)
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+	G.rec.pos += tlen;
 }
 
 /* Under sudo, give the recording at fd to the user who ran sudo
@@ -3838,15 +3864,15 @@ static void rec_give(int fd)
 	uid = strtoul(u, &e1, 10);
 	gid = strtoul(g, &e2, 10);
 	if (!*u || *e1 || !*g || *e2 || uid >= UINT32_MAX || gid >= UINT32_MAX) {
-		note("SUDO_UID=%s SUDO_GID=%s are not numbers: %s stays root's", u, g, G.rec_path);
+		note("SUDO_UID=%s SUDO_GID=%s are not numbers: %s stays root's", u, g, G.opt.rec_path);
 		return;
 	}
 	if (fchown(fd, uid, gid) < 0)
-		note("cannot give %s to uid %lu gid %lu: %s", G.rec_path, uid, gid, strerror(errno));
+		note("cannot give %s to uid %lu gid %lu: %s", G.opt.rec_path, uid, gid, strerror(errno));
 }
 
 /*
- * Open G.rec_path for the recording: sets G.rec_fd and G.rec_pipe.  "-" is
+ * Open G.opt.rec_path for the recording: sets G.rec.fd and G.rec.pipe.  "-" is
  * standard output (tc's own stdout then goes to stderr, so that neither tc
  * nor the command writes into the stream).  Only a regular file at the path
  * is ever replaced, and it is kept as FILE.old; a FIFO or a character
@@ -3855,7 +3881,7 @@ static void rec_give(int fd)
  */
 static void rec_open_out(void)
 {
-	const char *p = G.rec_path;
+	const char *p = G.opt.rec_path;
 	char old[PATH_MAX];
 	struct stat st, fst;
 	int waited = 0;
@@ -3863,10 +3889,10 @@ static void rec_open_out(void)
 	if (!strcmp(p, "-")) {
 		if (isatty(1))
 			die("--record -: standard output is a terminal; pipe it into a reader (tc --record - | tc --replay -) or give a file name");
-		if ((G.rec_fd = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0)
+		if ((G.rec.fd = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0)
 			die("--record -: standard output: %s", strerror(errno));
 		dup2(2, 1);
-		G.rec_pipe = true;
+		G.rec.pipe = true;
 		return;
 	}
 	if (lstat(p, &st) < 0) {
@@ -3879,20 +3905,20 @@ static void rec_open_out(void)
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
 		/* a stream: written as it is, never renamed or created; a FIFO
 		 * is waited on until it has a reader (or tc is stopped) */
-		while ((G.rec_fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0 &&
-		       errno == ENXIO && !G.sig_stop) {
+		while ((G.rec.fd = open(p, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0 &&
+		       errno == ENXIO && !G.sig.stop) {
 			if (!waited++)
 				note("%s is a FIFO: waiting for a reader", p);
 			usleep(100000);
 		}
-		if (G.rec_fd < 0)
-			die("cannot write to %s: %s", p, G.sig_stop ? "stopped before a reader came" : strerror(errno));
-		fcntl(G.rec_fd, F_SETFL, fcntl(G.rec_fd, F_GETFL) & ~O_NONBLOCK);
-		if (fstat(G.rec_fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
+		if (G.rec.fd < 0)
+			die("cannot write to %s: %s", p, G.sig.stop ? "stopped before a reader came" : strerror(errno));
+		fcntl(G.rec.fd, F_SETFL, fcntl(G.rec.fd, F_GETFL) & ~O_NONBLOCK);
+		if (fstat(G.rec.fd, &fst) < 0 || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev)
 			die("%s changed while it was opened: not recording", p);
-		if (isatty(G.rec_fd))
+		if (isatty(G.rec.fd))
 			die("%s is a terminal: record to a file, a FIFO or - (standard output into a pipe)", p);
-		G.rec_pipe = true;
+		G.rec.pipe = true;
 		return;
 	} else if (!S_ISREG(st.st_mode)) {
 		die("%s is a %s, not a file: tc writes only to a regular file, a FIFO or a character device",
@@ -3902,12 +3928,12 @@ static void rec_open_out(void)
 			die("%s: the name is too long to keep the existing file as %s.old; give a shorter name", p, p);
 		if (rename(p, old) < 0)
 			die("cannot keep the existing %s as %s: %s", p, old, strerror(errno));
-		G.rec_kept_old = true;
+		G.rec.kept_old = true;
 	}
-	G.rec_fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (G.rec_fd < 0)
+	G.rec.fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (G.rec.fd < 0)
 		die("cannot create %s: %s", p, strerror(errno));
-	rec_give(G.rec_fd);
+	rec_give(G.rec.fd);
 }
 
 /* An attr as written in both modes: perf_event_attr of FILE_ATTR_SIZE
@@ -3933,37 +3959,37 @@ static void rec_file_head(int nr_online)
 	uint64_t hdr[13] = { 0 };
 
 	buf_add(&b, hdr, FILE_HDR_SIZE);
-	for (int i = 0; i < G.nattr; i++)
-		buf_add(&b, G.attr[i].ids, 8 * G.attr[i].nids);
+	for (int i = 0; i < G.ev.nattr; i++)
+		buf_add(&b, G.ev.attr[i].ids, 8 * G.ev.attr[i].nids);
 	attrs_off = b.len;
 	off = ids_off;
-	for (int i = 0; i < G.nattr; i++) {
+	for (int i = 0; i < G.ev.nattr; i++) {
 		uint8_t a[FILE_ATTR_SIZE];
-		uint64_t io[2] = { off, 8 * (uint64_t)G.attr[i].nids };
+		uint64_t io[2] = { off, 8 * (uint64_t)G.ev.attr[i].nids };
 
-		rec_attr_bytes(a, &G.attr[i]);
+		rec_attr_bytes(a, &G.ev.attr[i]);
 		buf_add(&b, a, sizeof(a));
 		buf_add(&b, io, sizeof(io));
 		off += io[1];
 	}
 	feat_build(b.len, nr_online);
-	buf_add(&b, G.rec_static, G.rec_static_len);
+	buf_add(&b, G.rec.blobs, G.rec.blobs_len);
 	data_off = b.len;
-	G.rec_feat |= 1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME;
+	G.rec.feat |= 1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME;
 
 	hdr[0] = PERF_MAGIC2;
 	hdr[1] = FILE_HDR_SIZE;
 	hdr[2] = FILE_ATTR_SIZE + 16;
 	hdr[3] = attrs_off;
-	hdr[4] = (uint64_t)G.nattr * (FILE_ATTR_SIZE + 16);
+	hdr[4] = (uint64_t)G.ev.nattr * (FILE_ATTR_SIZE + 16);
 	hdr[5] = data_off;
 	hdr[6] = 0;
-	hdr[9] = G.rec_feat;
+	hdr[9] = G.rec.feat;
 	memcpy(b.p, hdr, sizeof(hdr));
-	if (write_all(G.rec_fd, b.p, b.len) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
+	if (write_all(G.rec.fd, b.p, b.len) < 0)
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
 	free(b.p);
-	G.rec_data_off = G.rec_pos = data_off;
+	G.rec.data_off = G.rec.pos = data_off;
 }
 
 /* Append a user record of type with body n bytes (padded to 8) to b. */
@@ -4001,40 +4027,40 @@ static void rec_pipe_head(int nr_online)
 
 		r.len = 0;
 		buf_add(&r, &f, 8);
-		buf_add(&r, G.rec_static + G.rec_static_off[f], G.rec_static_size[f]);
+		buf_add(&r, G.rec.blobs + G.rec.blob_off[f], G.rec.blob_size[f]);
 		rec_user(&b, PR_HEADER_FEATURE, r.p, r.len);
 	}
-	for (int i = 0; i < G.nattr; i++) {
+	for (int i = 0; i < G.ev.nattr; i++) {
 		uint8_t a[FILE_ATTR_SIZE];
 
 		r.len = 0;
-		rec_attr_bytes(a, &G.attr[i]);
+		rec_attr_bytes(a, &G.ev.attr[i]);
 		buf_add(&r, a, sizeof(a));
-		buf_add(&r, G.attr[i].ids, 8 * G.attr[i].nids);
+		buf_add(&r, G.ev.attr[i].ids, 8 * G.ev.attr[i].nids);
 		rec_user(&b, PR_HEADER_ATTR, r.p, r.len);
 	}
-	td[0] = (G.rec_static_size[FEAT_TRACING_DATA] + 7) / 8 * 8;
+	td[0] = (G.rec.blob_size[FEAT_TRACING_DATA] + 7) / 8 * 8;
 	td[1] = 0;
 	rec_user(&b, PR_HEADER_TRACING_DATA, td, sizeof(td));
-	buf_add(&b, G.rec_static + G.rec_static_off[FEAT_TRACING_DATA], G.rec_static_size[FEAT_TRACING_DATA]);
+	buf_add(&b, G.rec.blobs + G.rec.blob_off[FEAT_TRACING_DATA], G.rec.blob_size[FEAT_TRACING_DATA]);
 	buf_pad(&b, 8);
-	if (write_all(G.rec_fd, b.p, b.len) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
-	G.rec_data_off = G.rec_pos = b.len;
+	if (write_all(G.rec.fd, b.p, b.len) < 0)
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+	G.rec.data_off = G.rec.pos = b.len;
 	free(b.p);
 	free(r.p);
 }
 
 /*
- * Create the recording at G.rec_path (see rec_open_out) for the attrs in
- * G.attr, and write everything up to the first checkpoint: file mode for
+ * Create the recording at G.opt.rec_path (see rec_open_out) for the attrs in
+ * G.ev.attr, and write everything up to the first checkpoint: file mode for
  * a regular file, pipe mode for a stream.
  */
 static void rec_open(int nr_online)
 {
 	rec_open_out();
-	G.rec_buf = xcalloc(1, REC_BUF);
-	if (G.rec_pipe)
+	G.rec.buf = xcalloc(1, REC_BUF);
+	if (G.rec.pipe)
 		rec_pipe_head(nr_online);
 	else
 		rec_file_head(nr_online);
@@ -4051,26 +4077,26 @@ static void rec_close(void)
 	uint64_t h[7];
 
 	rec_flush();
-	free(G.rec_buf);	/* rec_open allocates it: a flight or saved file each */
-	G.rec_buf = NULL;
-	if (G.rec_pipe) {
-		close(G.rec_fd);
-		G.rec_fd = -1;
+	free(G.rec.buf);	/* rec_open allocates it: a flight or saved file each */
+	G.rec.buf = NULL;
+	if (G.rec.pipe) {
+		close(G.rec.fd);
+		G.rec.fd = -1;
 		return;
 	}
-	G.rec_feat &= ~(1ull << FEAT_RESERVED);
-	tlen = rec_trailer(t, G.rec_pos, G.rec_feat);
-	if (write_all(G.rec_fd, t, tlen) < 0)
-		die("writing %s: %s", G.rec_path, strerror(errno));
-	h[0] = G.rec_pos - G.rec_data_off;
+	G.rec.feat &= ~(1ull << FEAT_RESERVED);
+	tlen = rec_trailer(t, G.rec.pos, G.rec.feat);
+	if (write_all(G.rec.fd, t, tlen) < 0)
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+	h[0] = G.rec.pos - G.rec.data_off;
 	h[1] = h[2] = 0;
-	h[3] = G.rec_feat;
+	h[3] = G.rec.feat;
 	h[4] = h[5] = h[6] = 0;
-	if (pwrite(G.rec_fd, h, sizeof(h), 48) != sizeof(h))
-		die("writing %s: %s", G.rec_path, strerror(errno));
-	fsync(G.rec_fd);
-	close(G.rec_fd);
-	G.rec_fd = -1;
+	if (pwrite(G.rec.fd, h, sizeof(h), 48) != sizeof(h))
+		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+	fsync(G.rec.fd);
+	close(G.rec.fd);
+	G.rec.fd = -1;
 }
 
 /*
@@ -4080,9 +4106,9 @@ static void rec_close(void)
  */
 static const char *rec_save_open(const char *path, int nr_online)
 {
-	const char *base = G.rec_path;
+	const char *base = G.opt.rec_path;
 
-	G.rec_path = path;
+	G.opt.rec_path = path;
 	rec_open(nr_online);
 	return base;
 }
@@ -4096,12 +4122,12 @@ static void rec_save_close(const char *base, int n, const char *extra, char *msg
 
 	rec_round();
 	rec_close();
-	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.rec_path,
-		 (G.rec_last > G.rec_first ? G.rec_last - G.rec_first : 0) / 1e9, n,
-		 stat(G.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
+	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.opt.rec_path,
+		 (G.rec.last > G.rec.first ? G.rec.last - G.rec.first : 0) / 1e9, n,
+		 stat(G.opt.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
 	scopy(msg, msz, line);
-	G.rec_path = base;
-	G.rec_first = G.rec_last = 0;
+	G.opt.rec_path = base;
+	G.rec.first = G.rec.last = 0;
 }
 
 /* A COMM record as tc synthesizes it (time 0), in the dummy event's
@@ -4126,7 +4152,7 @@ static void rec_comm(struct comm_rec *r, int pid, int tid, const char *comm)
 	r->pid = r->sid_pid = pid;
 	r->tid = r->sid_tid = tid;
 	memcpy(r->comm, comm, strnlen(comm, COMM_LEN - 1));
-	r->id = G.attr[G.nattr - 1].ids[0];	/* the dummy event's */
+	r->id = G.ev.attr[G.ev.nattr - 1].ids[0];	/* the dummy event's */
 }
 
 /*
@@ -4272,7 +4298,7 @@ static bool fl_parse_trigger(const char *s)
  * the live view's save key (no --flight) 8 MiB per second of the window. */
 static void fl_init(void)
 {
-	uint64_t kept = G.fl.secs_ns ? G.fl.secs_ns : G.window_ns;
+	uint64_t kept = G.fl.secs_ns ? G.fl.secs_ns : G.v.window_ns;
 	size_t mib = G.fl.mem_mib ? G.fl.mem_mib : (size_t)(kept / NS_PER_SEC + 1) * (G.fl.secs_ns ? 16 : 8);
 
 	if (mib < 16 && !G.fl.mem_mib)
@@ -4378,8 +4404,8 @@ static void fl_check(const struct ev *e)
 /* COMM records (time 0) of every task the model has a name for. */
 static void fl_comms(void)
 {
-	for (int i = 0; i < G.ntask; i++) {
-		const struct task *tk = &G.task[i];
+	for (int i = 0; i < G.m.ntask; i++) {
+		const struct task *tk = &G.m.task[i];
 		struct comm_rec r;
 
 		if (!tk->comm[0])
@@ -4400,8 +4426,8 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 	const char *base;
 	int nonline = 0, n = 0;
 
-	for (int c = 0; c < G.ncpu; c++)
-		nonline += G.cpu_online[c];
+	for (int c = 0; c < G.m.ncpu; c++)
+		nonline += G.m.cpu_online[c];
 	base = rec_save_open(path, nonline);
 	fl_comms();
 	rec_round();
@@ -4428,12 +4454,12 @@ static void fl_write(uint64_t from, uint64_t until, bool in_view)
 	char path[PATH_MAX], msg[PATH_MAX + 96];
 
 	if (G.fl.written)
-		snprintf(path, sizeof(path), "%s.%d", G.rec_path, G.fl.written);
+		snprintf(path, sizeof(path), "%s.%d", G.opt.rec_path, G.fl.written);
 	else
-		snprintf(path, sizeof(path), "%s", G.rec_path);
+		snprintf(path, sizeof(path), "%s", G.opt.rec_path);
 	fl_save(path, from, until, msg, sizeof(msg));
 	if (in_view)
-		snprintf(G.v_msg, sizeof(G.v_msg), "flight recorder: %.70s", msg);
+		snprintf(G.v.msg, sizeof(G.v.msg), "flight recorder: %.70s", msg);
 	else
 		note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
 	if (G.fl.dropped_t > from && !in_view)
@@ -4450,12 +4476,12 @@ static void fl_write(uint64_t from, uint64_t until, bool in_view)
  * written: --record stops then; the view goes on, its triggers spent. */
 static bool fl_poll(bool in_view)
 {
-	if (G.sig_usr2) {
-		G.sig_usr2 = 0;
+	if (G.sig.usr2) {
+		G.sig.usr2 = 0;
 		if (!G.fl.pending && G.fl.newest)
 			fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, in_view);
 	}
-	if (G.fl.pending && G.released >= G.fl.until)
+	if (G.fl.pending && G.mg.released >= G.fl.until)
 		fl_write(G.fl.from, G.fl.until, in_view);
 	return G.fl.written >= G.fl.keep;
 }
@@ -4479,54 +4505,54 @@ static void fl_stop(void)
  * cannot be read ends the stream with a note, and what was read stands.
  */
 
-/* Make at least need bytes available at G.rd_buf + G.rd_pos; false at the
+/* Make at least need bytes available at G.rc.buf + G.rc.pos; false at the
  * end of the data. */
 static bool rd_fill(size_t need)
 {
-	if (G.rd_mapped && G.rd_pos - G.rd_checked >= RD_BUF) {
+	if (G.rc.mapped && G.rc.pos - G.rc.checked >= RD_BUF) {
 		/* let go of what was read and is not queued: memory stays
 		 * small for any file size */
 		uint64_t keep = mrg_oldest_pos();
-		size_t to = (keep < G.rd_pos ? keep : G.rd_pos) & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
+		size_t to = (keep < G.rc.pos ? keep : G.rc.pos) & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
 
-		G.rd_checked = G.rd_pos;
-		if (to > G.rd_dropped) {
-			madvise(G.rd_buf + G.rd_dropped, to - G.rd_dropped, MADV_DONTNEED);
-			G.rd_dropped = to;
+		G.rc.checked = G.rc.pos;
+		if (to > G.rc.dropped) {
+			madvise(G.rc.buf + G.rc.dropped, to - G.rc.dropped, MADV_DONTNEED);
+			G.rc.dropped = to;
 		}
 	}
-	if (G.rd_len - G.rd_pos >= need)
+	if (G.rc.len - G.rc.pos >= need)
 		return true;
-	if (G.rd_mapped)
+	if (G.rc.mapped)
 		return false;
-	memmove(G.rd_buf, G.rd_buf + G.rd_pos, G.rd_len - G.rd_pos);
-	G.rd_off += G.rd_pos;
-	G.rd_len -= G.rd_pos;
-	G.rd_pos = 0;
-	while (G.rd_len < need) {
-		uint64_t left = G.rd_end - (G.rd_off + G.rd_len);
-		size_t want = RD_BUF - G.rd_len;
+	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
+	G.rc.off += G.rc.pos;
+	G.rc.len -= G.rc.pos;
+	G.rc.pos = 0;
+	while (G.rc.len < need) {
+		uint64_t left = G.rd.end - (G.rc.off + G.rc.len);
+		size_t want = RD_BUF - G.rc.len;
 		ssize_t n;
 
 		if (left < want)
 			want = left;
 		if (!want)
 			return false;
-		if (G.rd_follow && !G.rd_blocking) {
-			struct pollfd p = { .fd = G.rd_fd, .events = POLLIN };
+		if (G.rd.follow && !G.rd.blocking) {
+			struct pollfd p = { .fd = G.rc.fd, .events = POLLIN };
 
 			if (poll(&p, 1, 0) == 0) {
-				G.rd_wait = true;
+				G.rc.wait = true;
 				return false;
 			}
 		}
-		n = read(G.rd_fd, G.rd_buf + G.rd_len, want);
+		n = read(G.rc.fd, G.rc.buf + G.rc.len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
-		G.rd_eof |= n == 0;
+		G.rc.eof |= n == 0;
 		if (n <= 0)
 			return false;
-		G.rd_len += n;
+		G.rc.len += n;
 	}
 	return true;
 }
@@ -4534,9 +4560,9 @@ static bool rd_fill(size_t need)
 /* pread exactly n bytes at off; -1 if the file is shorter. */
 static int rd_pread(void *buf, size_t n, uint64_t off)
 {
-	if (off > G.rd_fsize || n > G.rd_fsize - off)
+	if (off > G.rd.fsize || n > G.rd.fsize - off)
 		return -1;
-	return pread(G.rd_fd, buf, n, off) == (ssize_t)n ? 0 : -1;
+	return pread(G.rc.fd, buf, n, off) == (ssize_t)n ? 0 : -1;
 }
 
 /* Reverse the bits of v (perf_event_attr bitfields of the other byte order). */
@@ -4559,12 +4585,12 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 	struct attr *a;
 	struct perf_event_attr *pa;
 
-	if (G.nattr >= MAX_ATTRS || len < 48)
+	if (G.ev.nattr >= MAX_ATTRS || len < 48)
 		return -1;
-	a = &G.attr[G.nattr++];
+	a = &G.ev.attr[G.ev.nattr++];
 	memset(a, 0, sizeof(*a));
 	pa = &a->pa;
-	if (!G.swap)	/* all of it, for a span saved from it (rec_attr_bytes) */
+	if (!G.ev.swap)	/* all of it, for a span saved from it (rec_attr_bytes) */
 		memcpy(pa, p, len < sizeof(*pa) ? len : sizeof(*pa));
 	pa->type = g32(p);
 	pa->size = g32(p + 4);
@@ -4575,7 +4601,7 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 	{
 		uint64_t flags = g64(p + 40);
 
-		if (G.swap)
+		if (G.ev.swap)
 			flags = bitrev64(flags);
 		memcpy((uint8_t *)pa + 40, &flags, 8);
 	}
@@ -4610,14 +4636,14 @@ static bool td_str(const uint8_t *b, size_t len, size_t *o)
 }
 
 /*
- * Parse TRACING_DATA (blob of len bytes, see td_build) into G.fmt.  Its
+ * Parse TRACING_DATA (blob of len bytes, see td_build) into G.ev.fmt.  Its
  * numbers are in the byte order its own header names.  Returns the number
  * of formats, -1 if the blob is malformed before any format.
  */
 static int td_parse(const uint8_t *b, size_t len)
 {
 	size_t o = 10;
-	bool save = G.swap, whole = false;
+	bool save = G.ev.swap, whole = false;
 	int nf = 0;
 	uint32_t n;
 	uint64_t sz;
@@ -4625,7 +4651,7 @@ static int td_parse(const uint8_t *b, size_t len)
 
 	if (len < 10 || memcmp(b, "\x17\x08\x44tracing", 10) || !td_str(b, len, &o) || len - o < 6)
 		return -1;
-	G.swap = b[o] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	G.ev.swap = b[o] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	o += 6;	/* endianness, sizeof(long), page size */
 	for (int i = 0; i < 2; i++)	/* header_page, header_event */
 		if (!td_str(b, len, &o) || !td_next(b, len, &o, &sz))
@@ -4659,7 +4685,7 @@ static int td_parse(const uint8_t *b, size_t len)
 	}
 	whole = true;
 out:
-	G.swap = save;
+	G.ev.swap = save;
 	return whole || nf ? nf : -1;
 }
 
@@ -4670,12 +4696,12 @@ static void rd_bind(bool local)
 {
 	int missing = 0;
 
-	for (int i = 0; i < G.nattr; i++)
-		missing += G.attr[i].pa.type == PERF_TYPE_TRACEPOINT && !fmt_by_id(G.attr[i].pa.config);
+	for (int i = 0; i < G.ev.nattr; i++)
+		missing += G.ev.attr[i].pa.type == PERF_TYPE_TRACEPOINT && !fmt_by_id(G.ev.attr[i].pa.config);
 	if (local && missing && fmt_from_local())
 		note("the recording lacks tracepoint formats: using this machine's, which fit only if it was made here");
-	for (int i = 0; i < G.nattr; i++)
-		attr_bind(&G.attr[i]);
+	for (int i = 0; i < G.ev.nattr; i++)
+		attr_bind(&G.ev.attr[i]);
 	idmap_build();
 }
 
@@ -4716,14 +4742,14 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
 {
 	uint64_t tab;
 
-	G.rd_end = G.rd_data_off + data_size;
-	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off || (bits[0] & 1)) {
-		G.rd_cut = true;
-		G.rd_end = G.rd_fsize;
+	G.rd.end = G.rd.data_off + data_size;
+	if (data_size == 0 || data_size > G.rd.fsize - G.rd.data_off || (bits[0] & 1)) {
+		G.rc.cut = true;
+		G.rd.end = G.rd.fsize;
 	}
-	if (data_size == 0 || data_size > G.rd_fsize - G.rd_data_off)
+	if (data_size == 0 || data_size > G.rd.fsize - G.rd.data_off)
 		return;
-	tab = G.rd_data_off + data_size;
+	tab = G.rd.data_off + data_size;
 	for (int f = 0; f < FEAT_BITS; f++) {
 		struct file_section e;
 
@@ -4734,10 +4760,10 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
 		tab += sizeof(e);
 		e.offset = g64(&e.offset);
 		e.size = g64(&e.size);
-		if (f < 64 && f != FEAT_RESERVED && e.offset <= G.rd_fsize && e.size <= G.rd_fsize - e.offset) {
-			G.rd_feat_bits |= 1ull << f;
-			G.rd_feat_off[f] = e.offset;
-			G.rd_feat_size[f] = e.size;
+		if (f < 64 && f != FEAT_RESERVED && e.offset <= G.rd.fsize && e.size <= G.rd.fsize - e.offset) {
+			G.rd.feat_bits |= 1ull << f;
+			G.rd.feat_off[f] = e.offset;
+			G.rd.feat_size[f] = e.size;
 		}
 	}
 }
@@ -4746,37 +4772,37 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
  * are in time order), NRCPUS, and tc's flight recorder mark. */
 static void rd_features(const char *path)
 {
-	if (G.rd_feat_bits >> FEAT_TRACING_DATA & 1) {
-		uint64_t sz = G.rd_feat_size[FEAT_TRACING_DATA];
+	if (G.rd.feat_bits >> FEAT_TRACING_DATA & 1) {
+		uint64_t sz = G.rd.feat_size[FEAT_TRACING_DATA];
 		uint8_t *td;
 
 		if (sz > MAX_TD)
 			die("%s: tracing data too large", path);
 		td = xcalloc(1, sz + 1);
-		if (rd_pread(td, sz, G.rd_feat_off[FEAT_TRACING_DATA]) < 0 || td_parse(td, sz) < 0)
+		if (rd_pread(td, sz, G.rd.feat_off[FEAT_TRACING_DATA]) < 0 || td_parse(td, sz) < 0)
 			note("%s: tracing data unreadable", path);
 		free(td);
 	}
-	if (G.rd_feat_bits >> FEAT_VERSION & 1 && G.rd_feat_size[FEAT_VERSION] >= 4 + sizeof(TC_WRITER)) {
+	if (G.rd.feat_bits >> FEAT_VERSION & 1 && G.rd.feat_size[FEAT_VERSION] >= 4 + sizeof(TC_WRITER)) {
 		char v[4 + sizeof(TC_WRITER)];
 
-		G.rd_sorted = rd_pread(v, sizeof(v), G.rd_feat_off[FEAT_VERSION]) == 0 &&
+		G.rd.sorted = rd_pread(v, sizeof(v), G.rd.feat_off[FEAT_VERSION]) == 0 &&
 			      !memcmp(v + 4, TC_WRITER, sizeof(TC_WRITER));
 	}
-	if (G.rd_feat_bits >> FEAT_NRCPUS & 1 && G.rd_feat_size[FEAT_NRCPUS] >= 8) {
+	if (G.rd.feat_bits >> FEAT_NRCPUS & 1 && G.rd.feat_size[FEAT_NRCPUS] >= 8) {
 		uint8_t nr[8];
 
-		if (rd_pread(nr, 8, G.rd_feat_off[FEAT_NRCPUS]) == 0)
-			G.rd_nrcpus = g32(nr);
+		if (rd_pread(nr, 8, G.rd.feat_off[FEAT_NRCPUS]) == 0)
+			G.rd.nrcpus = g32(nr);
 	}
-	if (G.rd_feat_bits >> FEAT_TC_MARK & 1 && G.rd_feat_size[FEAT_TC_MARK] > 4) {
-		size_t n = G.rd_feat_size[FEAT_TC_MARK] - 4;	/* perf's string: u32 length, bytes */
+	if (G.rd.feat_bits >> FEAT_TC_MARK & 1 && G.rd.feat_size[FEAT_TC_MARK] > 4) {
+		size_t n = G.rd.feat_size[FEAT_TC_MARK] - 4;	/* perf's string: u32 length, bytes */
 
-		if (n > sizeof(G.rd_mark) - 1)
-			n = sizeof(G.rd_mark) - 1;
-		if (rd_pread(G.rd_mark, n, G.rd_feat_off[FEAT_TC_MARK] + 4) < 0)
-			G.rd_mark[0] = 0;
-		G.rd_mark[n] = 0;
+		if (n > sizeof(G.rd.mark) - 1)
+			n = sizeof(G.rd.mark) - 1;
+		if (rd_pread(G.rd.mark, n, G.rd.feat_off[FEAT_TC_MARK] + 4) < 0)
+			G.rd.mark[0] = 0;
+		G.rd.mark[n] = 0;
 	}
 }
 
@@ -4784,24 +4810,24 @@ static void rd_features(const char *path)
  * read it from the data on. */
 static void rd_map(const char *path)
 {
-	if (G.rd_fsize <= SIZE_MAX / 2) {
-		void *m = mmap(NULL, G.rd_fsize, PROT_READ, MAP_PRIVATE, G.rd_fd, 0);
+	if (G.rd.fsize <= SIZE_MAX / 2) {
+		void *m = mmap(NULL, G.rd.fsize, PROT_READ, MAP_PRIVATE, G.rc.fd, 0);
 
 		if (m != MAP_FAILED) {
-			madvise(m, G.rd_fsize, MADV_SEQUENTIAL);
-			free(G.rd_buf);
-			G.rd_buf = m;
-			G.rd_mapped = true;
-			G.rd_off = 0;
-			G.rd_len = G.rd_end;
-			G.rd_pos = G.rd_data_off;
+			madvise(m, G.rd.fsize, MADV_SEQUENTIAL);
+			free(G.rc.buf);
+			G.rc.buf = m;
+			G.rc.mapped = true;
+			G.rc.off = 0;
+			G.rc.len = G.rd.end;
+			G.rc.pos = G.rd.data_off;
 			return;
 		}
 	}
-	if (lseek(G.rd_fd, G.rd_data_off, SEEK_SET) < 0)
+	if (lseek(G.rc.fd, G.rd.data_off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	G.rd_off = G.rd_data_off;
-	G.rd_len = G.rd_pos = 0;
+	G.rc.off = G.rd.data_off;
+	G.rc.len = G.rc.pos = 0;
 }
 
 /*
@@ -4818,42 +4844,42 @@ static void rd_open(const char *path)
 	uint64_t bits[4];
 
 	if (!strcmp(path, "-"))
-		G.rd_fd = 0;	/* a stream (or a file) on standard input */
-	else if ((G.rd_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		G.rc.fd = 0;	/* a stream (or a file) on standard input */
+	else if ((G.rc.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		die("cannot open %s: %s", path, strerror(errno));
-	if (fstat(G.rd_fd, &st) < 0)
+	if (fstat(G.rc.fd, &st) < 0)
 		die("cannot stat %s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		die("%s is a directory, as perf record --threads (or -o DIR) writes: tc reads one perf.data file; record without --threads", path);
-	G.rd_fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
-	G.rd_buf = xcalloc(1, RD_BUF);
-	G.rd_end = UINT64_MAX;
+	G.rd.fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+	G.rc.buf = xcalloc(1, RD_BUF);
+	G.rd.end = UINT64_MAX;
 	if (!rd_fill(16))
 		die("%s: too short for a perf.data file", path);
-	memcpy(&h, G.rd_buf, 16);
+	memcpy(&h, G.rc.buf, 16);
 	if (h.magic == PERF_MAGIC2)	/* a u64 value, as perf compares it */
-		G.swap = false;
+		G.ev.swap = false;
 	else if (h.magic == __builtin_bswap64(PERF_MAGIC2))
-		G.swap = true;
+		G.ev.swap = true;
 	else if (!memcmp(&h.magic, "PERFFILE", 8))
 		die("%s: a perf.data version 1 file: too old, re-record it", path);
 	else
 		die("%s: not a perf.data file", path);
 	if (g64(&h.size) == 16) {	/* pipe mode */
-		G.rd_pipe = true;
-		G.rd_pos = 16;
+		G.rd.pipe = true;
+		G.rc.pos = 16;
 		return;
 	}
-	if (G.rd_fsize == UINT64_MAX)
+	if (G.rd.fsize == UINT64_MAX)
 		die("%s is a file-mode perf.data arriving as a stream: its tracing data and features are at its end, so it cannot be read in one pass; pass the file name instead (or record with perf record -o - for a stream)", path);
 	if (g64(&h.size) < sizeof(h) || rd_pread(&h, sizeof(h), 0) < 0)
 		die("%s: bad perf.data header", path);
-	G.rd_data_off = g64(&h.data.offset);
+	G.rd.data_off = g64(&h.data.offset);
 	for (int i = 0; i < 4; i++)
 		bits[i] = g64(&h.features[i]);
 	if (g64(&h.attr_size) < 64 + 16 || g64(&h.attr_size) > 4096 ||
 	    g64(&h.attrs.size) % g64(&h.attr_size) ||
-	    g64(&h.attrs.size) / g64(&h.attr_size) > MAX_ATTRS || G.rd_data_off > G.rd_fsize)
+	    g64(&h.attrs.size) / g64(&h.attr_size) > MAX_ATTRS || G.rd.data_off > G.rd.fsize)
 		die("%s: bad perf.data header (attrs or data section)", path);
 	rd_attrs(path, g64(&h.attr_size), g64(&h.attrs.offset), g64(&h.attrs.size) / g64(&h.attr_size));
 	rd_feature_table(bits, g64(&h.data.size));
@@ -4894,17 +4920,17 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 	if (sz > MAX_TD)
 		die("tracing data too large");
 	td = xcalloc(1, sz + 1);
-	G.rd_blocking = true;	/* its payload follows at once */
+	G.rd.blocking = true;	/* its payload follows at once */
 	while (got < sz) {
 		size_t k = sz - got < RD_BUF / 2 ? sz - got : RD_BUF / 2;
 
 		if (!rd_fill(k))
 			break;
-		memcpy(td + got, G.rd_buf + G.rd_pos, k);
-		G.rd_pos += k;
+		memcpy(td + got, G.rc.buf + G.rc.pos, k);
+		G.rc.pos += k;
 		got += k;
 	}
-	G.rd_blocking = false;
+	G.rd.blocking = false;
 	if (got < sz || td_parse(td, sz) < 0)
 		note("tracing data unreadable");
 	free(td);
@@ -4916,24 +4942,24 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 static void rd_feature_rec(const uint8_t *r, size_t n)
 {
 	if (n >= 24 && g64(r + 8) == FEAT_NRCPUS)
-		G.rd_nrcpus = g32(r + 16);
+		G.rd.nrcpus = g32(r + 16);
 	if (n >= 20 + sizeof(TC_WRITER) && g64(r + 8) == FEAT_VERSION)	/* tc's: in time order */
-		G.rd_sorted = !memcmp(r + 20, TC_WRITER, sizeof(TC_WRITER));
+		G.rd.sorted = !memcmp(r + 20, TC_WRITER, sizeof(TC_WRITER));
 }
 
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
-	G.ncpu = G.rd_nrcpus > 0 && G.rd_nrcpus <= MAX_CPUS ? G.rd_nrcpus : 0;
-	if (!G.ncpu) {
+	G.m.ncpu = G.rd.nrcpus > 0 && G.rd.nrcpus <= MAX_CPUS ? G.rd.nrcpus : 0;
+	if (!G.m.ncpu) {
 		pe_cpus();
-		note("the recording does not say how many CPUs it had: assuming %d", G.ncpu);
+		note("the recording does not say how many CPUs it had: assuming %d", G.m.ncpu);
 	}
-	if (G.rd_pipe)
+	if (G.rd.pipe)
 		rd_bind(true);
-	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
-	if (G.summary || G.view || G.ftrace)	/* --ftrace: the comm of each pid */
-		model_init(G.ncpu, TC_MAX_TASKS, G.view ? TC_MAX_IVALS : 0);
+	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	if (G.opt.summary || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
+		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -4949,17 +4975,17 @@ static bool rd_type_ok(uint32_t type)
  */
 static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos)
 {
-	int qi = ri->cpu < 0 ? G.nq - 1 : ri->cpu;
-	struct mq *q = &G.q[qi];
+	int qi = ri->cpu < 0 ? G.mg.nq - 1 : ri->cpu;
+	struct mq *q = &G.mg.q[qi];
 	uint8_t *p = NULL;
 	uint64_t at = pos;
 
-	while (G.rd_mapped ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
-		if (!G.q_forced++)
+	while (G.rc.mapped ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+		if (!G.mg.forced++)
 			note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
 			     QUEUE_MAX >> 20);
 		if (!mrg_release_one(UINT64_MAX)) {
-			G.corrupt++;	/* cannot fit even with empty queues */
+			G.bad.corrupt++;	/* cannot fit even with empty queues */
 			return;
 		}
 	}
@@ -4979,39 +5005,39 @@ static int rd_run(uint64_t limit)
 {
 	int ret = 0;
 
-	G.rd_wait = false;
+	G.rc.wait = false;
 	while (rd_fill(8)) {
-		const uint8_t *r = G.rd_buf + G.rd_pos;
+		const uint8_t *r = G.rc.buf + G.rc.pos;
 		uint32_t type = g32(r);
 		size_t sz = g16(r + 6);
-		uint64_t roff = G.rd_off + G.rd_pos;
+		uint64_t roff = G.rc.off + G.rc.pos;
 		struct rinfo ri;
 		uint64_t t;
 
 		if (sz < 8 || !rd_type_ok(type)) {
-			if (!G.rd_cut)
+			if (!G.rc.cut)
 				note("bad record at offset %" PRIu64 " (type %u, size %zu): the rest is skipped",
 				     roff, type, sz);
-			G.corrupt += !G.rd_cut;
+			G.bad.corrupt += !G.rc.cut;
 			ret = -1;
 			break;
 		}
 		if (!rd_fill(sz)) {
-			if (G.rd_wait)
+			if (G.rc.wait)
 				return 2;
-			if (!G.rd_cut)
+			if (!G.rc.cut)
 				note("the recording ends inside a record at offset %" PRIu64, roff);
 			ret = -1;
 			break;
 		}
-		r = G.rd_buf + G.rd_pos;
-		if (limit != UINT64_MAX && type < PR_HEADER_ATTR && G.q &&
+		r = G.rc.buf + G.rc.pos;
+		if (limit != UINT64_MAX && type < PR_HEADER_ATTR && G.mg.q &&
 		    rec_info(r, sz, &ri) == 0 && ri.has_time && ri.time > limit) {
-			G.rd_next_t = ri.time;
+			G.rc.next_t = ri.time;
 			return 1;
 		}
-		G.rd_pos += sz;
-		if (G.rd_saving && (type == PR_HEADER_ATTR || type == PR_HEADER_TRACING_DATA ||
+		G.rc.pos += sz;
+		if (G.rd.saving && (type == PR_HEADER_ATTR || type == PR_HEADER_TRACING_DATA ||
 				    type == PR_HEADER_FEATURE)) {
 			ret = -1;	/* pipe mode's, out of place in a file: the save stops */
 			break;
@@ -5019,8 +5045,8 @@ static int rd_run(uint64_t limit)
 		switch (type) {
 		case PR_FINISHED_ROUND:
 		case PR_FINISHED_INIT:
-			mrg_release(G.rd_round_prev);
-			G.rd_round_prev = G.rd_tmax;
+			mrg_release(G.rc.round_prev);
+			G.rc.round_prev = G.rc.tmax;
 			continue;
 		case PR_HEADER_ATTR:
 			rd_attr_rec(r, sz);
@@ -5036,38 +5062,38 @@ static int rd_run(uint64_t limit)
 		}
 		if (type >= PR_HEADER_ATTR)
 			continue;	/* other user records: skipped by size */
-		if (!G.q)
+		if (!G.mg.q)
 			rd_queues();
 		if (rec_info(r, sz, &ri) < 0) {
-			G.unknown_id++;
+			G.bad.id++;
 			continue;
 		}
-		if (ri.cpu >= G.ncpu) {
-			G.bad_cpu++;
+		if (ri.cpu >= G.m.ncpu) {
+			G.bad.cpu++;
 			continue;
 		}
-		if (type == PERF_RECORD_SAMPLE && G.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd_saving)
+		if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
 			continue;	/* an event tc does not use (perf's sched:*): no output has it */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
-			emit(r, sz, G.released, &ri);
+			emit(r, sz, G.mg.released, &ri);
 			continue;
 		}
 		t = ri.time;
-		if (t > G.rd_tmax)
-			G.rd_tmax = t;
-		if (G.rd_sorted) {	/* tc's own: already in time order */
-			if (t < G.released)
-				G.out_of_order++;
+		if (t > G.rc.tmax)
+			G.rc.tmax = t;
+		if (G.rd.sorted) {	/* tc's own: already in time order */
+			if (t < G.mg.released)
+				G.bad.order++;
 			else
-				G.released = t;
+				G.mg.released = t;
 			emit(r, sz, t, &ri);
 			continue;
 		}
 		rd_queue(r, sz, t, &ri, roff);
 	}
-	if (G.rd_wait)
+	if (G.rc.wait)
 		return 2;	/* more may come: the queues wait for their rounds */
-	if (G.q)
+	if (G.mg.q)
 		mrg_release(UINT64_MAX);
 	return ret;
 }
@@ -5087,15 +5113,15 @@ static void rd_feat_copy(uint64_t base)
 	struct buf b = { 0 };
 	size_t start;
 
-	G.rec_feat = 0;
+	G.rec.feat = 0;
 	for (int f = 0; f < 64; f++) {
-		uint64_t sz = G.rd_feat_size[f];
+		uint64_t sz = G.rd.feat_size[f];
 		uint8_t *blob;
 
-		if (!(G.rd_feat_bits >> f & 1) || left_out >> f & 1 || sz > MAX_TD - b.len)
+		if (!(G.rd.feat_bits >> f & 1) || left_out >> f & 1 || sz > MAX_TD - b.len)
 			continue;
 		blob = xcalloc(1, sz + 1);
-		if (rd_pread(blob, sz, G.rd_feat_off[f]) == 0) {
+		if (rd_pread(blob, sz, G.rd.feat_off[f]) == 0) {
 			start = b.len;
 			buf_add(&b, blob, sz);
 			feat_done(&b, base, f, start);
@@ -5105,30 +5131,30 @@ static void rd_feat_copy(uint64_t base)
 	start = b.len;
 	buf_str(&b, TC_WRITER);
 	feat_done(&b, base, FEAT_VERSION, start);
-	free(G.rec_static);
-	G.rec_static = b.p;
-	G.rec_static_len = b.len;
+	free(G.rec.blobs);
+	G.rec.blobs = b.p;
+	G.rec.blobs_len = b.len;
 }
 
 /* What a pass of the reader over the data changes besides the model: its
- * cursor, the merge, the counters.  The save key's pass (rd_save) runs
- * with its own; the view's waits in a struct rd_pass (rd_pass_swap). */
-#define RD_PASS(X) X(rd_fd) X(rd_buf) X(rd_mapped) X(rd_cut) X(rd_len) X(rd_pos) X(rd_off) \
-	X(rd_dropped) X(rd_checked) X(rd_tmax) X(rd_round_prev) X(rd_next_t) X(rd_wait) X(rd_eof) \
-	X(q) X(nq) X(q_heap) X(q_nheap) X(q_grow) X(q_bytes) X(q_peak) X(q_n) X(q_nmax) X(q_forced) \
-	X(released) X(corrupt) X(out_of_order) X(bad_cpu) X(unknown_id)
-#define RD_PASS_FIELD(f) __typeof__(G.f) f;
+ * cursor, the merge, the bad-data counters.  The save key's pass
+ * (rd_save) and a replay's reading child (rd_history) run with their own;
+ * the view's waits in a struct rd_pass (rd_pass_swap). */
 struct rd_pass {
-	RD_PASS(RD_PASS_FIELD)
+	struct rcursor rc;
+	struct merge mg;
+	struct bad bad;
 };
-#undef RD_PASS_FIELD
 
 /* Exchange the reader's pass state in G with s's. */
 static void rd_pass_swap(struct rd_pass *s)
 {
-#define RD_PASS_SWAP(f) { __typeof__(G.f) t = G.f; G.f = s->f; s->f = t; }
-	RD_PASS(RD_PASS_SWAP)
-#undef RD_PASS_SWAP
+	struct rd_pass t = { G.rc, G.mg, G.bad };
+
+	G.rc = s->rc;
+	G.mg = s->mg;
+	G.bad = s->bad;
+	*s = t;
 }
 
 /*
@@ -5143,24 +5169,24 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	struct stat st;
 	int fd;
 
-	if (G.rd_pipe || G.rd_fsize == UINT64_MAX) {
+	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
 		snprintf(msg, msz, "a stream cannot be read again; --script shows it");
 		return false;
 	}
-	fd = open(strcmp(G.replay_path, "-") ? G.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd_fsize) {
-		snprintf(msg, msz, "cannot read %.40s again: %s", G.replay_path, fd < 0 ? strerror(errno) : "it changed");
+	fd = open(strcmp(G.opt.replay_path, "-") ? G.opt.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd.fsize) {
+		snprintf(msg, msz, "cannot read %.40s again: %s", G.opt.replay_path, fd < 0 ? strerror(errno) : "it changed");
 		if (fd >= 0)
 			close(fd);
 		return false;
 	}
 	rd_pass_swap(view);
-	G.rd_fd = fd;
-	G.rd_buf = xcalloc(1, RD_BUF);
-	rd_map(G.replay_path);
-	mrg_init(G.ncpu + 1, G.rd_mapped ? 0 : 2 * MAX_REC, true);
-	G.rd_cut = true;	/* silent: no note on a broken record ... */
-	G.q_forced = 1;		/* ... or a full queue */
+	G.rc.fd = fd;
+	G.rc.buf = xcalloc(1, RD_BUF);
+	rd_map(G.opt.replay_path);
+	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	G.rc.cut = true;	/* silent: no note on a broken record ... */
+	G.mg.forced = 1;		/* ... or a full queue */
 	return true;
 }
 
@@ -5168,11 +5194,11 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 static void rd_pass_close(struct rd_pass *view)
 {
 	mrg_free();
-	if (G.rd_mapped)
-		munmap(G.rd_buf, G.rd_fsize);
+	if (G.rc.mapped)
+		munmap(G.rc.buf, G.rd.fsize);
 	else
-		free(G.rd_buf);
-	close(G.rd_fd);
+		free(G.rc.buf);
+	close(G.rc.fd);
 	rd_pass_swap(view);
 }
 
@@ -5189,10 +5215,10 @@ static void rd_save_rec(const uint8_t *r, size_t n, const struct rinfo *ri)
 	uint64_t t = ri && ri->has_time ? ri->time : 0;
 	bool early = type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES;
 
-	if (t && (t > G.rd_save_until || (t < G.rd_save_from && early)))
+	if (t && (t > G.rd.save_until || (t < G.rd.save_from && early)))
 		return;
 	rec_record(r, n, t);
-	if (++G.rd_save_n % 4096 == 0)
+	if (++G.rd.save_n % 4096 == 0)
 		rec_round();
 }
 
@@ -5213,22 +5239,22 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 	struct rd_pass view = { 0 };
 	const char *base;
 
-	if (G.swap) {
+	if (G.ev.swap) {
 		snprintf(msg, msz, "S saves a span of a file-mode recording of this byte order; this one: --script");
 		return -1;
 	}
 	if (!rd_pass_open(&view, msg, msz))
 		return -1;
-	G.rd_save_from = from;
-	G.rd_save_until = until;
-	G.rd_save_n = 0;
+	G.rd.save_from = from;
+	G.rd.save_until = until;
+	G.rd.save_n = 0;
 	base = rec_save_open(out, 0);
-	G.rd_saving = true;
+	G.rd.saving = true;
 	rd_run(UINT64_MAX);
-	G.rd_saving = false;
-	rec_save_close(base, G.rd_save_n, "", msg, msz);
+	G.rd.saving = false;
+	rec_save_close(base, G.rd.save_n, "", msg, msz);
 	rd_pass_close(&view);
-	return G.rd_save_n;
+	return G.rd.save_n;
 }
 
 /*
@@ -5238,9 +5264,8 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
  * start with fresh tables and keeps the intervals from a on (ival_add,
  * clipped to where the model's open states take over) in the shared
  * ring until it is full (emit then feeds it no more), closes the open
- * states there (ival_ceil), and
- * leaves its rows' chains in struct zheads; rd_history takes them for the
- * rows that hold the same tasks.
+ * states there (G.ib.ceil), and leaves its rows' chains in struct zheads;
+ * rd_history takes them for the rows that hold the same tasks.
  */
 struct zheads {
 	uint64_t head, chunk, floor, ceil;
@@ -5259,33 +5284,33 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	uint64_t lim = G.z.a;
 
 	term_active = 0;	/* the terminal is the view's, even on die() */
-	G.z.ptask = G.task;
-	G.z.pcpu = G.cpu;
-	G.z.pntask = G.ntask;
-	model_tables(G.ncpu, TC_MAX_TASKS);
-	G.m_first = G.m_last = G.ival_floor = 0;
-	memset(G.ibc, 0, (G.ib_cap >> G.ib_shift) * sizeof(*G.ibc));	/* the ring is the child's now */
+	G.z.ptask = G.m.task;
+	G.z.pcpu = G.m.cpu;
+	G.z.pntask = G.m.ntask;
+	model_tables(G.m.ncpu, TC_MAX_TASKS);
+	G.m.first = G.m.last = G.ib.floor = 0;
+	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
-	G.z.head0 = G.ib_head;
+	G.z.head0 = G.ib.head;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
 	while (rd_run(lim) == 1 && !G.z.full)
 		lim = lim + step > lim ? lim + step : UINT64_MAX;
 	model_end();
-	h->head = G.ib_head;
-	h->chunk = G.ib_chunk;
-	h->floor = G.ival_floor;
-	h->ceil = G.z.full ? G.m_last : UINT64_MAX;
-	h->ntask = G.ntask;
-	for (int i = 0; i < G.ntask; i++) {
-		h->task[i].tid = G.task[i].tid;
-		h->task[i].ival = G.task[i].last_ival;
-		h->task[i].iival = G.task[i].last_iival;
+	h->head = G.ib.head;
+	h->chunk = G.ib.chunk;
+	h->floor = G.ib.floor;
+	h->ceil = G.z.full ? G.m.last : UINT64_MAX;
+	h->ntask = G.m.ntask;
+	for (int i = 0; i < G.m.ntask; i++) {
+		h->task[i].tid = G.m.task[i].tid;
+		h->task[i].ival = G.m.task[i].last_ival;
+		h->task[i].iival = G.m.task[i].last_iival;
 	}
-	for (int c = 0; c < G.ncpu; c++) {
-		h->cpu[c][0] = G.cpu[c].last_ival;
-		h->cpu[c][1] = G.cpu[c].last_cival;
-		h->cpu[c][2] = G.cpu[c].last_fival;
+	for (int c = 0; c < G.m.ncpu; c++) {
+		h->cpu[c][0] = G.m.cpu[c].last_ival;
+		h->cpu[c][1] = G.m.cpu[c].last_cival;
+		h->cpu[c][2] = G.m.cpu[c].last_fival;
 	}
 	h->done = 1;
 	_exit(0);
@@ -5300,7 +5325,7 @@ static bool rd_history(uint64_t a, uint64_t step, char *msg, size_t msz)
 	pid_t pid;
 	int st;
 
-	if (G.rd_pipe || G.rd_fsize == UINT64_MAX) {
+	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
 		snprintf(msg, msz, "a stream cannot be read again: exact only from the status line's time");
 		return false;
 	}
@@ -5318,30 +5343,30 @@ static bool rd_history(uint64_t a, uint64_t step, char *msg, size_t msz)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!h->done) {	/* the ring is the child's: nothing of it is kept */
-		snprintf(msg, msz, "reading %.60s again failed", G.replay_path);
+		snprintf(msg, msz, "reading %.60s again failed", G.opt.replay_path);
 		h->ntask = 0;
-		h->head = G.ib_head;
-		h->chunk = G.ib_chunk;
-		for (int c = 0; c < G.ncpu; c++)
+		h->head = G.ib.head;
+		h->chunk = G.ib.chunk;
+		for (int c = 0; c < G.m.ncpu; c++)
 			h->cpu[c][0] = h->cpu[c][1] = h->cpu[c][2] = NO_IVAL;
 		h->floor = UINT64_MAX;
 		h->ceil = 0;
 	}
-	for (int i = 0; i < G.ntask; i++) {
-		bool same = i < h->ntask && h->task[i].tid == G.task[i].tid;
+	for (int i = 0; i < G.m.ntask; i++) {
+		bool same = i < h->ntask && h->task[i].tid == G.m.task[i].tid;
 
-		G.task[i].last_ival = same ? h->task[i].ival : NO_IVAL;
-		G.task[i].last_iival = same ? h->task[i].iival : NO_IVAL;
+		G.m.task[i].last_ival = same ? h->task[i].ival : NO_IVAL;
+		G.m.task[i].last_iival = same ? h->task[i].iival : NO_IVAL;
 	}
-	for (int c = 0; c < G.ncpu; c++) {
-		G.cpu[c].last_ival = h->cpu[c][0];
-		G.cpu[c].last_cival = h->cpu[c][1];
-		G.cpu[c].last_fival = h->cpu[c][2];
+	for (int c = 0; c < G.m.ncpu; c++) {
+		G.m.cpu[c].last_ival = h->cpu[c][0];
+		G.m.cpu[c].last_cival = h->cpu[c][1];
+		G.m.cpu[c].last_fival = h->cpu[c][2];
 	}
-	G.ib_head = h->head;
-	G.ib_chunk = h->chunk;
-	G.ival_floor = h->floor > a ? h->floor : a;
-	G.ival_ceil = h->ceil;
+	G.ib.head = h->head;
+	G.ib.chunk = h->chunk;
+	G.ib.floor = h->floor > a ? h->floor : a;
+	G.ib.ceil = h->ceil;
 	return h->done;
 }
 
@@ -5364,7 +5389,7 @@ static void __attribute__((noreturn)) rp_fail(const char *tmp, const char *what)
 	int e = errno;
 
 	unlink(tmp);
-	die("writing %s (%s): %s; %s is unchanged", tmp, what, strerror(e), G.repair_path);
+	die("writing %s (%s): %s; %s is unchanged", tmp, what, strerror(e), G.opt.repair_path);
 }
 
 /* Copy bytes [off, off + n) of the recording to out. */
@@ -5397,40 +5422,40 @@ static bool rp_table_whole(void)
 	for (int i = 0; i < 4; i++)
 		n += __builtin_popcountll(g64(h + 72 + 8 * i));
 	want = g64(h + 72) & ~(1ull << FEAT_RESERVED);
-	return G.rd_end <= G.rd_fsize && (uint64_t)16 * n <= G.rd_fsize - G.rd_end &&
-	       (G.rd_feat_bits & want) == want;
+	return G.rd.end <= G.rd.fsize && (uint64_t)16 * n <= G.rd.fsize - G.rd.end &&
+	       (G.rd.feat_bits & want) == want;
 }
 
-/* Scan the data from G.rd_pos to the last complete record (G.rec_first
- * and G.rec_last get the sample times); returns its end offset. */
+/* Scan the data from G.rc.pos to the last complete record (G.rec.first
+ * and G.rec.last get the sample times); returns its end offset. */
 static uint64_t rp_scan(int *nrec)
 {
 	while (rd_fill(8)) {
-		const uint8_t *r = G.rd_buf + G.rd_pos;
+		const uint8_t *r = G.rc.buf + G.rc.pos;
 		size_t sz = g16(r + 6);
 		struct rinfo ri;
 
 		if (sz < 8 || sz % 8 || !rd_type_ok(g32(r)) || g32(r) == PR_HEADER_TRACING_DATA || !rd_fill(sz))
 			break;
-		r = G.rd_buf + G.rd_pos;
+		r = G.rc.buf + G.rc.pos;
 		if (g32(r) == PERF_RECORD_SAMPLE && rec_info(r, sz, &ri) == 0 && ri.has_time) {
-			if (!G.rec_first || ri.time < G.rec_first)
-				G.rec_first = ri.time;
-			if (ri.time > G.rec_last)
-				G.rec_last = ri.time;
+			if (!G.rec.first || ri.time < G.rec.first)
+				G.rec.first = ri.time;
+			if (ri.time > G.rec.last)
+				G.rec.last = ri.time;
 		}
-		G.rd_pos += sz;
+		G.rc.pos += sz;
 		(*nrec)++;
 	}
-	return G.rd_off + G.rd_pos;
+	return G.rc.off + G.rc.pos;
 }
 
 /*
  * Plan the features of a repair whose data ends at end: every readable
  * one of the file's own (*moved: those that sat after end, to be copied
  * after the new table), the ones tc needs that it lacks (*missing) built
- * from this machine into G.rec_static; SAMPLE_TIME from the scan.  Sets
- * G.rec_static_off/size for rec_trailer; returns the feature bits.
+ * from this machine into G.rec.blobs; SAMPLE_TIME from the scan.  Sets
+ * G.rec.blob_off/size for rec_trailer; returns the feature bits.
  */
 static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uint64_t *missing)
 {
@@ -5438,7 +5463,7 @@ static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uin
 	 * CLOCKID is in perf's clock, which this machine cannot tell */
 	static const int statics[] = { FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE,
 				       FEAT_ARCH, FEAT_NRCPUS };
-	uint64_t bits = G.rd_feat_bits & ~(1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME);
+	uint64_t bits = G.rd.feat_bits & ~(1ull << FEAT_RESERVED | 1ull << FEAT_SAMPLE_TIME);
 	uint64_t app = 0, base;
 
 	*moved = *missing = 0;
@@ -5448,16 +5473,16 @@ static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uin
 	bits |= *missing | 1ull << FEAT_SAMPLE_TIME;
 	base = end + 16 * __builtin_popcountll(bits) + 16;
 	for (int f = 0; f < 64; f++)
-		if (G.rd_feat_bits >> f & 1 && bits >> f & 1 &&
-		    G.rd_feat_off[f] + G.rd_feat_size[f] > end) {
+		if (G.rd.feat_bits >> f & 1 && bits >> f & 1 &&
+		    G.rd.feat_off[f] + G.rd.feat_size[f] > end) {
 			*moved |= 1ull << f;
-			app += (G.rd_feat_size[f] + 7) / 8 * 8;
+			app += (G.rd.feat_size[f] + 7) / 8 * 8;
 		}
 	if (*missing) {
 		pe_cpus();
-		if (!G.tfs_root[0] && tfs_find() < 0 && (*missing >> FEAT_TRACING_DATA & 1))
+		if (!G.ev.tfs_root[0] && tfs_find() < 0 && (*missing >> FEAT_TRACING_DATA & 1))
 			die("%s lacks tracing data and this machine has no tracefs to take it from", path);
-		feat_build(base + app, G.ncpu);
+		feat_build(base + app, G.m.ncpu);
 		note("%s: features taken from this machine:%s%s%s%s%s", path,
 		     *missing >> FEAT_TRACING_DATA & 1 ? " tracing data" : "",
 		     *missing >> FEAT_NRCPUS & 1 ? " nrcpus" : "",
@@ -5466,10 +5491,10 @@ static uint64_t rp_features(const char *path, uint64_t end, uint64_t *moved, uin
 		     *missing >> FEAT_ARCH & 1 ? " arch" : "");
 	}
 	for (int f = 0, o = 0; f < 64; f++)
-		if (G.rd_feat_bits >> f & 1 && bits >> f & 1) {
-			G.rec_static_off[f] = *moved >> f & 1 ? base + o : G.rd_feat_off[f];
-			G.rec_static_size[f] = G.rd_feat_size[f];
-			o += *moved >> f & 1 ? (G.rd_feat_size[f] + 7) / 8 * 8 : 0;
+		if (G.rd.feat_bits >> f & 1 && bits >> f & 1) {
+			G.rec.blob_off[f] = *moved >> f & 1 ? base + o : G.rd.feat_off[f];
+			G.rec.blob_size[f] = G.rd.feat_size[f];
+			o += *moved >> f & 1 ? (G.rd.feat_size[f] + 7) / 8 * 8 : 0;
 		}
 	return bits;
 }
@@ -5486,17 +5511,17 @@ static void rp_repair(const char *path)
 	struct stat st;
 
 	rd_open(path);
-	if (G.rd_pipe)
+	if (G.rd.pipe)
 		die("%s is a pipe-mode recording: perf script and tc read it as it is; nothing to repair", path);
-	if (G.swap)
+	if (G.ev.swap)
 		die("%s is in the other byte order: repair it on a machine of its own byte order", path);
-	complete = !G.rd_cut && rp_table_whole();
-	data_end = G.rd_end;
+	complete = !G.rc.cut && rp_table_whole();
+	data_end = G.rd.end;
 	if (!complete)
-		G.rd_end = G.rd_fsize;
-	if (G.rd_mapped)
-		G.rd_len = G.rd_end;
-	G.rd_cut = true;
+		G.rd.end = G.rd.fsize;
+	if (G.rc.mapped)
+		G.rc.len = G.rd.end;
+	G.rc.cut = true;
 	end = rp_scan(&nrec);
 	if (complete && end == data_end) {
 		note("%s is complete (%d records): nothing to repair, left as it is", path, nrec);
@@ -5512,7 +5537,7 @@ static void rp_repair(const char *path)
 		die("%s exists (an earlier repair's original?): move it away first, tc does not overwrite it", old);
 	if ((out = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 		die("cannot create %s: %s", tmp, strerror(errno));
-	if (fstat(G.rd_fd, &st) == 0 && (fchown(out, st.st_uid, st.st_gid) < 0 || fchmod(out, st.st_mode & 0777) < 0))
+	if (fstat(G.rc.fd, &st) == 0 && (fchown(out, st.st_uid, st.st_gid) < 0 || fchmod(out, st.st_mode & 0777) < 0))
 		note("%s: cannot give it the owner and mode of %s: %s", tmp, path, strerror(errno));
 	rp_copy(out, tmp, 0, end);
 	tlen = rec_trailer(t, end, bits);
@@ -5522,13 +5547,13 @@ static void rp_repair(const char *path)
 		if (moved >> f & 1) {
 			static const uint8_t z[8];
 
-			rp_copy(out, tmp, G.rd_feat_off[f], G.rd_feat_size[f]);
-			if (write_all(out, z, (8 - G.rd_feat_size[f] % 8) % 8) < 0)
+			rp_copy(out, tmp, G.rd.feat_off[f], G.rd.feat_size[f]);
+			if (write_all(out, z, (8 - G.rd.feat_size[f] % 8) % 8) < 0)
 				rp_fail(tmp, "features");
 		}
-	if (missing && write_all(out, G.rec_static, G.rec_static_len) < 0)
+	if (missing && write_all(out, G.rec.blobs, G.rec.blobs_len) < 0)
 		rp_fail(tmp, "features");
-	h[0] = end - G.rd_data_off;
+	h[0] = end - G.rd.data_off;
 	h[1] = h[2] = 0;
 	h[3] = bits;
 	h[4] = h[5] = h[6] = 0;
@@ -5538,7 +5563,7 @@ static void rp_repair(const char *path)
 	if (rename(path, old) < 0 || rename(tmp, path) < 0)
 		die("cannot replace %s: %s", path, strerror(errno));
 	note("repaired %s: %d records, %" PRIu64 " bytes of data kept, %" PRIu64 " bytes after them dropped; the original is %s",
-	     path, nrec, end - G.rd_data_off, G.rd_end - end, old);
+	     path, nrec, end - G.rd.data_off, G.rd.end - end, old);
 }
 
 /* ---------------------------------------------------------------- traced command */
@@ -5553,7 +5578,7 @@ static void rp_repair(const char *path)
  */
 static int cmd_err_fd = -1;
 
-/* Fork the held command G.cmd; G.child is its pid (and process group). */
+/* Fork the held command G.opt.cmd; G.child.pid is its pid (and process group). */
 static void cmd_start(void)
 {
 	int err[2];
@@ -5579,7 +5604,7 @@ static void cmd_start(void)
 			_exit(127);	/* tc died before PDEATHSIG was set */
 		close(err[0]);
 		signal(SIGPIPE, SIG_DFL);
-		if (G.view) {	/* the terminal is the view's: no keys, no output */
+		if (G.opt.view) {	/* the terminal is the view's: no keys, no output */
 			int nul = open("/dev/null", O_RDWR);
 
 			dup2(nul, 0);
@@ -5591,7 +5616,7 @@ static void cmd_start(void)
 		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
 			;
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		execvp(G.cmd[0], G.cmd);
+		execvp(G.opt.cmd[0], G.opt.cmd);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -5600,8 +5625,8 @@ static void cmd_start(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	setpgid(pid, pid);
 	close(err[1]);
-	G.child = pid;
-	G.child_held = true;
+	G.child.pid = pid;
+	G.child.held = true;
 	cmd_err_fd = err[0];
 }
 
@@ -5611,20 +5636,20 @@ static void cmd_go(void)
 {
 	int e;
 
-	kill(G.child, SIGUSR1);
-	G.child_held = false;
+	kill(G.child.pid, SIGUSR1);
+	G.child.held = false;
 	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
-		waitpid(G.child, NULL, 0);
-		G.child = 0;
-		if (G.rec_path && !G.rec_pipe) {
+		waitpid(G.child.pid, NULL, 0);
+		G.child.pid = 0;
+		if (G.opt.rec_path && !G.rec.pipe) {
 			char old[PATH_MAX];
 
-			unlink(G.rec_path);
-			snprintf(old, sizeof(old), "%s.old", G.rec_path);
-			if (G.rec_kept_old)
-				rename(old, G.rec_path);
+			unlink(G.opt.rec_path);
+			snprintf(old, sizeof(old), "%s.old", G.opt.rec_path);
+			if (G.rec.kept_old)
+				rename(old, G.opt.rec_path);
 		}
-		die("cannot run %s: %s", G.cmd[0], strerror(e));
+		die("cannot run %s: %s", G.opt.cmd[0], strerror(e));
 	}
 	close(cmd_err_fd);
 }
@@ -5636,15 +5661,15 @@ static bool cmd_reap(void)
 	int st;
 	pid_t p;
 
-	if (G.child <= 0)
+	if (G.child.pid <= 0)
 		return true;
 	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		if (p == G.child && !G.child_done) {
-			G.child_status = st;
-			G.child_done = true;
-			kill(-G.child, SIGTERM);	/* what it left behind in its group */
+		if (p == G.child.pid && !G.child.done) {
+			G.child.status = st;
+			G.child.done = true;
+			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
-	return G.child_done;
+	return G.child.done;
 }
 
 struct cmd_proc { int pid, ppid; int8_t mine; bool zombie; };	/* mine: -1 unknown, 0, 1 */
@@ -5729,27 +5754,27 @@ static void cmd_kill(void)
 {
 	uint64_t until;
 
-	if (G.child <= 0)
+	if (G.child.pid <= 0)
 		return;
-	if (G.child_held) {		/* never started */
-		kill(G.child, SIGKILL);
-		G.child_held = false;
+	if (G.child.held) {		/* never started */
+		kill(G.child.pid, SIGKILL);
+		G.child.held = false;
 	}
 	cmd_reap();
-	kill(-G.child, SIGTERM);
+	kill(-G.child.pid, SIGTERM);
 	if (cmd_signal_tree(SIGTERM)) {
 		until = now_ns() + GRACE_NS;
 		while (now_ns() < until && (cmd_reap(), cmd_signal_tree(0)))
 			usleep(20000);
-		kill(-G.child, SIGKILL);
+		kill(-G.child.pid, SIGKILL);
 		cmd_signal_tree(SIGKILL);
 	}
-	while (!G.child_done && waitpid(G.child, &G.child_status, 0) < 0 && errno == EINTR)
+	while (!G.child.done && waitpid(G.child.pid, &G.child.status, 0) < 0 && errno == EINTR)
 		;
-	G.child_done = true;
+	G.child.done = true;
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	G.child = -G.child;	/* done: keep the number for nothing else */
+	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
 }
 
 /* ---------------------------------------------------------------- output */
@@ -5848,7 +5873,7 @@ static void out_ms(FILE *f, uint64_t ns)
 /* Summary order: run time, largest first, then tid. */
 static int out_cmp_run(const void *a, const void *b)
 {
-	const struct task *x = &G.task[*(const int *)a], *y = &G.task[*(const int *)b];
+	const struct task *x = &G.m.task[*(const int *)a], *y = &G.m.task[*(const int *)b];
 
 	if (x->total[ST_RUNNING] != y->total[ST_RUNNING])
 		return x->total[ST_RUNNING] < y->total[ST_RUNNING] ? 1 : -1;
@@ -5863,10 +5888,10 @@ static int out_cmp_run(const void *a, const void *b)
  */
 static void out_summary(FILE *f)
 {
-	int *idx = xcalloc(G.ntask, sizeof(int)), n = 0;
+	int *idx = xcalloc(G.m.ntask, sizeof(int)), n = 0;
 
-	for (int i = 0; i < G.ntask; i++) {
-		const struct task *t = &G.task[i];
+	for (int i = 0; i < G.m.ntask; i++) {
+		const struct task *t = &G.m.task[i];
 		uint64_t known = 0;
 
 		for (int s = ST_RUNNING; s < ST_DEAD; s++)
@@ -5878,7 +5903,7 @@ static void out_summary(FILE *f)
 	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
 	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\n", f);
 	for (int i = 0; i < n; i++) {
-		const struct task *t = &G.task[idx[i]];
+		const struct task *t = &G.m.task[idx[i]];
 
 		fprintf(f, "%d\t%d\t", t->tid, t->pid);
 		out_name(f, t->comm[0] ? t->comm : "?");
@@ -5898,8 +5923,8 @@ static void out_summary(FILE *f)
 			t->missing_out, t->lost_gaps);
 	}
 	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
-	for (int c = 0; c < G.ncpu; c++) {
-		const struct cpu *p = &G.cpu[c];
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *p = &G.m.cpu[c];
 		bool any = false;
 
 		if (!filter_cpu(c))
@@ -5921,44 +5946,44 @@ static void out_summary(FILE *f)
 	}
 	free(idx);
 	fflush(f);
-	if (G.inferred || G.missing_out)
+	if (G.m.inferred || G.m.missing_out)
 		note("warning: the kernel did not report %" PRIu64 " switch-ins and %" PRIu64 " switch-outs;"
 		     " %" PRIu64 ".%03u ms of task time is unknown because of them (unknown_ms)",
-		     G.inferred, G.missing_out, G.missing_unknown / 1000000,
-		     (unsigned)(G.missing_unknown / 1000 % 1000));
+		     G.m.inferred, G.m.missing_out, G.m.missing_unknown / 1000000,
+		     (unsigned)(G.m.missing_unknown / 1000 % 1000));
 }
 
 /* The one-line account of a recording or replay, to stderr. */
 static void out_stats(const char *verb, double secs, uint64_t bytes)
 {
 	static const struct { const char *name; const uint64_t *v; } anomalies[] = {
-		{ "out of order", &G.out_of_order }, { "corrupt", &G.corrupt },
-		{ "unknown", &G.unknown_id }, { "bad cpu", &G.bad_cpu }, { "bad pid", &G.bad_pid },
-		{ "missing switch-ins inferred", &G.inferred }, { "gaps", &G.gaps },
-		{ "tasks evicted", &G.evicted_tasks },
-		{ "released early (queues full)", &G.q_forced },
+		{ "out of order", &G.bad.order }, { "corrupt", &G.bad.corrupt },
+		{ "unknown", &G.bad.id }, { "bad cpu", &G.bad.cpu }, { "bad pid", &G.m.bad_pid },
+		{ "missing switch-ins inferred", &G.m.inferred }, { "gaps", &G.m.gaps },
+		{ "tasks evicted", &G.m.evicted_tasks },
+		{ "released early (queues full)", &G.mg.forced },
 	};
 	uint64_t total = 0;
 	struct rusage ru;
 
 	for (int k = 0; k < EV_NKIND; k++)
-		total += k == EV_LOST ? 0 : G.n_kind[k];
+		total += k == EV_LOST ? 0 : G.n.kind[k];
 	fprintf(stderr, "tc: %s %" PRIu64 " events (", verb, total);
 	for (int k = 0, first = 1; k < EV_NKIND; k++)
-		if (k != EV_LOST && G.n_kind[k]) {
-			fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n_kind[k]);
+		if (k != EV_LOST && G.n.kind[k]) {
+			fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n.kind[k]);
 			first = 0;
 		}
-	fprintf(stderr, "), lost %" PRIu64, G.lost > G.lost_read ? G.lost : G.lost_read);
+	fprintf(stderr, "), lost %" PRIu64, G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
 	for (size_t i = 0; i < sizeof(anomalies) / sizeof(anomalies[0]); i++)
 		if (*anomalies[i].v)
 			fprintf(stderr, ", %s %" PRIu64, anomalies[i].name, *anomalies[i].v);
-	if (G.evicted_tasks)
+	if (G.m.evicted_tasks)
 		fprintf(stderr, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
-	if (G.q_nmax)
-		fprintf(stderr, ", merge queue peak %zu records (%zu KiB)", G.q_nmax, G.q_peak >> 10);
+	if (G.mg.nmax)
+		fprintf(stderr, ", merge queue peak %zu records (%zu KiB)", G.mg.nmax, G.mg.peak >> 10);
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, ", %.3f s, tc's CPU %.3f s\n", secs,
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
@@ -6109,7 +6134,7 @@ static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s
 		found = true;
 	}
 	if (!found)
-		ival_walk(p->last_ival, p - G.task, 0, lat_wk_fn, &w);
+		ival_walk(p->last_ival, p - G.m.task, 0, lat_wk_fn, &w);
 	if (w.found)
 		*s = (struct lat_step){ w.start, p->tid, w.aux };
 	return found || w.found;
@@ -6211,7 +6236,7 @@ static void lat_holders(struct lat_rec *r, const struct task *p)
 	int tids[LAT_TIDS], n = 0;
 	uint64_t ns[LAT_TIDS];
 
-	for (int c = 0; c < G.ncpu; c++) {
+	for (int c = 0; c < G.m.ncpu; c++) {
 		uint64_t covered = lat.since[c];
 		const struct lat_run *ring = lat.runs + (size_t)c * LAT_RUNS;
 
@@ -6285,11 +6310,11 @@ static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
 /* Allocate the per-CPU run rings (--latency, at the first event). */
 static void lat_init(void)
 {
-	lat.runs = xcalloc((size_t)G.ncpu * LAT_RUNS, sizeof(*lat.runs));
-	lat.head = xcalloc(G.ncpu, sizeof(*lat.head));
-	lat.cur = xcalloc(G.ncpu, sizeof(*lat.cur));
-	lat.since = xcalloc(G.ncpu, sizeof(*lat.since));
-	for (int c = 0; c < G.ncpu; c++)
+	lat.runs = xcalloc((size_t)G.m.ncpu * LAT_RUNS, sizeof(*lat.runs));
+	lat.head = xcalloc(G.m.ncpu, sizeof(*lat.head));
+	lat.cur = xcalloc(G.m.ncpu, sizeof(*lat.cur));
+	lat.since = xcalloc(G.m.ncpu, sizeof(*lat.since));
+	for (int c = 0; c < G.m.ncpu; c++)
 		lat.cur[c] = -1;
 }
 
@@ -6310,8 +6335,8 @@ static void lat_run_end(int c, int tid, uint64_t t)
  * CPU, and the end of a D span. */
 static void lat_wakeup(const struct ev *e, struct task *p, uint64_t t)
 {
-	int c = e->c >= 0 && e->c < G.ncpu ? e->c : p->cpu;
-	int64_t cs = c >= 0 && c < G.ncpu ? G.cpu[c].cstate : -1;
+	int c = e->c >= 0 && e->c < G.m.ncpu ? e->c : p->cpu;
+	int64_t cs = c >= 0 && c < G.m.ncpu ? G.m.cpu[c].cstate : -1;
 	struct lat_rec *r;
 
 	if (p->state != ST_SLEEPING && p->state != ST_BLOCKED && p->state != ST_UNKNOWN)
@@ -6331,7 +6356,7 @@ static void lat_wakeup(const struct ev *e, struct task *p, uint64_t t)
  * state as it was before e): CPU runs, migrations, wakeups. */
 static void lat_event(const struct ev *e)
 {
-	uint64_t t = e->time > G.m_last ? e->time : G.m_last;
+	uint64_t t = e->time > G.m.last ? e->time : G.m.last;
 	struct task *p;
 
 	if (!e->time && e->kind != EV_LOST)
@@ -6340,11 +6365,11 @@ static void lat_event(const struct ev *e)
 		lat_init();
 	switch (e->kind) {
 	case EV_SWITCH:
-		if (e->cpu < 0 || e->cpu >= G.ncpu)
+		if (e->cpu < 0 || e->cpu >= G.m.ncpu)
 			break;
 		if (lat.cur[e->cpu] < 0 && !lat.since[e->cpu]) {	/* prev ran since the start */
 			lat.cur[e->cpu] = e->a;
-			lat.since[e->cpu] = G.m_first ? G.m_first : t;
+			lat.since[e->cpu] = G.m.first ? G.m.first : t;
 		}
 		lat_run_end(e->cpu, e->b, t);
 		break;
@@ -6362,8 +6387,8 @@ static void lat_event(const struct ev *e)
 			lat_wakeup(e, p, t);
 		break;
 	case EV_LOST:	/* the model closes everything at its last event */
-		for (int c = 0; c < G.ncpu; c++)
-			lat_run_end(c, -1, G.m_last > lat.since[c] ? G.m_last : lat.since[c]);
+		for (int c = 0; c < G.m.ncpu; c++)
+			lat_run_end(c, -1, G.m.last > lat.since[c] ? G.m.last : lat.since[c]);
 		break;
 	}
 }
@@ -6386,7 +6411,7 @@ enum { LAT_CIDLE = 10 };	/* idle states per CPU kept */
 static struct lat_cidle {
 	int32_t exit_us;		/* -1: unknown */
 	char name[16];
-} *lat_cidle;			/* G.ncpu x LAT_CIDLE, NULL: none (replay) */
+} *lat_cidle;			/* G.m.ncpu x LAT_CIDLE, NULL: none (replay) */
 
 /* One line of a sysfs file into out (n bytes), newline cut; false if none. */
 static bool lat_sysfs_line(const char *path, char *out, size_t n)
@@ -6406,8 +6431,8 @@ static void lat_cidle_init(void)
 {
 	char path[96], line[32];
 
-	lat_cidle = xcalloc((size_t)G.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
-	for (int c = 0; c < G.ncpu; c++)
+	lat_cidle = xcalloc((size_t)G.m.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
+	for (int c = 0; c < G.m.ncpu; c++)
 		for (int k = 0; k < LAT_CIDLE; k++) {
 			struct lat_cidle *e = &lat_cidle[c * LAT_CIDLE + k];
 
@@ -6422,7 +6447,7 @@ static void lat_cidle_init(void)
 /* "idle state 2" of CPU cpu, and where known (live) " C1E, exit 10us". */
 static void lat_cidle_text(char *out, size_t n, int cpu, int cs)
 {
-	const struct lat_cidle *e = lat_cidle && cpu >= 0 && cpu < G.ncpu && cs >= 0 && cs < LAT_CIDLE ?
+	const struct lat_cidle *e = lat_cidle && cpu >= 0 && cpu < G.m.ncpu && cs >= 0 && cs < LAT_CIDLE ?
 				    &lat_cidle[cpu * LAT_CIDLE + cs] : NULL;
 	size_t k = snprintf(out, n, "idle state %d", cs);
 
@@ -6447,7 +6472,7 @@ static bool lat_cstate_fn(const struct ival *v, void *arg)
 /* The idle state of CPU c at time t (a wakeup), -1 if not idle or not known. */
 static int lat_cstate_at(int c, uint64_t t)
 {
-	const struct cpu *q = c >= 0 && c < G.ncpu ? &G.cpu[c] : NULL;
+	const struct cpu *q = c >= 0 && c < G.m.ncpu ? &G.m.cpu[c] : NULL;
 	struct lat_at at = { t, -1 };
 
 	if (q && q->cstate >= 0 && q->cstate_since <= t)
@@ -6518,13 +6543,13 @@ static void lat_span_holders(struct lat_rec *r, const struct task *p)
 {
 	struct lat_hold h = { .r = r };
 
-	for (int c = 0; c < G.ncpu; c++) {
-		const struct cpu *q = &G.cpu[c];
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *q = &G.m.cpu[c];
 
 		if (!lat_allowed(p, c))
 			continue;
-		h.covered = q->cur >= 0 || q->since ? q->since : G.m_last;
-		lat_charge(r, q->cur, q->since, G.m_last, h.tids, h.ns, &h.n);
+		h.covered = q->cur >= 0 || q->since ? q->since : G.m.last;
+		lat_charge(r, q->cur, q->since, G.m.last, h.tids, h.ns, &h.n);
 		ival_walk(q->last_ival, -1 - c, r->start, lat_hold_fn, &h);
 		if (h.covered > r->start)
 			r->unknown_ns += (h.covered < r->end ? h.covered : r->end) - r->start;
@@ -6542,11 +6567,11 @@ static int lat_span_worst(uint64_t a, uint64_t b, bool blocked, struct lat_rec t
 {
 	struct lat_scan s = { .a = a, .b = b, .state = blocked ? ST_BLOCKED : ST_RUNNABLE, .top = top };
 
-	for (int i = 0; i < G.ntask; i++) {
-		s.p = &G.task[i];
+	for (int i = 0; i < G.m.ntask; i++) {
+		s.p = &G.m.task[i];
 		s.next_cpu = s.p->state == ST_RUNNING ? s.p->cpu : -1;
 		if (s.p->state == s.state)	/* ongoing */
-			lat_scan_keep(&s, s.p->since, G.m_last > s.p->since ? G.m_last : s.p->since + 1, s.p->cpu);
+			lat_scan_keep(&s, s.p->since, G.m.last > s.p->since ? G.m.last : s.p->since + 1, s.p->cpu);
 		ival_walk(s.p->last_ival, i, a, lat_scan_task_fn, &s);
 	}
 	for (int i = 0; i < s.n; i++) {
@@ -6614,7 +6639,7 @@ static void lat_rec_text(const struct lat_rec *r, bool blocked, char *out, size_
  * comm:tid at 1.234567s" (seconds from the first event, as the view). */
 static void lat_step_text(const struct lat_step *s, char *out, size_t n)
 {
-	uint64_t t = s->t > G.m_first ? s->t - G.m_first : 0;
+	uint64_t t = s->t > G.m.first ? s->t - G.m.first : 0;
 	char a[48], b[48];
 
 	lat_who_text(a, sizeof(a), s->tid);
@@ -6696,7 +6721,7 @@ static void out_lat_rec(FILE *f, int rank, const struct lat_rec *r, bool holders
 /* Waits per task, most delayed first. */
 static int out_cmp_wait(const void *a, const void *b)
 {
-	const struct task *x = &G.task[*(const int *)a], *y = &G.task[*(const int *)b];
+	const struct task *x = &G.m.task[*(const int *)a], *y = &G.m.task[*(const int *)b];
 
 	if (x->lat_max != y->lat_max)
 		return x->lat_max < y->lat_max ? 1 : -1;
@@ -6711,16 +6736,16 @@ static int out_cmp_wait(const void *a, const void *b)
  */
 static void out_latency(FILE *f)
 {
-	int *idx = xcalloc(G.ntask, sizeof(int)), n = 0;
+	int *idx = xcalloc(G.m.ntask, sizeof(int)), n = 0;
 
-	for (int i = 0; i < G.ntask; i++)
-		if (G.task[i].lat_n && filter_task(&G.task[i]))
+	for (int i = 0; i < G.m.ntask; i++)
+		if (G.m.task[i].lat_n && filter_task(&G.m.task[i]))
 			idx[n++] = i;
 	qsort(idx, n, sizeof(int), out_cmp_wait);
 	fputs("\nwait_tid\tpid\tcomm\twaits\tavg_ms\tp50_ms\tp99_ms\tmax_ms"
 	      "\tpreempted\tpreempted_avg_ms\tpreempted_max_ms\n", f);
 	for (int i = 0; i < n; i++) {
-		const struct task *t = &G.task[idx[i]];
+		const struct task *t = &G.m.task[idx[i]];
 
 		fprintf(f, "%d\t%d\t", t->tid, t->pid);
 		out_name(f, t->comm[0] ? t->comm : "?");
@@ -6747,7 +6772,7 @@ static void out_latency(FILE *f)
 static void out_chain(FILE *f, int tid)
 {
 	struct lat_step s[LAT_CHAIN * 2];
-	int n = lat_chain(tid, G.m_last, s, LAT_CHAIN * 2);
+	int n = lat_chain(tid, G.m.last, s, LAT_CHAIN * 2);
 	const struct task *p;
 
 	fputs("\nchain_step\ttime_s\ttid\tcomm\twaker\n", f);
@@ -7135,10 +7160,10 @@ static bool pf_print(struct pf *x, const char *pf, struct pfo *o)
 /* The print fmt of format f (the text after "print fmt: "), or NULL. */
 static const char *pf_text(const struct tfs_fmt *f)
 {
-	ptrdiff_t i = f - G.fmt;
+	ptrdiff_t i = f - G.ev.fmt;
 	const char *p;
 
-	if (i < 0 || i >= G.nfmt || !fmt_text[i].text)
+	if (i < 0 || i >= G.ev.nfmt || !fmt_text[i].text)
 		return NULL;
 	p = strstr(fmt_text[i].text, "print fmt: ");
 	return p ? p + 11 : NULL;
@@ -7183,7 +7208,7 @@ static void out_lat_flags(char *out, unsigned fl, unsigned pc)
 static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
 {
 	static struct pf x;
-	const struct attr *a = ri->attr >= 0 ? &G.attr[ri->attr] : NULL;
+	const struct attr *a = ri->attr >= 0 ? &G.ev.attr[ri->attr] : NULL;
 	const struct task *p;
 	const char *pf, *name;
 	struct pfo o = { .n = 0 };
@@ -7262,7 +7287,7 @@ struct cell {
 enum { CA_REVERSE = 1, CA_BOLD = 2 };
 
 /*
- * Per column of the timeline, G.acc[col * ACC_N + slot] holds what the row
+ * Per column of the timeline, G.term.acc[col * ACC_N + slot] holds what the row
  * did in the column's span: ns per task state (slots < ST_N), ns in I/O
  * calls per kind (ACC_IO + kind: any at all shows, so that short calls are
  * seen at any zoom), ns per idle state depth (ACC_C0...), the
@@ -7295,7 +7320,6 @@ static const char st_ascii[ST_N] = { ' ', '#', 'r', '.', 'D', 'I', ' ' };
 
 static struct termios term_saved;
 static int term_saved_flags = -1;
-static volatile sig_atomic_t term_active;
 
 /* Leave raw mode and the alternate screen (async-signal-safe). */
 static void term_restore(void)
@@ -7307,7 +7331,7 @@ static void term_restore(void)
 		fcntl(1, F_SETFL, term_saved_flags);
 	if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
 		term_saved_flags = -1;
-	tcsetattr(G.tty_in, TCSAFLUSH, &term_saved);
+	tcsetattr(G.term.tty_in, TCSAFLUSH, &term_saved);
 }
 
 static const int term_fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
@@ -7327,7 +7351,7 @@ static void term_fatal(int sig, siginfo_t *si, void *uc)
 		raise(sig);
 }
 
-/* Enter raw mode on G.tty_in and the alternate screen on stdout. */
+/* Enter raw mode on G.term.tty_in and the alternate screen on stdout. */
 static void term_raw(void)
 {
 	struct termios t = term_saved;
@@ -7338,13 +7362,13 @@ static void term_raw(void)
 	t.c_lflag &= ~(ECHO | ICANON | IEXTEN | ISIG);
 	t.c_cc[VMIN] = 0;
 	t.c_cc[VTIME] = 0;
-	tcsetattr(G.tty_in, TCSAFLUSH, &t);
+	tcsetattr(G.term.tty_in, TCSAFLUSH, &t);
 	term_saved_flags = fcntl(1, F_GETFL);
 	fcntl(1, F_SETFL, term_saved_flags | O_NONBLOCK);
 	term_active = 1;
 	if (write(1, TERM_ENTER, sizeof(TERM_ENTER) - 1) < 0)
-		G.full_redraw = true;
-	G.full_redraw = true;
+		G.term.full_redraw = true;
+	G.term.full_redraw = true;
 }
 
 /* Bytes per second the terminal takes: from its line speed, except that a
@@ -7375,19 +7399,19 @@ static uint64_t term_rate(void)
  * the output buffer for rows x cols; the next frame is drawn whole. */
 static void scr_alloc(int rows, int cols)
 {
-	free(G.scr);
-	free(G.scr_prev);
-	free(G.acc);
-	free(G.ob);
-	G.rows = rows;
-	G.cols = cols;
-	G.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
-	G.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
-	G.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
-	G.ob = xcalloc(1, G.ob_cap);
-	G.ob_len = G.ob_off = 0;
-	G.full_redraw = true;
+	free(G.term.scr);
+	free(G.term.scr_prev);
+	free(G.term.acc);
+	free(G.term.ob);
+	G.term.rows = rows;
+	G.term.cols = cols;
+	G.term.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.term.scr_prev = xcalloc((size_t)rows * cols, sizeof(struct cell));
+	G.term.acc = xcalloc((size_t)cols * ACC_N, sizeof(uint64_t));
+	G.term.ob_cap = (size_t)rows * cols * 48 + 4096;	/* move, colours, 3-byte char per cell */
+	G.term.ob = xcalloc(1, G.term.ob_cap);
+	G.term.ob_len = G.term.ob_off = 0;
+	G.term.full_redraw = true;
 }
 
 /* Size the screen buffers for the terminal's size (start-up and resize). */
@@ -7404,7 +7428,7 @@ static void term_size(void)
 		rows = 500;
 	if (cols > 1000)
 		cols = 1000;
-	if (rows == G.rows && cols == G.cols && G.scr)
+	if (rows == G.term.rows && cols == G.term.cols && G.term.scr)
 		return;
 	scr_alloc(rows, cols);
 }
@@ -7433,25 +7457,25 @@ static void term_init(void)
 
 	if (!isatty(1))
 		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
-	G.tty_in = isatty(0) ? 0 : open("/dev/tty", O_RDONLY | O_CLOEXEC);
-	if (G.tty_in < 0 || tcgetattr(G.tty_in, &term_saved) < 0)
+	G.term.tty_in = isatty(0) ? 0 : open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	if (G.term.tty_in < 0 || tcgetattr(G.term.tty_in, &term_saved) < 0)
 		die("no terminal to read keys from");
 	lang = getenv("LC_ALL");
 	if (!lang || !*lang)
 		lang = getenv("LC_CTYPE");
 	if (!lang || !*lang)
 		lang = getenv("LANG");
-	G.utf8 = !G.ascii && lang && (strcasestr(lang, "utf-8") || strcasestr(lang, "utf8"));
-	if (!term || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.no_color)
-		G.ncolor = 0;
+	G.term.utf8 = !G.term.ascii && lang && (strcasestr(lang, "utf-8") || strcasestr(lang, "utf8"));
+	if (!term || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.term.no_color)
+		G.term.ncolor = 0;
 	else if (strstr(term, "256") || getenv("COLORTERM"))
-		G.ncolor = 256;
+		G.term.ncolor = 256;
 	else
-		G.ncolor = 16;
+		G.term.ncolor = 16;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
 		sigaction(term_fatal_sig[i], &sa, &term_fatal_old[i]);
-	G.term_bps = term_rate();
+	G.term.bps = term_rate();
 	term_size();
 	atexit(term_restore);
 	term_raw();
@@ -7460,34 +7484,34 @@ static void term_init(void)
 /* Append bytes to the frame's output buffer (sized for a full redraw). */
 static void ob_add(const char *s, size_t n)
 {
-	if (G.ob_len + n > G.ob_cap)
+	if (G.term.ob_len + n > G.term.ob_cap)
 		return;		/* cannot happen: sized for the worst frame */
-	memcpy(G.ob + G.ob_len, s, n);
-	G.ob_len += n;
+	memcpy(G.term.ob + G.term.ob_len, s, n);
+	G.term.ob_len += n;
 }
 
 /* Write what is pending of the output without blocking; true when all is out. */
 static bool ob_flush(void)
 {
-	while (G.ob_off < G.ob_len) {
-		ssize_t n = write(1, G.ob + G.ob_off, G.ob_len - G.ob_off);
+	while (G.term.ob_off < G.term.ob_len) {
+		ssize_t n = write(1, G.term.ob + G.term.ob_off, G.term.ob_len - G.term.ob_off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return false;
-		G.ob_off += n;
-		G.bytes_out += n;
+		G.term.ob_off += n;
+		G.term.bytes_out += n;
 	}
-	G.ob_len = G.ob_off = 0;
+	G.term.ob_len = G.term.ob_off = 0;
 	return true;
 }
 
 /* ---------------------------------------------------------------- drawing */
 
 /*
- * A frame is drawn into G.scr by draw_frame() from the model and the view
- * state only, then draw_diff() writes the cells that differ from G.scr_prev
+ * A frame is drawn into G.term.scr by draw_frame() from the model and the view
+ * state only, then draw_diff() writes the cells that differ from G.term.scr_prev
  * (what the terminal shows) as one buffer: an unchanged frame writes
  * nothing.
  *
@@ -7501,16 +7525,16 @@ static bool ob_flush(void)
  * state within that span: the height of an eighth block for running (or
  * busy), the background colour for the largest other state.
  */
-#define LABEL_W (G.cols >= 100 ? 29 : G.cols >= 60 ? 24 : 16)
+#define LABEL_W (G.term.cols >= 100 ? 29 : G.term.cols >= 60 ? 24 : 16)
 
 /* Put character ch at (r, c) with colours. */
 static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
 {
 	struct cell *p;
 
-	if (r < 0 || r >= G.rows || c < 0 || c >= G.cols)
+	if (r < 0 || r >= G.term.rows || c < 0 || c >= G.term.cols)
 		return;
-	p = &G.scr[r * G.cols + c];
+	p = &G.term.scr[r * G.term.cols + c];
 	p->ch = ch;
 	p->fg = fg < 0 ? 0 : fg + 1;
 	p->bg = bg < 0 ? 0 : bg + 1;
@@ -7567,7 +7591,7 @@ static uint64_t ib_get(uint64_t *p)
 	uint8_t b;
 
 	do {
-		b = G.ib[(*p)++ % G.ib_cap];
+		b = G.ib.buf[(*p)++ % G.ib.cap];
 		v |= (uint64_t)(b & 127) << sh;
 		sh += 7;
 	} while ((b & 128) && sh < 64);
@@ -7584,7 +7608,7 @@ static bool ival_get(uint64_t p, int32_t row, struct ival *v)
 		return false;
 	back = ib_get(&q);
 	v->prev = back ? p - back : NO_IVAL;
-	v->end = G.ibc[(p >> G.ib_shift) % (G.ib_cap >> G.ib_shift)].base + (uint64_t)unzz(ib_get(&q));
+	v->end = G.ib.ch[(p >> G.ib.shift) % (G.ib.cap >> G.ib.shift)].base + (uint64_t)unzz(ib_get(&q));
 	v->start = v->end - ib_get(&q);
 	back = ib_get(&q);
 	v->state = (int32_t)unzz(back >> 1);
@@ -7608,23 +7632,23 @@ static void ival_walk(uint64_t p, int32_t row, uint64_t from,
 /* Add (overlap of [a, b) with each column) * w to slot. */
 static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
 {
-	uint64_t span = G.v_end - G.v_start;
-	int ncol = G.cols - LABEL_W;
+	uint64_t span = G.v.end - G.v.start;
+	int ncol = G.term.cols - LABEL_W;
 
-	if (a < G.v_start)
-		a = G.v_start;
-	if (a < G.acc_lo)
-		a = G.acc_lo;
-	if (b > G.v_end)
-		b = G.v_end;
-	if (G.acc_hi && b > G.acc_hi)
-		b = G.acc_hi;
+	if (a < G.v.start)
+		a = G.v.start;
+	if (a < G.term.acc_lo)
+		a = G.term.acc_lo;
+	if (b > G.v.end)
+		b = G.v.end;
+	if (G.term.acc_hi && b > G.term.acc_hi)
+		b = G.term.acc_hi;
 	if (a >= b || ncol <= 0 || !span)
 		return;
-	for (int c = (a - G.v_start) * ncol / span; c < ncol; c++) {
-		uint64_t c0 = G.v_start + span * c / ncol, c1 = G.v_start + span * (c + 1) / ncol;
+	for (int c = (a - G.v.start) * ncol / span; c < ncol; c++) {
+		uint64_t c0 = G.v.start + span * c / ncol, c1 = G.v.start + span * (c + 1) / ncol;
 		uint64_t lo = a > c0 ? a : c0, hi = b < c1 ? b : c1;
-		uint64_t *p = &G.acc[c * ACC_N];
+		uint64_t *p = &G.term.acc[c * ACC_N];
 
 		if (c0 >= b)
 			break;
@@ -7680,7 +7704,7 @@ static bool acc_freq_fn(const struct ival *v, void *arg)
 	return true;
 }
 
-/* Row codes of G.rowlist: a task slot (>= 0), a CPU, its frequency row,
+/* Row codes of G.v.rowlist: a task slot (>= 0), a CPU, its frequency row,
  * or the one line saying the kernel reports no frequency. */
 #define ROW_CPU(c) (-1 - (c))
 #define ROW_FREQ(c) (-1 - (c) - MAX_CPUS)
@@ -7691,56 +7715,56 @@ static bool acc_freq_fn(const struct ival *v, void *arg)
 /* Time of the start of timeline column c. */
 static uint64_t col_t(int c)
 {
-	int ncol = G.cols - LABEL_W;
+	int ncol = G.term.cols - LABEL_W;
 
-	return ncol > 0 ? G.v_start + (G.v_end - G.v_start) * c / ncol : G.v_start;
+	return ncol > 0 ? G.v.start + (G.v.end - G.v.start) * c / ncol : G.v.start;
 }
 
 /* The columns drawn from the exact intervals for history kind k, from
  * the one returned to *end: none when columns are a bucket wide or more
  * (the summaries resolve them, at a cost that does not grow with the
- * events), else those within [ival_floor, ival_ceil]. */
+ * events), else those within [G.ib.floor, G.ib.ceil]. */
 static int col_exact(int k, int *end)
 {
-	int ncol = G.cols - LABEL_W, c = 0;
+	int ncol = G.term.cols - LABEL_W, c = 0;
 
 	*end = ncol;
-	if (ncol > 0 && G.hist_on && (G.v_end - G.v_start) / ncol >= G.hp[k].w)
+	if (ncol > 0 && G.hist.on && (G.v.end - G.v.start) / ncol >= G.hist.hp[k].w)
 		return ncol;
-	while (c < ncol && col_t(c) < G.ival_floor)
+	while (c < ncol && col_t(c) < G.ib.floor)
 		c++;
-	while (*end > c && col_t(*end) > G.ival_ceil)
+	while (*end > c && col_t(*end) > G.ib.ceil)
 		(*end)--;
 	return c;
 }
 
 /*
- * Add the summaries of history kind k, row r (task slot or CPU) to G.acc
+ * Add the summaries of history kind k, row r (task slot or CPU) to G.term.acc
  * for columns [0, x0) and [x1, ncol): each bucket's share of the column,
  * mapped to the acc slots (map[s] for summary slot s; ACC_RCPU is marked,
  * not added).  Bucket counts are powers of two.
  */
 static void hist_fill(int k, int r, int x0, int x1, const int8_t *map)
 {
-	const struct hpool *h = &G.hp[k];
+	const struct hpool *h = &G.hist.hp[k];
 	int i = hist_block(k, r, false), nb = h->nb, ns = h->nslot;
 
-	for (int c = x0 > 0 ? 0 : x1; i >= 0 && c < G.cols - LABEL_W; c = c + 1 == x0 ? x1 : c + 1) {
-		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.acc[c * ACC_N];
+	for (int c = x0 > 0 ? 0 : x1; i >= 0 && c < G.term.cols - LABEL_W; c = c + 1 == x0 ? x1 : c + 1) {
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), *a = &G.term.acc[c * ACC_N];
 		double sum[HC_N] = { 0 }, run = 0, cpu = 0;
 		int64_t b0, b1;
 
-		if (c1 <= G.hist_base || c1 <= c0)
+		if (c1 <= G.hist.base || c1 <= c0)
 			continue;
-		if (c0 < G.hist_base)
-			c0 = G.hist_base;
-		b0 = (c0 - G.hist_base) / h->w;
-		b1 = (c1 - 1 - G.hist_base) / h->w;
+		if (c0 < G.hist.base)
+			c0 = G.hist.base;
+		b0 = (c0 - G.hist.base) / h->w;
+		b1 = (c1 - 1 - G.hist.base) / h->w;
 		if (b0 <= h->hi[i] - nb)
 			b0 = h->hi[i] - nb + 1;
 		for (int64_t b = b0; b <= b1 && b <= h->hi[i]; b++) {
 			const float *f = h->f + ((size_t)i * nb + (b & (nb - 1))) * ns;
-			uint64_t lo = G.hist_base + b * h->w, hi = lo + h->w;
+			uint64_t lo = G.hist.base + b * h->w, hi = lo + h->w;
 			double frac = lo >= c0 && hi <= c1 ? 1 :
 				      (double)((c1 < hi ? c1 : hi) - (c0 > lo ? c0 : lo)) / h->w;
 
@@ -7765,10 +7789,10 @@ static void hist_fill(int k, int r, int x0, int x1, const int8_t *map)
  * columns whose states add up to less than the time they overlap it. */
 static void acc_unknown(uint64_t from, uint64_t to)
 {
-	int ncol = G.cols - LABEL_W;
+	int ncol = G.term.cols - LABEL_W;
 
 	for (int c = 0; c < ncol; c++) {
-		uint64_t c0 = col_t(c), c1 = col_t(c + 1), known = 0, *a = &G.acc[c * ACC_N];
+		uint64_t c0 = col_t(c), c1 = col_t(c + 1), known = 0, *a = &G.term.acc[c * ACC_N];
 
 		c0 = c0 > from ? c0 : from;
 		c1 = c1 < to ? c1 : to;
@@ -7781,7 +7805,7 @@ static void acc_unknown(uint64_t from, uint64_t to)
 	}
 }
 
-/* Fill G.acc for row over the view: the summaries left of the exact
+/* Fill G.term.acc for row over the view: the summaries left of the exact
  * intervals' reach, the intervals from there, the open states, and unknown
  * where nothing is known within the row's life. */
 static void acc_row(int row)
@@ -7793,56 +7817,56 @@ static void acc_row(int row)
 					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
 	int xe, xc = col_exact(row >= 0 ? HK_TASK : HK_CPU, &xe);
 
-	memset(G.acc, 0, sizeof(uint64_t) * G.cols * ACC_N);
-	G.acc_lo = col_t(xc);
-	G.acc_hi = col_t(xe);
+	memset(G.term.acc, 0, sizeof(uint64_t) * G.term.cols * ACC_N);
+	G.term.acc_lo = col_t(xc);
+	G.term.acc_hi = col_t(xe);
 	if (row >= 0) {
-		const struct task *t = &G.task[row];
+		const struct task *t = &G.m.task[row];
 
 		hist_fill(HK_TASK, row, xc, xe, task_map);
 		hist_fill(HK_IO, row, xc, xe, io_map);
-		ival_walk(t->last_ival, row, G.acc_lo, acc_task_fn, NULL);
-		ival_walk(t->last_iival, row, G.acc_lo, acc_io_fn, NULL);
-		G.acc_lo = G.acc_hi = 0;
+		ival_walk(t->last_ival, row, G.term.acc_lo, acc_task_fn, NULL);
+		ival_walk(t->last_iival, row, G.term.acc_lo, acc_io_fn, NULL);
+		G.term.acc_lo = G.term.acc_hi = 0;
 		if (t->state != ST_DEAD)
-			acc_add(t->since, G.v_now, t->state, 1);
+			acc_add(t->since, G.v.now, t->state, 1);
 		if (t->state == ST_RUNNING && t->cpu >= 0)
-			acc_add(t->since, G.v_now, ACC_RCPU, t->cpu + 1);
+			acc_add(t->since, G.v.now, ACC_RCPU, t->cpu + 1);
 		if (t->in_io)
-			acc_add(t->io_start, G.v_now, ACC_IO + io_calls[t->io_call].kind, 1);
-		acc_unknown(t->first_seen, t->state == ST_DEAD ? t->since : G.v_now);
+			acc_add(t->io_start, G.v.now, ACC_IO + io_calls[t->io_call].kind, 1);
+		acc_unknown(t->first_seen, t->state == ST_DEAD ? t->since : G.v.now);
 	} else if (ROW_IS_CPU(row)) {
-		const struct cpu *p = &G.cpu[-1 - row];
+		const struct cpu *p = &G.m.cpu[-1 - row];
 
 		hist_fill(HK_CPU, -1 - row, xc, xe, cpu_map);
 		if (p->last_cival != NO_IVAL)
 			hist_fill(HK_CSTATE, -1 - row, xc, xe, cs_map);
-		ival_walk(p->last_ival, row, G.acc_lo, acc_cpu_fn, NULL);
-		ival_walk(p->last_cival, row, G.acc_lo, acc_cstate_fn, NULL);
-		G.acc_lo = G.acc_hi = 0;
+		ival_walk(p->last_ival, row, G.term.acc_lo, acc_cpu_fn, NULL);
+		ival_walk(p->last_cival, row, G.term.acc_lo, acc_cstate_fn, NULL);
+		G.term.acc_lo = G.term.acc_hi = 0;
 		if (p->cur >= 0)
-			acc_add(p->since, G.v_now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
+			acc_add(p->since, G.v.now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
 		if (p->cstate >= 0)
-			acc_add(p->cstate_since, G.v_now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
-		if (p->seen && !G.power_only)
-			acc_unknown(G.m_first, G.v_now);
+			acc_add(p->cstate_since, G.v.now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
+		if (p->seen && !G.opt.power_only)
+			acc_unknown(G.m.first, G.v.now);
 	} else if (ROW_IS_FREQ(row)) {
 		int c = -1 - row - MAX_CPUS;
-		const struct cpu *p = &G.cpu[c];
+		const struct cpu *p = &G.m.cpu[c];
 
 		hist_fill(HK_FREQ, c, xc, xe, freq_map);
-		ival_walk(p->last_fival, ROW_CPU(c), G.acc_lo, acc_freq_fn, NULL);
-		G.acc_lo = G.acc_hi = 0;
+		ival_walk(p->last_fival, ROW_CPU(c), G.term.acc_lo, acc_freq_fn, NULL);
+		G.term.acc_lo = G.term.acc_hi = 0;
 		if (p->freq >= 0) {
-			acc_add(p->freq_since, G.v_now, ACC_FSUM, p->freq);
-			acc_add(p->freq_since, G.v_now, ACC_FNS, 1);
+			acc_add(p->freq_since, G.v.now, ACC_FSUM, p->freq);
+			acc_add(p->freq_since, G.v.now, ACC_FNS, 1);
 		}
 	}
-	G.acc_lo = G.acc_hi = 0;
+	G.term.acc_lo = G.term.acc_hi = 0;
 }
 
 /*
- * Draw the timeline cells of a row from G.acc.  Tasks: block height is the
+ * Draw the timeline cells of a row from G.term.acc.  Tasks: block height is the
  * running share; the background the largest other state, I/O first.  CPUs:
  * height is the busy share; idle shows its deepest-held idle state (a digit
  * in --ascii).  Frequency rows: height is the mean frequency over the
@@ -7850,16 +7874,16 @@ static void acc_row(int row)
  */
 static void draw_cells(int r, int row)
 {
-	int ncol = G.cols - LABEL_W;
-	uint64_t span = G.v_end - G.v_start;
-	int cur_col = span && G.v_cursor >= G.v_start && G.v_cursor <= G.v_end ?
-		      (int)((G.v_cursor - G.v_start) * ncol / span) : -1;
-	int mark_col = span && G.v_has_mark && G.v_mark >= G.v_start && G.v_mark <= G.v_end ?
-		       (int)((G.v_mark - G.v_start) * ncol / span) : -1;
+	int ncol = G.term.cols - LABEL_W;
+	uint64_t span = G.v.end - G.v.start;
+	int cur_col = span && G.v.cursor >= G.v.start && G.v.cursor <= G.v.end ?
+		      (int)((G.v.cursor - G.v.start) * ncol / span) : -1;
+	int mark_col = span && G.v.has_mark && G.v.mark >= G.v.start && G.v.mark <= G.v.end ?
+		       (int)((G.v.mark - G.v.start) * ncol / span) : -1;
 	bool cpu = ROW_IS_CPU(row), freq = ROW_IS_FREQ(row);
 
 	for (int c = 0; c < ncol; c++) {
-		const uint64_t *a = &G.acc[c * ACC_N];
+		const uint64_t *a = &G.term.acc[c * ACC_N];
 		uint64_t cw = span * (c + 1) / ncol - span * c / ncol, best = 0, run = a[ST_RUNNING];
 		uint64_t best_cs = 0, idle_cs = 0, best_io = 0;
 		int other = -1, eighths, fg = -1, bg = -1, cs = -1, io = IO_READ;
@@ -7868,7 +7892,7 @@ static void draw_cells(int r, int row)
 		if (!cw)
 			cw = 1;
 		if (freq) {
-			run = a[ACC_FNS] && G.freq_max ? a[ACC_FSUM] / a[ACC_FNS] * cw / G.freq_max : 0;
+			run = a[ACC_FNS] && G.m.freq_max ? a[ACC_FSUM] / a[ACC_FNS] * cw / G.m.freq_max : 0;
 			fg = COL_FREQ;
 		}
 		for (int s = 0; s < ST_N; s++)
@@ -7897,18 +7921,18 @@ static void draw_cells(int r, int row)
 		eighths = run ? (int)((run * 8 + cw - 1) / cw) : 0;
 		if (eighths > 8)
 			eighths = 8;
-		if (G.ncolor) {
+		if (G.term.ncolor) {
 			if (!freq)
-				fg = !cpu && G.v_cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 : COL_RUN;
+				fg = !cpu && G.v.cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 : COL_RUN;
 			if (other >= 0)
 				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) :
 				     other == ST_IO ? io_col[io] : st_col[other];
 			if (bg == COL_SLEEP)
 				bg = -1;
 		}
-		if (G.utf8) {
+		if (G.term.utf8) {
 			ch = eighths ? 0x2580 + eighths : ' ';	/* U+2581..2588 */
-			if (eighths == 0 && !G.ncolor && other >= 0)
+			if (eighths == 0 && !G.term.ncolor && other >= 0)
 				ch = other == ST_UNKNOWN ? 0xb7 : other == ST_RUNNABLE ? 0x2591 :
 				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 :
 				     cpu && cs >= 0 ? '0' + cs : ' ';
@@ -7919,17 +7943,17 @@ static void draw_cells(int r, int row)
 				ch = cs >= 0 ? '0' + cs : '_';
 		}
 		if (other == ST_UNKNOWN && !eighths) {	/* no record: hatched, never blank */
-			ch = G.utf8 ? 0x2571 : '/';
+			ch = G.term.utf8 ? 0x2571 : '/';
 			fg = COL_UNKNOWN;
 			bg = -1;
 		}
-		if (!cpu && !freq && G.v_cpucol && !G.ncolor && eighths && a[ACC_RCPU])
+		if (!cpu && !freq && G.v.cpucol && !G.term.ncolor && eighths && a[ACC_RCPU])
 			ch = '0' + (a[ACC_RCPU] - 1) % 10;
 		if (c == mark_col && c != cur_col)
 			bg = COL_AXIS;
 		if (c == cur_col)
 			bg = COL_CURSOR;
-		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.ncolor ? CA_REVERSE : 0);
+		draw_put(r, LABEL_W + c, ch, fg, bg, c == cur_col && !G.term.ncolor ? CA_REVERSE : 0);
 	}
 }
 
@@ -7939,10 +7963,10 @@ static const char *const ord_names[ORD_N] = { "run time", "tid", "name", "first 
 
 static int row_cmp(const void *pa, const void *pb)
 {
-	const struct task *a = &G.task[*(const int *)pa], *b = &G.task[*(const int *)pb];
+	const struct task *a = &G.m.task[*(const int *)pa], *b = &G.m.task[*(const int *)pb];
 	int d = 0;
 
-	switch (G.v_order) {
+	switch (G.v.order) {
 	case ORD_RUN:
 		d = (a->total[ST_RUNNING] < b->total[ST_RUNNING]) - (a->total[ST_RUNNING] > b->total[ST_RUNNING]);
 		break;
@@ -7959,11 +7983,11 @@ static int row_cmp(const void *pa, const void *pb)
 /* Did task slot row run, wait, block or do I/O in the view's span? */
 static bool row_busy(int row)
 {
-	int ncol = G.cols - LABEL_W;
+	int ncol = G.term.cols - LABEL_W;
 
 	acc_row(row);
 	for (int c = 0; c < ncol; c++) {
-		const uint64_t *a = &G.acc[c * ACC_N];
+		const uint64_t *a = &G.term.acc[c * ACC_N];
 
 		if (a[ST_RUNNING] || a[ST_RUNNABLE] || a[ST_BLOCKED] || a[ST_IO] ||
 		    a[ACC_IO] || a[ACC_IO + 1] || a[ACC_IO + 2] || a[ACC_IO + 3])
@@ -7975,8 +7999,8 @@ static bool row_busy(int row)
 /*
  * The rows of the view in order: CPUs, each with its frequency row where
  * the kernel reports one (with -P, one line says when none does), then the
- * tasks seen in the view's span, in the chosen order.  Fills G.rowlist,
- * G.nrowlist.
+ * tasks seen in the view's span, in the chosen order.  Fills G.v.rowlist,
+ * G.v.nrowlist.
  */
 static void rows_build(void)
 {
@@ -7984,47 +8008,47 @@ static void rows_build(void)
 
 	bool any_freq = false;
 
-	for (int c = 0; c < G.ncpu && n < G.rowlist_cap - 1; c++) {
-		bool freq = G.cpu[c].freq >= 0 || G.cpu[c].last_fival != NO_IVAL;
+	for (int c = 0; c < G.m.ncpu && n < G.v.rowlist_cap - 1; c++) {
+		bool freq = G.m.cpu[c].freq >= 0 || G.m.cpu[c].last_fival != NO_IVAL;
 
-		if (!filter_cpu(c) || (!G.cpu[c].seen && G.cpu[c].last_ival == NO_IVAL && !freq &&
-				       G.cpu[c].cstate < 0 && G.cpu[c].last_cival == NO_IVAL))
+		if (!filter_cpu(c) || (!G.m.cpu[c].seen && G.m.cpu[c].last_ival == NO_IVAL && !freq &&
+				       G.m.cpu[c].cstate < 0 && G.m.cpu[c].last_cival == NO_IVAL))
 			continue;
-		G.rowlist[n++] = ROW_CPU(c);
+		G.v.rowlist[n++] = ROW_CPU(c);
 		if (freq)
-			G.rowlist[n++] = ROW_FREQ(c);
+			G.v.rowlist[n++] = ROW_FREQ(c);
 		any_freq |= freq;
 	}
-	if (G.power_only && !any_freq && n < G.rowlist_cap)
-		G.rowlist[n++] = ROW_NOFREQ;
+	if (G.opt.power_only && !any_freq && n < G.v.rowlist_cap)
+		G.v.rowlist[n++] = ROW_NOFREQ;
 	first_task = n;
-	for (int i = 0; i < G.ntask && n < G.rowlist_cap; i++) {
-		const struct task *t = &G.task[i];
+	for (int i = 0; i < G.m.ntask && n < G.v.rowlist_cap; i++) {
+		const struct task *t = &G.m.task[i];
 
-		if (G.power_only || !filter_task(t))
+		if (G.opt.power_only || !filter_task(t))
 			continue;
-		if (t->tid == G.v_sel_key)	/* the selection stays on pan and zoom */
-			G.rowlist[n++] = i;
-		else if (t->last_seen >= G.v_start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
-			if ((t->state != ST_DEAD || t->last_seen >= G.v_start) && (!G.v_hide || row_busy(i)))
-				G.rowlist[n++] = i;
+		if (t->tid == G.v.sel_key)	/* the selection stays on pan and zoom */
+			G.v.rowlist[n++] = i;
+		else if (t->last_seen >= G.v.start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
+			if ((t->state != ST_DEAD || t->last_seen >= G.v.start) && (!G.v.hide || row_busy(i)))
+				G.v.rowlist[n++] = i;
 	}
-	qsort(G.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
-	G.nrowlist = n;
+	qsort(G.v.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
+	G.v.nrowlist = n;
 }
 
-/* The key of row index i of G.rowlist: tid for tasks, the row code else. */
+/* The key of row index i of G.v.rowlist: tid for tasks, the row code else. */
 static int row_key(int i)
 {
-	int row = G.rowlist[i];
+	int row = G.v.rowlist[i];
 
-	return row >= 0 ? G.task[row].tid : row - 1000000;
+	return row >= 0 ? G.m.task[row].tid : row - 1000000;
 }
 
-/* Index in G.rowlist of the row with key, or -1. */
+/* Index in G.v.rowlist of the row with key, or -1. */
 static int row_find(int key)
 {
-	for (int i = 0; i < G.nrowlist; i++)
+	for (int i = 0; i < G.v.nrowlist; i++)
 		if (row_key(i) == key)
 			return i;
 	return -1;
@@ -8049,7 +8073,7 @@ static bool at_fn(const struct ival *v, void *arg)
  * aux.  False if unknown there. */
 static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *end, int *aux)
 {
-	const struct task *tk = &G.task[row];
+	const struct task *tk = &G.m.task[row];
 	struct at a = { .t = t };
 
 	if (t >= tk->since && tk->state != ST_DEAD) {
@@ -8086,7 +8110,7 @@ static bool chain_at(uint64_t p, int row, uint64_t t, struct ival *v)
 static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 {
 	static struct { int c, tid; uint64_t t, start, end, head; } memo[16];
-	const struct cpu *p = &G.cpu[c];
+	const struct cpu *p = &G.m.cpu[c];
 	struct ival v;
 	int m = c & 15;
 
@@ -8095,12 +8119,12 @@ static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 		*end = 0;
 		return p->cur;
 	}
-	if (memo[m].c != c || memo[m].t != t || memo[m].head != G.ib_head + 1) {
+	if (memo[m].c != c || memo[m].t != t || memo[m].head != G.ib.head + 1) {
 		bool k = chain_at(p->last_ival, ROW_CPU(c), t, &v);
 
 		memo[m].c = c;
 		memo[m].t = t;
-		memo[m].head = G.ib_head + 1;
+		memo[m].head = G.ib.head + 1;
 		memo[m].tid = k ? v.state : -1;
 		memo[m].start = k ? v.start : 0;
 		memo[m].end = k ? v.end : 0;
@@ -8113,11 +8137,11 @@ static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 /* Why nothing is known of a row at time t, for the readouts. */
 static const char *why_unknown(uint64_t t)
 {
-	if (t < G.ival_floor)
+	if (t < G.ib.floor)
 		return "older than the exact history kept (see the cell's shares)";
-	if (t > G.ival_ceil)
+	if (t > G.ib.ceil)
 		return "past the exact span read again (see the cell's shares)";
-	if (t < G.m_first || t > G.v_now)
+	if (t < G.m.first || t > G.v.now)
 		return "outside the events";
 	return "no events tell (lost, paused, or not yet seen)";
 }
@@ -8152,28 +8176,28 @@ static void fmt_secs(char *out, size_t n, uint64_t d, uint64_t step)
  * step of the view needs. */
 static void fmt_at(char *out, size_t n, uint64_t t)
 {
-	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1;
+	int ncol = G.term.cols - LABEL_W > 0 ? G.term.cols - LABEL_W : 1;
 
-	fmt_secs(out, n, t > G.m_first ? t - G.m_first : 0, (G.v_end - G.v_start) / ncol);
+	fmt_secs(out, n, t > G.m.first ? t - G.m.first : 0, (G.v.end - G.v.start) / ncol);
 }
 
-/* The shares of the states in the cursor's column of row (from G.acc
+/* The shares of the states in the cursor's column of row (from G.term.acc
  * after acc_row), as "running 40% sleeping 60%". */
 static int draw_shares(int r, int c, int row)
 {
-	int ncol = G.cols - LABEL_W, col, n = 0;
+	int ncol = G.term.cols - LABEL_W, col, n = 0;
 	uint64_t tot = 0, *a;
 
-	if (ncol <= 0 || G.v_cursor < G.v_start || G.v_cursor >= G.v_end)
+	if (ncol <= 0 || G.v.cursor < G.v.start || G.v.cursor >= G.v.end)
 		return 0;
-	col = (G.v_cursor - G.v_start) * ncol / (G.v_end - G.v_start);
+	col = (G.v.cursor - G.v.start) * ncol / (G.v.end - G.v.start);
 	acc_row(row);
-	a = &G.acc[col * ACC_N];
+	a = &G.term.acc[col * ACC_N];
 	for (int s = 0; s < ST_N; s++)
 		tot += a[s];
 	for (int s = 0; s < ST_N && tot; s++)
 		if (a[s] * 100 / tot)
-			n += draw_fmt(r, c + n, G.cols - c - n, -1, 0, "%s%s %d%%", n ? " " : "; this cell: ",
+			n += draw_fmt(r, c + n, G.term.cols - c - n, -1, 0, "%s%s %d%%", n ? " " : "; this cell: ",
 				      row < 0 && s == ST_SLEEPING ? "idle" : row < 0 && s == ST_RUNNING ? "busy" : st_names[s],
 				      (int)(a[s] * 100 / tot));
 	return n;
@@ -8185,30 +8209,30 @@ struct vsum { uint64_t wait; };
 static bool vsum_fn(const struct ival *v, void *arg)
 {
 	struct vsum *x = arg;
-	uint64_t a = v->start > G.v_start ? v->start : G.v_start, b = v->end < G.v_end ? v->end : G.v_end;
+	uint64_t a = v->start > G.v.start ? v->start : G.v.start, b = v->end < G.v.end ? v->end : G.v.end;
 
 	if (v->state == ST_RUNNABLE && b > a && b - a > x->wait)
 		x->wait = b - a;
-	return v->end > G.v_start;
+	return v->end > G.v.start;
 }
 
 static int draw_view_sums(int r, int c, int row)
 {
-	const struct task *t = &G.task[row];
+	const struct task *t = &G.m.task[row];
 	struct vsum x = { 0 };
 	uint64_t run = 0;
-	int ncol = G.cols - LABEL_W;
+	int ncol = G.term.cols - LABEL_W;
 	char w[32];
 
 	acc_row(row);
 	for (int i = 0; i < ncol; i++)
-		run += G.acc[i * ACC_N + ST_RUNNING];
-	ival_walk(t->last_ival, row, G.v_start, vsum_fn, &x);
-	if (t->state == ST_RUNNABLE && G.v_now > t->since)
-		x.wait = G.v_now - t->since > x.wait ? G.v_now - t->since : x.wait;
+		run += G.term.acc[i * ACC_N + ST_RUNNING];
+	ival_walk(t->last_ival, row, G.v.start, vsum_fn, &x);
+	if (t->state == ST_RUNNABLE && G.v.now > t->since)
+		x.wait = G.v.now - t->since > x.wait ? G.v.now - t->since : x.wait;
 	fmt_dur(w, sizeof(w), x.wait);
-	return draw_fmt(r, c, G.cols - c, -1, 0, " [view: ran %d%%, longest wait %s]",
-			(int)(run * 100 / (G.v_end - G.v_start + 1)), w);
+	return draw_fmt(r, c, G.term.cols - c, -1, 0, " [view: ran %d%%, longest wait %s]",
+			(int)(run * 100 / (G.v.end - G.v.start + 1)), w);
 }
 
 /* The readout of a runnable state [start, end) (end 0: still) of task
@@ -8216,18 +8240,18 @@ static int draw_view_sums(int r, int c, int row)
  * of the CPU it then ran on (still waiting: its CPU) at the wakeup. */
 static int draw_task_woken(int r, int c, int row, int aux, uint64_t start, uint64_t end)
 {
-	const struct task *t = &G.task[row];
+	const struct task *t = &G.m.task[row];
 	struct ival run;
 	bool ran = end && chain_at(t->last_ival, row, end, &run);
 	int cpu = !end ? t->cpu : ran && run.state == ST_RUNNING ? run.aux : -1, cs, n;
 	char idle[64];
 
 	if (aux == -1)
-		return draw_str(r, c, G.cols - c, ", preempted", -1, -1, 0);
-	n = draw_fmt(r, c, G.cols - c, -1, 0, ", woken by %s", aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
+		return draw_str(r, c, G.term.cols - c, ", preempted", -1, -1, 0);
+	n = draw_fmt(r, c, G.term.cols - c, -1, 0, ", woken by %s", aux == WAKER_IRQ ? "an interrupt" : task_comm(aux));
 	if ((cs = lat_cstate_at(cpu, start)) >= 0) {
 		lat_cidle_text(idle, sizeof(idle), cpu, cs);
-		n += draw_fmt(r, c + n, G.cols - c - n, -1, 0, " (cpu%d in %s)", cpu, idle);
+		n += draw_fmt(r, c + n, G.term.cols - c - n, -1, 0, " (cpu%d in %s)", cpu, idle);
 	}
 	return n;
 }
@@ -8241,81 +8265,81 @@ static int draw_task_waits(int r, int c, const struct task *t)
 	fmt_dur(p50, sizeof(p50), lat_pct(t, 50));
 	fmt_dur(p99, sizeof(p99), lat_pct(t, 99));
 	fmt_dur(max, sizeof(max), t->lat_max);
-	return draw_fmt(r, c, G.cols - c, -1, 0, "; %u waits p50 %s p99 %s max %s", t->lat_n, p50, p99, max);
+	return draw_fmt(r, c, G.term.cols - c, -1, 0, "; %u waits p50 %s p99 %s max %s", t->lat_n, p50, p99, max);
 }
 
 /* The details line of task slot row at the cursor: its state, the CPU it
  * ran on, its waker, I/O call, and sums over the view. */
 static void draw_task_details(int r, int row)
 {
-	const struct task *t = &G.task[row];
+	const struct task *t = &G.m.task[row];
 	char d1[32], d2[32];
 	int st, aux, c;
 	uint64_t start, end;
 	struct ival io;
 
-	fmt_at(d1, sizeof(d1), G.v_cursor);
-	c = draw_fmt(r, 0, G.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
-	if (!task_at(row, G.v_cursor, &st, &start, &end, &aux)) {
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+	fmt_at(d1, sizeof(d1), G.v.cursor);
+	c = draw_fmt(r, 0, G.term.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
+	if (!task_at(row, G.v.cursor, &st, &start, &end, &aux)) {
+		c += draw_fmt(r, c, G.term.cols - c, -1, 0, "unknown: %s", why_unknown(G.v.cursor));
 		c += draw_shares(r, c, row);
 		draw_view_sums(r, c, row);
 		return;
 	}
-	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v.now) - start);
 	fmt_at(d1, sizeof(d1), start);
-	c += draw_fmt(r, c, G.cols - c, -1, 0, "%s", st_names[st]);
+	c += draw_fmt(r, c, G.term.cols - c, -1, 0, "%s", st_names[st]);
 	if (st == ST_RUNNING && aux >= 0)
-		c += draw_fmt(r, c, G.cols - c, -1, 0, " on cpu%d", aux);
-	c += draw_fmt(r, c, G.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+		c += draw_fmt(r, c, G.term.cols - c, -1, 0, " on cpu%d", aux);
+	c += draw_fmt(r, c, G.term.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
 	if (st == ST_RUNNABLE)
 		c += draw_task_woken(r, c, row, aux, start, end);
-	if (t->in_io && G.v_cursor >= t->io_start) {	/* an I/O call at the cursor */
-		fmt_dur(d2, sizeof(d2), G.v_now - t->io_start);
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
+	if (t->in_io && G.v.cursor >= t->io_start) {	/* an I/O call at the cursor */
+		fmt_dur(d2, sizeof(d2), G.v.now - t->io_start);
+		c += draw_fmt(r, c, G.term.cols - c, -1, 0, "; in %s() (%s) for %s", io_calls[t->io_call].name,
 			      io_kind_names[io_calls[t->io_call].kind], d2);
 	}
-	if (chain_at(t->last_iival, row, G.v_cursor, &io) && io.state < N_IO)
-		c += draw_fmt(r, c, G.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io.state].name,
+	if (chain_at(t->last_iival, row, G.v.cursor, &io) && io.state < N_IO)
+		c += draw_fmt(r, c, G.term.cols - c, -1, 0, "; %s() (%s) returned %d", io_calls[io.state].name,
 			      io_kind_names[io_calls[io.state].kind], io.aux);
 	c += draw_view_sums(r, c, row);
 	if (t->lat_n)
 		c += draw_task_waits(r, c, t);
 	if (st != ST_RUNNING && t->cpu >= 0)
-		draw_fmt(r, c, G.cols - c, -1, 0, "; last on cpu%d", t->cpu);
+		draw_fmt(r, c, G.term.cols - c, -1, 0, "; last on cpu%d", t->cpu);
 }
 
 /* The details line of CPU c at the cursor: who ran, idle state, frequency. */
 static void draw_cpu_details(int r, int c)
 {
-	const struct cpu *p = &G.cpu[c];
+	const struct cpu *p = &G.m.cpu[c];
 	struct ival v;
 	char d1[32], d2[32];
 	uint64_t start, end;
-	int tid = cpu_at(c, G.v_cursor, &start, &end), n;
+	int tid = cpu_at(c, G.v.cursor, &start, &end), n;
 
-	fmt_at(d1, sizeof(d1), G.v_cursor);
-	n = draw_fmt(r, 0, G.cols, -1, 0, "cpu%d at %s: ", c, d1);
+	fmt_at(d1, sizeof(d1), G.v.cursor);
+	n = draw_fmt(r, 0, G.term.cols, -1, 0, "cpu%d at %s: ", c, d1);
 	if (tid < 0) {
-		n += draw_fmt(r, n, G.cols - n, -1, 0, "unknown: %s", why_unknown(G.v_cursor));
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, "unknown: %s", why_unknown(G.v.cursor));
 		draw_shares(r, n, ROW_CPU(c));
 		return;
 	}
 	fmt_at(d1, sizeof(d1), start);
-	fmt_dur(d2, sizeof(d2), (end ? end : G.v_now) - start);
+	fmt_dur(d2, sizeof(d2), (end ? end : G.v.now) - start);
 	if (tid > 0)
-		n += draw_fmt(r, n, G.cols - n, -1, 0, "running %s (%d)", task_comm(tid), tid);
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, "running %s (%d)", task_comm(tid), tid);
 	else
-		n += draw_str(r, n, G.cols - n, "idle", -1, -1, 0);
-	n += draw_fmt(r, n, G.cols - n, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
-	if (p->cstate >= 0 && G.v_cursor >= p->cstate_since)
-		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %" PRId64, p->cstate);
-	else if (chain_at(p->last_cival, ROW_CPU(c), G.v_cursor, &v))
-		n += draw_fmt(r, n, G.cols - n, -1, 0, ", idle state %d", v.state);
-	if (p->freq >= 0 && G.v_cursor >= p->freq_since)
-		draw_fmt(r, n, G.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
-	else if (chain_at(p->last_fival, ROW_CPU(c), G.v_cursor, &v))
-		draw_fmt(r, n, G.cols - n, -1, 0, ", %d MHz", v.state / 1000);
+		n += draw_str(r, n, G.term.cols - n, "idle", -1, -1, 0);
+	n += draw_fmt(r, n, G.term.cols - n, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (p->cstate >= 0 && G.v.cursor >= p->cstate_since)
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, ", idle state %" PRId64, p->cstate);
+	else if (chain_at(p->last_cival, ROW_CPU(c), G.v.cursor, &v))
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, ", idle state %d", v.state);
+	if (p->freq >= 0 && G.v.cursor >= p->freq_since)
+		draw_fmt(r, n, G.term.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+	else if (chain_at(p->last_fival, ROW_CPU(c), G.v.cursor, &v))
+		draw_fmt(r, n, G.term.cols - n, -1, 0, ", %d MHz", v.state / 1000);
 }
 
 /* The details line: the selected row at the cursor (or a message, or the
@@ -8324,28 +8348,28 @@ static void draw_details(int r)
 {
 	int row;
 
-	if (G.v_search) {
-		draw_fmt(r, 0, G.cols, -1, CA_BOLD, "find task (name or pid): %s_", G.v_query);
+	if (G.v.search) {
+		draw_fmt(r, 0, G.term.cols, -1, CA_BOLD, "find task (name or pid): %s_", G.v.query);
 		return;
 	}
-	if (G.v_msg[0]) {
-		draw_str(r, 0, G.cols, G.v_msg, -1, -1, CA_BOLD);
+	if (G.v.msg[0]) {
+		draw_str(r, 0, G.term.cols, G.v.msg, -1, -1, CA_BOLD);
 		return;
 	}
-	if (G.v_sel < 0 || G.v_sel >= G.nrowlist)
+	if (G.v.sel < 0 || G.v.sel >= G.v.nrowlist)
 		return;
-	row = G.rowlist[G.v_sel];
+	row = G.v.rowlist[G.v.sel];
 	if (row >= 0) {
 		draw_task_details(r, row);
 	} else if (ROW_IS_CPU(row)) {
 		draw_cpu_details(r, -1 - row);
 	} else if (ROW_IS_FREQ(row)) {
-		const struct cpu *p = &G.cpu[-1 - row - MAX_CPUS];
+		const struct cpu *p = &G.m.cpu[-1 - row - MAX_CPUS];
 
-		draw_fmt(r, 0, G.cols, -1, 0, "cpu%d frequency: %" PRId64 " MHz now, highest seen %" PRId64 " MHz",
-			 -1 - row - MAX_CPUS, p->freq >= 0 ? p->freq / 1000 : 0, G.freq_max / 1000);
+		draw_fmt(r, 0, G.term.cols, -1, 0, "cpu%d frequency: %" PRId64 " MHz now, highest seen %" PRId64 " MHz",
+			 -1 - row - MAX_CPUS, p->freq >= 0 ? p->freq / 1000 : 0, G.m.freq_max / 1000);
 	} else {
-		draw_str(r, 0, G.cols, "no cpu_frequency events: this kernel has no cpufreq driver (common in VMs)",
+		draw_str(r, 0, G.term.cols, "no cpu_frequency events: this kernel has no cpufreq driver (common in VMs)",
 			 -1, -1, 0);
 	}
 }
@@ -8355,8 +8379,8 @@ static void draw_details(int r)
 static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
-	int ncol = G.cols - LABEL_W;
-	uint64_t span = G.v_end - G.v_start, step = 1, base = G.m_first ? G.m_first : G.v_start, first;
+	int ncol = G.term.cols - LABEL_W;
+	uint64_t span = G.v.end - G.v.start, step = 1, base = G.m.first ? G.m.first : G.v.start, first;
 
 	if (ncol < 10 || !span)
 		return;
@@ -8372,23 +8396,23 @@ static void draw_axis(int r)
 			break;
 		}
 	}
-	first = G.v_start > base ? base + (G.v_start - base + step - 1) / step * step : base;
-	if (first < G.v_start)
-		first = G.v_start;	/* the rounding wrapped */
+	first = G.v.start > base ? base + (G.v.start - base + step - 1) / step * step : base;
+	if (first < G.v.start)
+		first = G.v.start;	/* the rounding wrapped */
 	/* times from a file can be near 2^64: stop when t wraps, never
 	 * more ticks than columns, and no product may overflow */
-	for (uint64_t t = first, n = 0; t >= first && t <= G.v_end && n <= (uint64_t)ncol; t += step, n++) {
+	for (uint64_t t = first, n = 0; t >= first && t <= G.v.end && n <= (uint64_t)ncol; t += step, n++) {
 		char lab[32];
-		uint64_t d = t - G.v_start;
+		uint64_t d = t - G.v.start;
 		int c;
 
 		c = LABEL_W + (int)(d <= UINT64_MAX / ncol ? d * ncol / span : d / (span / ncol + 1));
 		fmt_secs(lab, sizeof(lab), t > base ? t - base : 0, step);
-		draw_put(r, c, G.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
-		draw_str(r, c + 1, G.cols - c - 1, lab, COL_AXIS, -1, 0);
+		draw_put(r, c, G.term.utf8 ? 0x2502 : '|', COL_AXIS, -1, 0);
+		draw_str(r, c + 1, G.term.cols - c - 1, lab, COL_AXIS, -1, 0);
 	}
-	if (G.v_has_mark && G.v_mark >= G.v_start && G.v_mark < G.v_end)	/* the mark */
-		draw_put(r, LABEL_W + (int)((G.v_mark - G.v_start) * ncol / span), 'M', -1, -1, CA_BOLD | CA_REVERSE);
+	if (G.v.has_mark && G.v.mark >= G.v.start && G.v.mark < G.v.end)	/* the mark */
+		draw_put(r, LABEL_W + (int)((G.v.mark - G.v.start) * ncol / span), 'M', -1, -1, CA_BOLD | CA_REVERSE);
 }
 
 /* Totals per state of task slot row within [a, b). */
@@ -8415,9 +8439,9 @@ static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
 	struct tot x = { a, b, tot };
 
 	memset(tot, 0, sizeof(uint64_t) * ST_N);
-	ival_walk(G.task[row].last_ival, row, a, tot_fn, &x);
-	if (G.task[row].state != ST_DEAD)
-		tot_add(&x, G.task[row].since, G.v_now, G.task[row].state);
+	ival_walk(G.m.task[row].last_ival, row, a, tot_fn, &x);
+	if (G.m.task[row].state != ST_DEAD)
+		tot_add(&x, G.m.task[row].since, G.v.now, G.m.task[row].state);
 }
 
 /* The status line, in plain words, the rarer counters only when not
@@ -8427,54 +8451,54 @@ static void draw_status(int r)
 	char win[32], cur[32];
 	int c;
 
-	fmt_dur(win, sizeof(win), G.v_end - G.v_start);
-	fmt_at(cur, sizeof(cur), G.v_cursor);
-	for (int i = 0; i < G.cols; i++)
+	fmt_dur(win, sizeof(win), G.v.end - G.v.start);
+	fmt_at(cur, sizeof(cur), G.v.cursor);
+	for (int i = 0; i < G.term.cols; i++)
 		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
-	c = draw_fmt(r, 0, G.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
-		     G.paused ? "PAUSED" : G.live ? "live" : G.rd_follow ? "stream" :
-		     G.speed > 0 ? "replay >" : "replay");
-	c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
-		      G.v_following ? " | following" : "");
-	if (G.v_has_mark) {
+	c = draw_fmt(r, 0, G.term.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
+		     G.v.paused ? "PAUSED" : G.opt.live ? "live" : G.rd.follow ? "stream" :
+		     G.v.speed > 0 ? "replay >" : "replay");
+	c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
+		      G.v.following ? " | following" : "");
+	if (G.v.has_mark) {
 		char dm[32];
-		uint64_t a = G.v_mark < G.v_cursor ? G.v_mark : G.v_cursor;
-		uint64_t b = G.v_mark < G.v_cursor ? G.v_cursor : G.v_mark;
+		uint64_t a = G.v.mark < G.v.cursor ? G.v.mark : G.v.cursor;
+		uint64_t b = G.v.mark < G.v.cursor ? G.v.cursor : G.v.mark;
 
 		fmt_dur(dm, sizeof(dm), b - a);
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | to mark %s%s", G.v_mark > G.v_cursor ? "-" : "", dm);
-		if (G.v_sel >= 0 && G.v_sel < G.nrowlist && G.rowlist[G.v_sel] >= 0) {
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | to mark %s%s", G.v.mark > G.v.cursor ? "-" : "", dm);
+		if (G.v.sel >= 0 && G.v.sel < G.v.nrowlist && G.v.rowlist[G.v.sel] >= 0) {
 			uint64_t tot[ST_N];
 			char rn[32], wt[32];
 
-			task_totals(G.rowlist[G.v_sel], a, b, tot);
+			task_totals(G.v.rowlist[G.v.sel], a, b, tot);
 			fmt_dur(rn, sizeof(rn), tot[ST_RUNNING]);
 			fmt_dur(wt, sizeof(wt), tot[ST_RUNNABLE]);
-			c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " ran %s waited %s", rn, wt);
+			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " ran %s waited %s", rn, wt);
 		}
 	}
-	if (G.v_ended)
-		c += draw_str(r, c, G.cols - c, G.rd_follow ? " | end of stream" : " | end of recording",
+	if (G.v.ended)
+		c += draw_str(r, c, G.term.cols - c, G.rd.follow ? " | end of stream" : " | end of recording",
 			      -1, -1, CA_REVERSE);
-	if (G.v_exit[0])
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v_exit);
-	if (G.rec_fd >= 0 && G.live)
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec_pos / 1048576.0);
-	if (G.live || G.speed > 0)
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.ev_rate);
-	if (G.lost || G.lost_read)
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
-			      G.lost > G.lost_read ? G.lost : G.lost_read);
-	if (G.ival_floor > G.v_start) {
-		fmt_at(cur, sizeof(cur), G.ival_floor);
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
+	if (G.v.exit[0])
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v.exit);
+	if (G.rec.fd >= 0 && G.opt.live)
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec.pos / 1048576.0);
+	if (G.opt.live || G.v.speed > 0)
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.v.ev_rate);
+	if (G.n.lost || G.n.lost_read)
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
+			      G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+	if (G.ib.floor > G.v.start) {
+		fmt_at(cur, sizeof(cur), G.ib.floor);
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
 	}
-	if (G.ival_ceil < G.v_end) {
-		fmt_at(cur, sizeof(cur), G.ival_ceil);
-		c += draw_fmt(r, c, G.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
+	if (G.ib.ceil < G.v.end) {
+		fmt_at(cur, sizeof(cur), G.ib.ceil);
+		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
 	}
-	if (G.out_of_order || G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id)
-		draw_str(r, c, G.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
+	if (G.bad.order || G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id)
+		draw_str(r, c, G.term.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
 }
 
 /* The colour legend on one line (row r), as the cells draw each meaning. */
@@ -8489,17 +8513,17 @@ static void draw_legend(int r)
 	int c = LABEL_W;
 
 	draw_str(r, 0, LABEL_W, "legend", COL_AXIS, -1, 0);
-	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.cols; i++) {
-		uint16_t ch = G.utf8 ? l[i].u : l[i].a;
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.term.cols; i++) {
+		uint16_t ch = G.term.utf8 ? l[i].u : l[i].a;
 
-		if (G.ncolor && !l[i].fg)
+		if (G.term.ncolor && !l[i].fg)
 			ch = ' ';
-		draw_put(r, c, ch, G.ncolor && l[i].fg ? l[i].col : -1,
-			 G.ncolor && !l[i].fg ? l[i].col : -1, 0);
-		c += 2 + draw_str(r, c + 2, G.cols - c - 2, l[i].name, -1, -1, 0) + 1;
+		draw_put(r, c, ch, G.term.ncolor && l[i].fg ? l[i].col : -1,
+			 G.term.ncolor && !l[i].fg ? l[i].col : -1, 0);
+		c += 2 + draw_str(r, c + 2, G.term.cols - c - 2, l[i].name, -1, -1, 0) + 1;
 	}
-	if (G.v_cpucol && c < G.cols)
-		draw_str(r, c, G.cols - c, G.ncolor ? "(c: running coloured by CPU)" : "(c: running as CPU digit)",
+	if (G.v.cpucol && c < G.term.cols)
+		draw_str(r, c, G.term.cols - c, G.term.ncolor ? "(c: running coloured by CPU)" : "(c: running as CPU digit)",
 			 -1, -1, 0);
 }
 
@@ -8541,19 +8565,19 @@ static void draw_help(void)
 	};
 	char cnt[6][80];
 	int nk = sizeof(keys) / sizeof(keys[0]), nl = sizeof(legend) / sizeof(legend[0]);
-	int two = G.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
-	int r0 = (G.rows - n - 2) / 2, c0 = (G.cols - w) / 2;
+	int two = G.term.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
+	int r0 = (G.term.rows - n - 2) / 2, c0 = (G.term.cols - w) / 2;
 
 	snprintf(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
-		 G.lost > G.lost_read ? G.lost : G.lost_read, G.gaps);
-	snprintf(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.out_of_order,
-		 G.corrupt + G.bad_cpu + G.bad_pid + G.unknown_id);
-	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.inferred);
-	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.evicted_tasks,
-		 G.evicted_ivals);
-	snprintf(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hp[HK_CPU].w / 1e6,
-		 G.hp[HK_TASK].w / 1e6, G.hist_stolen);
-	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.refresh_ns / 1e6, G.ev_rate);
+		 G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read, G.m.gaps);
+	snprintf(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.bad.order,
+		 G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id);
+	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.m.inferred);
+	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.m.evicted_tasks,
+		 G.ib.evicted);
+	snprintf(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hist.hp[HK_CPU].w / 1e6,
+		 G.hist.hp[HK_TASK].w / 1e6, G.hist.stolen);
+	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.v.refresh_ns / 1e6, G.v.ev_rate);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
@@ -8588,26 +8612,26 @@ enum { PANEL_LINES = LAT_CHAIN * 2, PANEL_W = 256 };
 /* How many of n panel lines fit on the screen (at least 1). */
 static int panel_fit(int n)
 {
-	int room = G.rows - 1 - G.v_row0 - 3;
+	int room = G.term.rows - 1 - G.v.row0 - 3;
 
 	return n < room ? n : room > 1 ? room : 1;
 }
 
-/* Draw the panel box: title, n lines, G.v_psel's highlighted, hint. */
+/* Draw the panel box: title, n lines, G.v.psel's highlighted, hint. */
 static void draw_panel(const char *title, char lines[][PANEL_W], int n, const char *hint)
 {
-	int w = G.cols - 2 < 160 ? G.cols - 2 : 160, c0 = (G.cols - w) / 2, r0 = G.v_row0;
+	int w = G.term.cols - 2 < 160 ? G.term.cols - 2 : 160, c0 = (G.term.cols - w) / 2, r0 = G.v.row0;
 
-	if (G.v_psel >= n)
-		G.v_psel = n > 0 ? n - 1 : 0;
+	if (G.v.psel >= n)
+		G.v.psel = n > 0 ? n - 1 : 0;
 	for (int i = 0; i < n + 3; i++)
 		for (int k = 0; k < w; k++)
 			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
 	draw_str(r0, c0 + 1, w - 2, title, -1, -1, CA_REVERSE | CA_BOLD);
 	for (int i = 0; i < n; i++) {
-		int attr = i == G.v_psel ? CA_BOLD : CA_REVERSE;
+		int attr = i == G.v.psel ? CA_BOLD : CA_REVERSE;
 
-		if (i == G.v_psel)
+		if (i == G.v.psel)
 			for (int k = 0; k < w; k++)
 				draw_put(r0 + 1 + i, c0 + k, k == 1 ? '>' : ' ', -1, -1, attr);
 		draw_str(r0 + 1 + i, c0 + 3, w - 4, lines[i], -1, -1, attr);
@@ -8615,17 +8639,17 @@ static void draw_panel(const char *title, char lines[][PANEL_W], int n, const ch
 	draw_str(r0 + n + 2, c0 + 1, w - 2, hint, -1, -1, CA_REVERSE);
 }
 
-/* The L panel: the longest runnable waits (G.v_pblk: D spans) in the
+/* The L panel: the longest runnable waits (G.v.pblk: D spans) in the
  * visible span. */
 static void draw_worst(void)
 {
 	struct lat_rec top[LAT_TOP];
 	char lines[LAT_TOP][PANEL_W], title[96];
-	int n = panel_fit(lat_span_worst(G.v_start, G.v_end, G.v_pblk, top));
+	int n = panel_fit(lat_span_worst(G.v.start, G.v.end, G.v.pblk, top));
 
 	for (int i = 0; i < n; i++)
-		lat_rec_text(&top[i], G.v_pblk, lines[i], PANEL_W);
-	snprintf(title, sizeof(title), "longest %s in view", G.v_pblk ? "blocked (D) spans" : "runnable waits");
+		lat_rec_text(&top[i], G.v.pblk, lines[i], PANEL_W);
+	snprintf(title, sizeof(title), "longest %s in view", G.v.pblk ? "blocked (D) spans" : "runnable waits");
 	if (!n)
 		snprintf(lines[n++], PANEL_W, "none in the visible span");
 	draw_panel(title, lines, n, "j/k select, Enter: go there, Tab: waits / D spans, Esc or L: close");
@@ -8634,7 +8658,7 @@ static void draw_worst(void)
 /* The steps of the W panel's chain into s (PANEL_LINES); how many. */
 static int panel_chain(struct lat_step *s)
 {
-	return lat_chain(G.v_ctid, G.v_ct, s, PANEL_LINES);
+	return lat_chain(G.v.ctid, G.v.ct, s, PANEL_LINES);
 }
 
 /* How a chain of n steps (s) ends, into out (n bytes). */
@@ -8656,7 +8680,7 @@ static void chain_end_text(const struct lat_step *s, int n, char *out, size_t le
 		snprintf(out, len, "ends at an unknown waker");
 }
 
-/* The W panel: the chain of wakers of G.v_ctid back from G.v_ct, one
+/* The W panel: the chain of wakers of G.v.ctid back from G.v.ct, one
  * step a line; the title reads it as "D <- C <- B <- A". */
 static void draw_chain(void)
 {
@@ -8664,7 +8688,7 @@ static void draw_chain(void)
 	char lines[PANEL_LINES + 1][PANEL_W], title[PANEL_W], who[48];
 	int n = panel_chain(s), k;
 
-	lat_who_text(who, sizeof(who), G.v_ctid);
+	lat_who_text(who, sizeof(who), G.v.ctid);
 	k = snprintf(title, sizeof(title), "wakeup chain: %s", who);
 	for (int i = 0; i < n && k < PANEL_W; i++) {
 		lat_who_text(who, sizeof(who), s[i].waker);
@@ -8675,28 +8699,28 @@ static void draw_chain(void)
 	if (n)
 		chain_end_text(s, n, lines[n], PANEL_W);
 	else
-		snprintf(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v_ctid);
+		snprintf(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v.ctid);
 	draw_panel(title, lines, panel_fit(n + 1), "j/k step (the cursor and row follow), Esc or W: close");
 }
 
 /* The label of row (code) at screen row r, with attr; the share of the
- * view it ran (busy, for CPUs) from G.acc when there is room. */
+ * view it ran (busy, for CPUs) from G.term.acc when there is room. */
 static void draw_label(int r, int row, int attr)
 {
-	int ncol = G.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7;
+	int ncol = G.term.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7;
 	uint64_t run = 0, st, en;
 	char share[8] = "";
 
 	for (int i = 0; i < ncol; i++)
-		run += G.acc[i * ACC_N + ST_RUNNING];
+		run += G.term.acc[i * ACC_N + ST_RUNNING];
 	if (LABEL_W >= 29)
-		snprintf(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v_end - G.v_start + 1)));
+		snprintf(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v.end - G.v.start + 1)));
 	if (row >= 0) {
-		const struct task *t = &G.task[row];
+		const struct task *t = &G.m.task[row];
 
 		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "%7d %-*.*s %s", t->tid, namew, namew, t->comm, share);
 	} else if (ROW_IS_CPU(row)) {
-		int tid = cpu_at(-1 - row, G.v_cursor, &st, &en);
+		int tid = cpu_at(-1 - row, G.v.cursor, &st, &en);
 
 		draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-*.*s %s", -1 - row, namew, namew,
 			 tid > 0 ? task_comm(tid) : tid == 0 ? "idle" : "?", share);
@@ -8704,49 +8728,49 @@ static void draw_label(int r, int row, int attr)
 		int c = -1 - row - MAX_CPUS;
 
 		draw_fmt(r, 0, LABEL_W - 1, -1, attr, "cpu%-4d %6" PRId64 " MHz", c,
-			 G.cpu[c].freq >= 0 ? G.cpu[c].freq / 1000 : 0);
+			 G.m.cpu[c].freq >= 0 ? G.m.cpu[c].freq / 1000 : 0);
 	}
 }
 
-/* Build the whole frame into G.scr from the model and the view state
+/* Build the whole frame into G.term.scr from the model and the view state
  * only (the model is not changed, the rings are not read). */
 static void draw_frame(void)
 {
-	int legend = G.rows >= 16 && G.cols >= 60, body = G.rows - 3 - legend;
+	int legend = G.term.rows >= 16 && G.term.cols >= 60, body = G.term.rows - 3 - legend;
 
-	for (int i = 0; i < G.rows * G.cols; i++)
-		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
+	for (int i = 0; i < G.term.rows * G.term.cols; i++)
+		G.term.scr[i] = (struct cell){ ' ', 0, 0, 0 };
 	rows_build();
-	if (G.v_sel_key != INT_MIN) {
-		int i = row_find(G.v_sel_key);
+	if (G.v.sel_key != INT_MIN) {
+		int i = row_find(G.v.sel_key);
 
 		if (i >= 0)
-			G.v_sel = i;
+			G.v.sel = i;
 	}
-	if (G.v_sel >= G.nrowlist)
-		G.v_sel = G.nrowlist - 1;
-	if (G.v_sel < 0 && G.nrowlist)
-		G.v_sel = 0;
-	if (G.v_sel >= 0)
-		G.v_sel_key = row_key(G.v_sel);
-	if (G.v_sel < G.v_top)
-		G.v_top = G.v_sel;
-	if (body > 0 && G.v_sel >= G.v_top + body)
-		G.v_top = G.v_sel - body + 1;
-	if (G.v_top < 0)
-		G.v_top = 0;
-	G.v_row0 = 2 + legend;
+	if (G.v.sel >= G.v.nrowlist)
+		G.v.sel = G.v.nrowlist - 1;
+	if (G.v.sel < 0 && G.v.nrowlist)
+		G.v.sel = 0;
+	if (G.v.sel >= 0)
+		G.v.sel_key = row_key(G.v.sel);
+	if (G.v.sel < G.v.top)
+		G.v.top = G.v.sel;
+	if (body > 0 && G.v.sel >= G.v.top + body)
+		G.v.top = G.v.sel - body + 1;
+	if (G.v.top < 0)
+		G.v.top = 0;
+	G.v.row0 = 2 + legend;
 	draw_status(0);
 	draw_axis(1);
 	if (legend)
 		draw_legend(2);
-	for (int i = 0; i < body && G.v_top + i < G.nrowlist; i++) {
-		int idx = G.v_top + i, row = G.rowlist[idx], r = G.v_row0 + i;
-		int attr = idx == G.v_sel ? CA_REVERSE : 0;
+	for (int i = 0; i < body && G.v.top + i < G.v.nrowlist; i++) {
+		int idx = G.v.top + i, row = G.v.rowlist[idx], r = G.v.row0 + i;
+		int attr = idx == G.v.sel ? CA_REVERSE : 0;
 
 		if (row == ROW_NOFREQ) {
 			draw_str(r, 0, LABEL_W - 1, "frequency", -1, -1, attr);
-			draw_str(r, LABEL_W, G.cols - LABEL_W,
+			draw_str(r, LABEL_W, G.term.cols - LABEL_W,
 				 "not reported by this kernel (no cpufreq driver)", -1, -1, 0);
 			continue;
 		}
@@ -8754,12 +8778,12 @@ static void draw_frame(void)
 		draw_label(r, row, attr);
 		draw_cells(r, row);
 	}
-	draw_details(G.rows - 1);
-	if (G.v_panel == 'L')
+	draw_details(G.term.rows - 1);
+	if (G.v.panel == 'L')
 		draw_worst();
-	else if (G.v_panel == 'W')
+	else if (G.v.panel == 'W')
 		draw_chain();
-	if (G.v_help)
+	if (G.v.help)
 		draw_help();
 }
 
@@ -8769,13 +8793,13 @@ static void diff_sgr(const struct cell *p)
 	char b[64];
 	int n = snprintf(b, sizeof(b), "\x1b[0%s%s", p->attr & CA_REVERSE ? ";7" : "", p->attr & CA_BOLD ? ";1" : "");
 
-	if (p->fg && G.ncolor == 256)
+	if (p->fg && G.term.ncolor == 256)
 		n += snprintf(b + n, sizeof(b) - n, ";38;5;%d", col_256[p->fg - 1]);
-	else if (p->fg && G.ncolor)
+	else if (p->fg && G.term.ncolor)
 		n += snprintf(b + n, sizeof(b) - n, ";%d", 30 + col_16[p->fg - 1]);
-	if (p->bg && G.ncolor == 256)
+	if (p->bg && G.term.ncolor == 256)
 		n += snprintf(b + n, sizeof(b) - n, ";48;5;%d", col_256[p->bg - 1]);
-	else if (p->bg && G.ncolor)
+	else if (p->bg && G.term.ncolor)
 		n += snprintf(b + n, sizeof(b) - n, ";%d", 40 + col_16[p->bg - 1]);
 	b[n++] = 'm';
 	ob_add(b, n);
@@ -8801,22 +8825,22 @@ static void diff_ch(uint16_t ch)
 	}
 }
 
-/* Append to G.ob what turns the screen G.scr_prev into G.scr, and make
+/* Append to G.term.ob what turns the screen G.term.scr_prev into G.term.scr, and make
  * scr_prev the new screen.  Returns the bytes appended. */
 static size_t draw_diff(void)
 {
-	size_t start = G.ob_len;
+	size_t start = G.term.ob_len;
 	struct cell last = { 0, 255, 255, 255 };
 	int cr = -1, cc = -1;
 
-	if (G.full_redraw) {
+	if (G.term.full_redraw) {
 		ob_add("\x1b[0m\x1b[2J", 8);
-		memset(G.scr_prev, 0xff, sizeof(struct cell) * G.rows * G.cols);
-		G.full_redraw = false;
+		memset(G.term.scr_prev, 0xff, sizeof(struct cell) * G.term.rows * G.term.cols);
+		G.term.full_redraw = false;
 	}
-	for (int r = 0; r < G.rows; r++)
-		for (int c = 0; c < G.cols; c++) {
-			struct cell *p = &G.scr[r * G.cols + c], *q = &G.scr_prev[r * G.cols + c];
+	for (int r = 0; r < G.term.rows; r++)
+		for (int c = 0; c < G.term.cols; c++) {
+			struct cell *p = &G.term.scr[r * G.term.cols + c], *q = &G.term.scr_prev[r * G.term.cols + c];
 			char b[32];
 
 			if (!memcmp(p, q, sizeof(*p)))
@@ -8832,7 +8856,7 @@ static size_t draw_diff(void)
 			cr = r;
 			cc = c + 1;
 		}
-	return G.ob_len - start;
+	return G.term.ob_len - start;
 }
 
 /* ---------------------------------------------------------------- input */
@@ -8934,12 +8958,12 @@ static size_t key_decode(const uint8_t *b, size_t n, int *key, int *mx, int *my)
  * recording (replay). */
 static void view_whole(uint64_t *a, uint64_t *b)
 {
-	uint64_t end = G.v_now, start;
+	uint64_t end = G.v.now, start;
 
-	if (G.live || G.speed > 0)
-		start = end > G.window_ns ? end - G.window_ns : 0;
+	if (G.opt.live || G.v.speed > 0)
+		start = end > G.v.window_ns ? end - G.v.window_ns : 0;
 	else
-		start = G.m_first;
+		start = G.m.first;
 	if (end <= start)
 		end = start + 1;
 	*a = start;
@@ -8953,92 +8977,92 @@ static void view_whole(uint64_t *a, uint64_t *b)
  * as far as the status line says. */
 static void view_exact(void)
 {
-	int ncol = G.cols - LABEL_W;
-	uint64_t span = G.v_end - G.v_start;
+	int ncol = G.term.cols - LABEL_W;
+	uint64_t span = G.v.end - G.v.start;
 
-	if (G.live || G.speed > 0 || G.rd_follow || !G.hist_on || ncol <= 0 ||
-	    span / ncol >= G.hp[HK_TASK].w || (G.v_start >= G.ival_floor && G.v_end <= G.ival_ceil) ||
-	    (G.v_start == G.z.v0 && G.v_end == G.z.v1))
+	if (G.opt.live || G.v.speed > 0 || G.rd.follow || !G.hist.on || ncol <= 0 ||
+	    span / ncol >= G.hist.hp[HK_TASK].w || (G.v.start >= G.ib.floor && G.v.end <= G.ib.ceil) ||
+	    (G.v.start == G.z.v0 && G.v.end == G.z.v1))
 		return;
-	G.z.v0 = G.v_start;
-	G.z.v1 = G.v_end;
-	rd_history(G.v_start > span ? G.v_start - span : 0, span, G.v_msg, sizeof(G.v_msg));
+	G.z.v0 = G.v.start;
+	G.z.v1 = G.v.end;
+	rd_history(G.v.start > span ? G.v.start - span : 0, span, G.v.msg, sizeof(G.v.msg));
 }
 
 /* A refresh: new events may have moved the newest time. */
 static void view_refresh(void)
 {
-	if (G.v_following) {
-		view_whole(&G.v_start, &G.v_end);
-		G.v_cursor = G.v_end;
+	if (G.v.following) {
+		view_whole(&G.v.start, &G.v.end);
+		G.v.cursor = G.v.end;
 	}
 }
 
 /* Stop following: the user placed the view or cursor. */
 static void view_place(void)
 {
-	G.v_following = false;
+	G.v.following = false;
 }
 
 /* Zoom by num/den around the cursor. */
 static void view_zoom(uint64_t num, uint64_t den)
 {
-	uint64_t span = G.v_end - G.v_start, ns = span * num / den, c = G.v_cursor;
+	uint64_t span = G.v.end - G.v.start, ns = span * num / den, c = G.v.cursor;
 
 	view_place();
 	if (ns < 1000)
 		ns = 1000;
-	if (c < G.v_start || c > G.v_end)
-		c = G.v_start + span / 2;
-	G.v_start = c - (uint64_t)((double)(c - G.v_start) * ns / span);
-	G.v_end = G.v_start + ns;
+	if (c < G.v.start || c > G.v.end)
+		c = G.v.start + span / 2;
+	G.v.start = c - (uint64_t)((double)(c - G.v.start) * ns / span);
+	G.v.end = G.v.start + ns;
 }
 
 /* Pan by a signed fraction (quarters) of the view. */
 static void view_pan(int quarters)
 {
-	uint64_t q = (G.v_end - G.v_start) / 4;
+	uint64_t q = (G.v.end - G.v.start) / 4;
 
 	view_place();
-	if (quarters < 0 && G.v_start < q)
-		q = G.v_start;
-	G.v_start += quarters < 0 ? -q : q;
-	G.v_end += quarters < 0 ? -q : q;
-	if (G.v_cursor < G.v_start)
-		G.v_cursor = G.v_start;
-	if (G.v_cursor > G.v_end)
-		G.v_cursor = G.v_end;
+	if (quarters < 0 && G.v.start < q)
+		q = G.v.start;
+	G.v.start += quarters < 0 ? -q : q;
+	G.v.end += quarters < 0 ? -q : q;
+	if (G.v.cursor < G.v.start)
+		G.v.cursor = G.v.start;
+	if (G.v.cursor > G.v.end)
+		G.v.cursor = G.v.end;
 }
 
 /* Move the cursor by cols columns, panning if it leaves the view. */
 static void view_cursor(int cols)
 {
-	int ncol = G.cols - LABEL_W > 0 ? G.cols - LABEL_W : 1;
-	uint64_t step = (G.v_end - G.v_start) / ncol;
+	int ncol = G.term.cols - LABEL_W > 0 ? G.term.cols - LABEL_W : 1;
+	uint64_t step = (G.v.end - G.v.start) / ncol;
 
 	view_place();
 	if (!step)
 		step = 1;
 	if (cols < 0)
-		G.v_cursor = G.v_cursor > step * -cols ? G.v_cursor - step * -cols : 0;
+		G.v.cursor = G.v.cursor > step * -cols ? G.v.cursor - step * -cols : 0;
 	else
-		G.v_cursor += step * cols;
-	if (G.v_cursor < G.v_start)
+		G.v.cursor += step * cols;
+	if (G.v.cursor < G.v.start)
 		view_pan(-1);
-	else if (G.v_cursor > G.v_end)
+	else if (G.v.cursor > G.v.end)
 		view_pan(1);
 }
 
 /* Put the cursor at time t, moving the view to show it. */
 static void view_goto(uint64_t t)
 {
-	uint64_t span = G.v_end - G.v_start;
+	uint64_t span = G.v.end - G.v.start;
 
 	view_place();
-	G.v_cursor = t;
-	if (t < G.v_start || t > G.v_end) {
-		G.v_start = t > span / 2 ? t - span / 2 : 0;
-		G.v_end = G.v_start + span;
+	G.v.cursor = t;
+	if (t < G.v.start || t > G.v.end) {
+		G.v.start = t > span / 2 ? t - span / 2 : 0;
+		G.v.end = G.v.start + span;
 	}
 }
 
@@ -9058,21 +9082,21 @@ static bool chg_fn(const struct ival *v, void *arg)
 
 static void view_change(int dir)
 {
-	struct chg c = { G.v_cursor, 0, dir };
+	struct chg c = { G.v.cursor, 0, dir };
 	int row;
 
-	if (G.v_sel < 0 || G.v_sel >= G.nrowlist || (row = G.rowlist[G.v_sel]) < 0)
+	if (G.v.sel < 0 || G.v.sel >= G.v.nrowlist || (row = G.v.rowlist[G.v.sel]) < 0)
 		return;
-	if (dir > 0 && G.task[row].since > G.v_cursor)
-		c.best = G.task[row].since;
-	if (dir < 0 && G.task[row].since < G.v_cursor)
-		c.best = G.task[row].since;
-	ival_walk(G.task[row].last_ival, row, dir > 0 ? G.v_cursor : 0, chg_fn, &c);
+	if (dir > 0 && G.m.task[row].since > G.v.cursor)
+		c.best = G.m.task[row].since;
+	if (dir < 0 && G.m.task[row].since < G.v.cursor)
+		c.best = G.m.task[row].since;
+	ival_walk(G.m.task[row].last_ival, row, dir > 0 ? G.v.cursor : 0, chg_fn, &c);
 	/* past the exact intervals kept: to their edge (replay reads on) */
-	if (dir > 0 && c.best > G.ival_ceil && G.v_cursor < G.ival_ceil)
-		c.best = G.ival_ceil + 1;
-	if (dir < 0 && c.best < G.ival_floor && G.v_cursor > G.ival_floor && G.ival_floor > G.task[row].first_seen)
-		c.best = G.ival_floor - 1;
+	if (dir > 0 && c.best > G.ib.ceil && G.v.cursor < G.ib.ceil)
+		c.best = G.ib.ceil + 1;
+	if (dir < 0 && c.best < G.ib.floor && G.v.cursor > G.ib.floor && G.ib.floor > G.m.task[row].first_seen)
+		c.best = G.ib.floor - 1;
 	if (dir < 0 && c.best == 0)
 		return;
 	if (c.best)
@@ -9085,7 +9109,7 @@ static bool waker_fn(const struct ival *v, void *arg)
 {
 	struct at *w = arg;
 
-	if (v->state == ST_RUNNABLE && v->start <= G.v_cursor && v->aux != -1) {
+	if (v->state == ST_RUNNABLE && v->start <= G.v.cursor && v->aux != -1) {
 		w->v = *v;
 		w->found = true;
 		return false;
@@ -9100,16 +9124,16 @@ static void view_waker(void)
 	uint64_t at;
 	const struct task *t;
 
-	if (G.v_sel < 0 || G.v_sel >= G.nrowlist || (row = G.rowlist[G.v_sel]) < 0)
+	if (G.v.sel < 0 || G.v.sel >= G.v.nrowlist || (row = G.v.rowlist[G.v.sel]) < 0)
 		return;
-	t = &G.task[row];
-	if (t->state == ST_RUNNABLE && t->since <= G.v_cursor && t->waker != -1) {
+	t = &G.m.task[row];
+	if (t->state == ST_RUNNABLE && t->since <= G.v.cursor && t->waker != -1) {
 		waker = t->waker;
 		at = t->since;
 	} else {
 		ival_walk(t->last_ival, row, 0, waker_fn, &w);
 		if (!w.found) {
-			snprintf(G.v_msg, sizeof(G.v_msg), "no wakeup of %d before the cursor", t->tid);
+			snprintf(G.v.msg, sizeof(G.v.msg), "no wakeup of %d before the cursor", t->tid);
 			return;
 		}
 		waker = w.v.aux;
@@ -9117,12 +9141,12 @@ static void view_waker(void)
 	}
 	view_goto(at);
 	if (waker == WAKER_IRQ) {
-		snprintf(G.v_msg, sizeof(G.v_msg), "%d was woken by an interrupt", t->tid);
+		snprintf(G.v.msg, sizeof(G.v.msg), "%d was woken by an interrupt", t->tid);
 		return;
 	}
-	G.v_sel_key = waker;
+	G.v.sel_key = waker;
 	if (row_find(waker) < 0)
-		snprintf(G.v_msg, sizeof(G.v_msg), "woken by %d, not shown", waker);
+		snprintf(G.v.msg, sizeof(G.v.msg), "woken by %d, not shown", waker);
 }
 
 /* Put the cursor on task slot row's next run after the cursor, else on
@@ -9142,8 +9166,8 @@ static bool act_fn(const struct ival *v, void *arg)
 
 static void view_activity(int row)
 {
-	const struct task *t = &G.task[row];
-	struct act a = { G.v_cursor, 0, 0 };
+	const struct task *t = &G.m.task[row];
+	struct act a = { G.v.cursor, 0, 0 };
 
 	if (t->state == ST_RUNNING && t->since >= a.t)
 		a.next = t->since;
@@ -9160,23 +9184,23 @@ static void view_activity(int row)
 static void view_search(void)
 {
 	char *end;
-	long tid = strtol(G.v_query, &end, 10);
+	long tid = strtol(G.v.query, &end, 10);
 
 	view_place();
-	for (int i = 0; i < G.nrowlist; i++) {
-		int row = G.rowlist[i];
+	for (int i = 0; i < G.v.nrowlist; i++) {
+		int row = G.v.rowlist[i];
 
 		if (row < 0)
 			continue;
-		if ((*G.v_query && !*end && G.task[row].tid == tid) ||
-		    (*G.v_query && strstr(G.task[row].comm, G.v_query))) {
-			G.v_sel = i;
-			G.v_sel_key = row_key(i);
+		if ((*G.v.query && !*end && G.m.task[row].tid == tid) ||
+		    (*G.v.query && strstr(G.m.task[row].comm, G.v.query))) {
+			G.v.sel = i;
+			G.v.sel_key = row_key(i);
 			view_activity(row);
 			return;
 		}
 	}
-	snprintf(G.v_msg, sizeof(G.v_msg), "no task matches '%s'", G.v_query);
+	snprintf(G.v.msg, sizeof(G.v.msg), "no task matches '%s'", G.v.query);
 }
 
 /* The save key: what the window holds, every record of its span (live:
@@ -9190,8 +9214,8 @@ static void view_save(void)
 	struct tm tm;
 	int fd;
 
-	if (G.live && !G.fl.buf) {
-		snprintf(G.v_msg, sizeof(G.v_msg), "recording to %.60s: it holds everything", G.rec_path);
+	if (G.opt.live && !G.fl.buf) {
+		snprintf(G.v.msg, sizeof(G.v.msg), "recording to %.60s: it holds everything", G.opt.rec_path);
 		return;
 	}
 	gmtime_r(&now, &tm);	/* UTC: no time zone files on a small target */
@@ -9199,15 +9223,15 @@ static void view_save(void)
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);	/* the recorder dies on failure */
 	if (fd < 0) {
-		snprintf(G.v_msg, sizeof(G.v_msg), "cannot save %s here: %s", path, strerror(errno));
+		snprintf(G.v.msg, sizeof(G.v.msg), "cannot save %s here: %s", path, strerror(errno));
 		return;
 	}
 	close(fd);
 	unlink(path);
-	if (G.live)
-		fl_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
+	if (G.opt.live)
+		fl_save(path, G.v.start, G.v.end, G.v.msg, sizeof(G.v.msg));
 	else
-		rd_save(path, G.v_start, G.v_end, G.v_msg, sizeof(G.v_msg));
+		rd_save(path, G.v.start, G.v.end, G.v.msg, sizeof(G.v.msg));
 }
 
 /* Select task tid's row (rows_build keeps the selected task's; a task
@@ -9216,9 +9240,9 @@ static void view_select_tid(int tid)
 {
 	const struct task *p = task_find(tid);
 
-	G.v_sel_key = tid;
+	G.v.sel_key = tid;
 	if (!p || !filter_task(p))
-		snprintf(G.v_msg, sizeof(G.v_msg), "%d is not among the rows (filtered out)", tid);
+		snprintf(G.v.msg, sizeof(G.v.msg), "%d is not among the rows (filtered out)", tid);
 }
 
 /* L's Enter: the cursor on the selected wait (its start), its task's row
@@ -9226,13 +9250,13 @@ static void view_select_tid(int tid)
 static void view_worst_go(void)
 {
 	struct lat_rec top[LAT_TOP];
-	int n = lat_span_worst(G.v_start, G.v_end, G.v_pblk, top);
+	int n = lat_span_worst(G.v.start, G.v.end, G.v.pblk, top);
 
-	G.v_panel = 0;
-	if (G.v_psel >= n)
+	G.v.panel = 0;
+	if (G.v.psel >= n)
 		return;
-	view_goto(top[G.v_psel].start);
-	view_select_tid(top[G.v_psel].tid);
+	view_goto(top[G.v.psel].start);
+	view_select_tid(top[G.v.psel].tid);
 }
 
 /* W's j/k: select step dir from the selected one, the cursor on its
@@ -9240,35 +9264,35 @@ static void view_worst_go(void)
 static void view_chain_step(int dir)
 {
 	struct lat_step s[PANEL_LINES];
-	int n = panel_chain(s), i = G.v_psel + dir;
+	int n = panel_chain(s), i = G.v.psel + dir;
 
 	if (!n)
 		return;
-	G.v_psel = i < 0 ? 0 : i >= n ? n - 1 : i;
-	view_goto(s[G.v_psel].t);
-	view_select_tid(s[G.v_psel].tid);
+	G.v.psel = i < 0 ? 0 : i >= n ? n - 1 : i;
+	view_goto(s[G.v.psel].t);
+	view_select_tid(s[G.v.psel].tid);
 }
 
 /* L or W: open that panel (W: the chain of the selected task at the
  * cursor), or close it if it is open. */
 static void view_panel_open(int which)
 {
-	int row = G.v_sel >= 0 && G.v_sel < G.nrowlist ? G.rowlist[G.v_sel] : -1;
+	int row = G.v.sel >= 0 && G.v.sel < G.v.nrowlist ? G.v.rowlist[G.v.sel] : -1;
 
-	if (G.v_panel == which) {
-		G.v_panel = 0;
+	if (G.v.panel == which) {
+		G.v.panel = 0;
 		return;
 	}
 	if (which == 'W' && row < 0) {
-		snprintf(G.v_msg, sizeof(G.v_msg), "W: select a task's row first");
+		snprintf(G.v.msg, sizeof(G.v.msg), "W: select a task's row first");
 		return;
 	}
 	if (which == 'W') {
-		G.v_ctid = G.task[row].tid;
-		G.v_ct = G.v_cursor;
+		G.v.ctid = G.m.task[row].tid;
+		G.v.ct = G.v.cursor;
 	}
-	G.v_panel = which;
-	G.v_psel = 0;
+	G.v.panel = which;
+	G.v.psel = 0;
 }
 
 /* A key while a panel is open: its own keys (selection, Enter, Tab, Esc);
@@ -9278,18 +9302,18 @@ static bool view_panel_key(int key)
 	int dir = key == 'j' || key == K_DOWN ? 1 : key == 'k' || key == K_UP ? -1 : 0;
 
 	if (key == K_ESC) {
-		G.v_panel = 0;
-	} else if (dir && G.v_panel == 'W') {
+		G.v.panel = 0;
+	} else if (dir && G.v.panel == 'W') {
 		view_chain_step(dir);
 	} else if (dir) {
-		G.v_psel = G.v_psel + dir > 0 ? G.v_psel + dir : 0;	/* draw_panel bounds it */
-	} else if ((key == '\r' || key == '\n') && G.v_panel == 'L') {
+		G.v.psel = G.v.psel + dir > 0 ? G.v.psel + dir : 0;	/* draw_panel bounds it */
+	} else if ((key == '\r' || key == '\n') && G.v.panel == 'L') {
 		view_worst_go();
 	} else if (key == '\r' || key == '\n') {
-		G.v_panel = 0;
-	} else if (key == '\t' && G.v_panel == 'L') {
-		G.v_pblk = !G.v_pblk;
-		G.v_psel = 0;
+		G.v.panel = 0;
+	} else if (key == '\t' && G.v.panel == 'L') {
+		G.v.pblk = !G.v.pblk;
+		G.v.psel = 0;
 	} else {
 		return false;
 	}
@@ -9299,39 +9323,39 @@ static bool view_panel_key(int key)
 /* Act on one key.  Returns false when tc should quit. */
 static bool view_key(int key, int mx, int my)
 {
-	int body = G.rows - 1 - G.v_row0;
+	int body = G.term.rows - 1 - G.v.row0;
 
-	G.v_msg[0] = 0;
-	if (G.v_search) {
-		size_t l = strlen(G.v_query);
+	G.v.msg[0] = 0;
+	if (G.v.search) {
+		size_t l = strlen(G.v.query);
 
 		if (key == '\r' || key == '\n') {
-			G.v_search = false;
+			G.v.search = false;
 			view_search();
 		} else if (key == K_ESC || key == K_CTRL_C) {
-			G.v_search = false;
+			G.v.search = false;
 		} else if ((key == 127 || key == 8) && l) {
-			G.v_query[l - 1] = 0;
-		} else if (key >= 0x20 && key < 0x7f && l + 1 < sizeof(G.v_query)) {
-			G.v_query[l] = key;
-			G.v_query[l + 1] = 0;
+			G.v.query[l - 1] = 0;
+		} else if (key >= 0x20 && key < 0x7f && l + 1 < sizeof(G.v.query)) {
+			G.v.query[l] = key;
+			G.v.query[l + 1] = 0;
 		}
 		return true;
 	}
-	if (G.v_help && key != 'q' && key != K_CTRL_C) {
-		G.v_help = false;
+	if (G.v.help && key != 'q' && key != K_CTRL_C) {
+		G.v.help = false;
 		return true;
 	}
-	if (G.v_panel && view_panel_key(key))
+	if (G.v.panel && view_panel_key(key))
 		return true;
 	switch (key) {
 	case 'q':
 	case K_CTRL_C:
 		return false;
-	case 'j': case K_DOWN: G.v_sel++; G.v_sel_key = INT_MIN; break;
-	case 'k': case K_UP: G.v_sel = G.v_sel > 0 ? G.v_sel - 1 : 0; G.v_sel_key = INT_MIN; break;
-	case K_PGDN: G.v_sel += body; G.v_sel_key = INT_MIN; break;
-	case K_PGUP: G.v_sel = G.v_sel > body ? G.v_sel - body : 0; G.v_sel_key = INT_MIN; break;
+	case 'j': case K_DOWN: G.v.sel++; G.v.sel_key = INT_MIN; break;
+	case 'k': case K_UP: G.v.sel = G.v.sel > 0 ? G.v.sel - 1 : 0; G.v.sel_key = INT_MIN; break;
+	case K_PGDN: G.v.sel += body; G.v.sel_key = INT_MIN; break;
+	case K_PGUP: G.v.sel = G.v.sel > body ? G.v.sel - body : 0; G.v.sel_key = INT_MIN; break;
 	case 'h': case K_LEFT: view_cursor(-1); break;
 	case 'l': case K_RIGHT: view_cursor(1); break;
 	case 'H': case '<': case K_SLEFT: view_pan(-1); break;
@@ -9340,56 +9364,56 @@ static bool view_key(int key, int mx, int my)
 	case '+': case '=': case K_WHEEL_UP: view_zoom(1, 2); break;
 	case '-': case K_WHEEL_DOWN: view_zoom(2, 1); break;
 	case '0': case K_ESC:
-		view_whole(&G.v_start, &G.v_end);
-		G.v_following = G.live || G.speed > 0;
-		if (G.v_following || G.v_cursor < G.v_start || G.v_cursor > G.v_end)
-			G.v_cursor = G.v_following ? G.v_end : G.v_start;
+		view_whole(&G.v.start, &G.v.end);
+		G.v.following = G.opt.live || G.v.speed > 0;
+		if (G.v.following || G.v.cursor < G.v.start || G.v.cursor > G.v.end)
+			G.v.cursor = G.v.following ? G.v.end : G.v.start;
 		break;
 	case 'n': view_change(1); break;
 	case 'p': view_change(-1); break;
 	case 'w': view_waker(); break;
-	case 'm': G.v_mark = G.v_cursor; G.v_has_mark = true; break;
-	case 's': G.v_order = (G.v_order + 1) % ORD_N;
-		snprintf(G.v_msg, sizeof(G.v_msg), "order: %s", ord_names[G.v_order]);
+	case 'm': G.v.mark = G.v.cursor; G.v.has_mark = true; break;
+	case 's': G.v.order = (G.v.order + 1) % ORD_N;
+		snprintf(G.v.msg, sizeof(G.v.msg), "order: %s", ord_names[G.v.order]);
 		break;
-	case '/': G.v_search = true; G.v_query[0] = 0; break;
-	case '?': G.v_help = true; break;
-	case ' ': if (G.live || G.speed > 0) G.want_pause = !G.want_pause; break;
-	case 'c': G.v_cpucol = !G.v_cpucol; break;
+	case '/': G.v.search = true; G.v.query[0] = 0; break;
+	case '?': G.v.help = true; break;
+	case ' ': if (G.opt.live || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
+	case 'c': G.v.cpucol = !G.v.cpucol; break;
 	case 'S': view_save(); break;
-	case 'i': G.v_hide = !G.v_hide;
-		snprintf(G.v_msg, sizeof(G.v_msg), "%s", G.v_hide ? "rows with nothing in view hidden" : "all rows shown");
+	case 'i': G.v.hide = !G.v.hide;
+		snprintf(G.v.msg, sizeof(G.v.msg), "%s", G.v.hide ? "rows with nothing in view hidden" : "all rows shown");
 		break;
-	case K_CTRL_Z: G.want_suspend = true; break;
+	case K_CTRL_Z: G.v.want_suspend = true; break;
 	case K_MOUSE_CLICK:
-		if (my >= G.v_row0 && my < G.v_row0 + body && G.v_top + my - G.v_row0 < G.nrowlist) {
-			G.v_sel = G.v_top + my - G.v_row0;
-			G.v_sel_key = INT_MIN;
+		if (my >= G.v.row0 && my < G.v.row0 + body && G.v.top + my - G.v.row0 < G.v.nrowlist) {
+			G.v.sel = G.v.top + my - G.v.row0;
+			G.v.sel_key = INT_MIN;
 		}
-		if (mx >= LABEL_W && G.cols > LABEL_W) {
+		if (mx >= LABEL_W && G.term.cols > LABEL_W) {
 			view_place();
-			G.v_cursor = G.v_start + (G.v_end - G.v_start) * (mx - LABEL_W) / (G.cols - LABEL_W);
+			G.v.cursor = G.v.start + (G.v.end - G.v.start) * (mx - LABEL_W) / (G.term.cols - LABEL_W);
 		}
 		break;
 	}
-	if (G.v_sel < 0)
-		G.v_sel = 0;
+	if (G.v.sel < 0)
+		G.v.sel = 0;
 	return true;
 }
 
 /* Start the view: following, whole window. */
 static void view_init(void)
 {
-	G.v_following = true;
-	G.v_sel = 0;
-	G.v_sel_key = INT_MIN;
-	view_whole(&G.v_start, &G.v_end);
-	G.v_cursor = G.v_end;
-	if (!G.live && G.speed <= 0) {
-		G.v_following = false;
-		G.v_cursor = G.v_start;
+	G.v.following = true;
+	G.v.sel = 0;
+	G.v.sel_key = INT_MIN;
+	view_whole(&G.v.start, &G.v.end);
+	G.v.cursor = G.v.end;
+	if (!G.opt.live && G.v.speed <= 0) {
+		G.v.following = false;
+		G.v.cursor = G.v.start;
 	}
-	if (G.live)
+	if (G.opt.live)
 		lat_cidle_init();
 }
 
@@ -9407,24 +9431,24 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	struct ev e;
 	uint32_t type = g32(r);
 
-	if (G.rd_saving) {	/* the save key's pass over the recording: the model stays */
+	if (G.rd.saving) {	/* the save key's pass over the recording: the model stays */
 		rd_save_rec(r, n, ri);
 		return;
 	}
-	if (G.rec_fd >= 0)
+	if (G.rec.fd >= 0)
 		rec_record(r, n, t);
 	if (G.fl.buf)
 		fl_append(r, n, t);
-	if (!G.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {
+	if (!G.m.task && !out_script && type != PERF_RECORD_LOST && type != PERF_RECORD_LOST_SAMPLES) {
 		/* recording only: count by attr, no second parse (the rings'
 		 * records were checked by rec_info when they were queued) */
 		int a = ri ? ri->attr : rec_attr(r, n, type);
-		int k = type == PERF_RECORD_SAMPLE ? (a >= 0 ? G.attr[a].kind : EV_NONE) :
+		int k = type == PERF_RECORD_SAMPLE ? (a >= 0 ? G.ev.attr[a].kind : EV_NONE) :
 			type == PERF_RECORD_COMM ? EV_COMM : type == PERF_RECORD_FORK ? EV_FORK :
 			type == PERF_RECORD_EXIT ? EV_EXIT : EV_NONE;
 
 		if (k != EV_NONE)
-			G.n_kind[k]++;
+			G.n.kind[k]++;
 		return;
 	}
 	if (!ri) {
@@ -9436,16 +9460,16 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 		return;		/* (a replay's reading child has all it can keep) */
 	if (!ri->has_time && !e.time)
 		e.time = t;
-	G.n_kind[e.kind]++;
+	G.n.kind[e.kind]++;
 	if (e.kind == EV_LOST)
-		G.lost += e.v;
+		G.n.lost += e.v;
 	if (G.fl.ntrig)
 		fl_check(&e);
-	if (G.latency)
+	if (G.opt.latency)
 		lat_event(&e);
-	if (G.task)
+	if (G.m.task)
 		model_event(&e);
-	if (out_script && G.ftrace)
+	if (out_script && G.opt.ftrace)
 		out_ftrace(out_script, &e, ri);
 	else if (out_script)
 		out_event(out_script, &e);
@@ -9457,19 +9481,19 @@ static void on_signal(int sig)
 	int saved = errno;
 
 	if (sig == SIGCHLD)
-		G.sig_child = 1;
+		G.sig.child = 1;
 	else if (sig == SIGUSR2)
-		G.sig_usr2 = 1;
+		G.sig.usr2 = 1;
 	else if (sig == SIGWINCH)
-		G.sig_winch = 1;
+		G.sig.winch = 1;
 	else if (sig == SIGTSTP)
-		G.sig_tstp = 1;
+		G.sig.tstp = 1;
 	else if (sig == SIGCONT)
-		G.sig_cont = 1;
+		G.sig.cont = 1;
 	else
-		G.sig_stop = sig;
-	if (write(G.sig_pipe[1], "s", 1) < 0)
-		G.sig_child |= 0;	/* the pipe is full: a wakeup is pending anyway */
+		G.sig.stop = sig;
+	if (write(G.sig.pipe[1], "s", 1) < 0)
+		G.sig.child |= 0;	/* the pipe is full: a wakeup is pending anyway */
 	errno = saved;
 }
 
@@ -9489,7 +9513,7 @@ static void sig_setup(void)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT,
 				    SIGUSR2 };
 
-	if (pipe2(G.sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (pipe2(G.sig.pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		die("pipe: %s", strerror(errno));
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sig_setup_one(sigs[i]);
@@ -9505,25 +9529,25 @@ static void sig_setup(void)
 static int capture_stop(void)
 {
 	int status = 0;
-	bool ended_by_tc = G.cmd && !cmd_reap();
+	bool ended_by_tc = G.opt.cmd && !cmd_reap();
 
 	pe_enable(false);
 	pe_flush();
 	pe_read_lost();
-	if (G.rec_fd >= 0) {
+	if (G.rec.fd >= 0) {
 		rec_round();
 		rec_close();
 	}
 	if (G.fl.secs_ns)
 		fl_stop();
-	if (G.cmd) {
+	if (G.opt.cmd) {
 		cmd_kill();
 		if (ended_by_tc)
 			status = 0;
-		else if (WIFEXITED(G.child_status))
-			status = WEXITSTATUS(G.child_status);
-		else if (WIFSIGNALED(G.child_status))
-			status = 128 + WTERMSIG(G.child_status);
+		else if (WIFEXITED(G.child.status))
+			status = WEXITSTATUS(G.child.status);
+		else if (WIFSIGNALED(G.child.status))
+			status = 128 + WTERMSIG(G.child.status);
 	}
 	return status;
 }
@@ -9540,23 +9564,23 @@ static void capture_start(bool model)
 
 	pe_setup();
 	if (model) {
-		model_init(G.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
-		if (!G.rec_path || G.fl.secs_ns)
+		model_init(G.m.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
+		if (!G.opt.rec_path || G.fl.secs_ns)
 			fl_init();	/* what the save key writes, and --live --flight */
 	} else if (G.fl.secs_ns) {	/* memory only; the model for triggers and names */
 		fl_init();
-		model_init(G.ncpu, TC_MAX_TASKS, 0);
-		memset(G.task, 0, TC_MAX_TASKS * sizeof(*G.task));	/* resident now, not as tasks come */
+		model_init(G.m.ncpu, TC_MAX_TASKS, 0);
+		memset(G.m.task, 0, TC_MAX_TASKS * sizeof(*G.m.task));	/* resident now, not as tasks come */
 	}
-	for (int c = 0; c < G.ncpu; c++)
-		nonline += G.cpu_online[c];
-	if (G.rec_path && !G.fl.secs_ns)
+	for (int c = 0; c < G.m.ncpu; c++)
+		nonline += G.m.cpu_online[c];
+	if (G.opt.rec_path && !G.fl.secs_ns)
 		rec_open(nonline);
-	if (G.cmd)
+	if (G.opt.cmd)
 		cmd_start();	/* before the COMM records, so it has a name */
-	if (!G.power_only)
+	if (!G.opt.power_only)
 		rec_synth_comms();
-	if (G.rec_fd >= 0)
+	if (G.rec.fd >= 0)
 		rec_round();
 }
 
@@ -9564,12 +9588,12 @@ static void capture_start(bool model)
  * is safe (pe_pass), then end the round and write a checkpoint when due. */
 static void capture_pump(void)
 {
-	uint64_t pos = G.rec_pos;
+	uint64_t pos = G.rec.pos;
 
 	pe_pass(false);
-	if (G.rec_fd >= 0 && G.rec_pos != pos)
+	if (G.rec.fd >= 0 && G.rec.pos != pos)
 		rec_round();
-	if (G.rec_fd >= 0 && now_ns() - G.rec_ckpt_ns >= CKPT_NS)
+	if (G.rec.fd >= 0 && now_ns() - G.rec.ckpt_ns >= CKPT_NS)
 		rec_checkpoint();
 }
 
@@ -9588,17 +9612,17 @@ static int run_record(void)
 	capture_start(false);
 	pe_enable(true);
 	t_start = now_ns();
-	if (G.duration > 0)
-		t_end = t_start + (uint64_t)(G.duration * 1e9);
-	if (G.cmd)
+	if (G.opt.duration > 0)
+		t_end = t_start + (uint64_t)(G.opt.duration * 1e9);
+	if (G.opt.cmd)
 		cmd_go();
-	pfd = xcalloc(G.nrb + 1, sizeof(*pfd));
-	for (int i = 0; i < G.nrb; i++) {
-		pfd[i].fd = G.rb[i].fd;
+	pfd = xcalloc(G.rg.nrb + 1, sizeof(*pfd));
+	for (int i = 0; i < G.rg.nrb; i++) {
+		pfd[i].fd = G.rg.rb[i].fd;
 		pfd[i].events = POLLIN;
 	}
-	pfd[G.nrb].fd = G.sig_pipe[0];
-	pfd[G.nrb].events = POLLIN;
+	pfd[G.rg.nrb].fd = G.sig.pipe[0];
+	pfd[G.rg.nrb].events = POLLIN;
 	for (;;) {
 		int timeout = PASS_MS;
 		char drain[64];
@@ -9611,19 +9635,19 @@ static int run_record(void)
 			if ((t_end - now) / 1000000 < (uint64_t)timeout)
 				timeout = (t_end - now) / 1000000 + 1;
 		}
-		poll(pfd, G.nrb + 1, timeout);
-		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
+		poll(pfd, G.rg.nrb + 1, timeout);
+		while (read(G.sig.pipe[0], drain, sizeof(drain)) > 0)
 			;
 		capture_pump();
 		if (G.fl.buf && fl_poll(false))
 			break;
-		if (G.sig_stop || (G.cmd && cmd_reap()))
+		if (G.sig.stop || (G.opt.cmd && cmd_reap()))
 			break;
 	}
 	free(pfd);
 	status = capture_stop();
-	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9, G.fl.buf ? 0 : G.rec_pos);
-	if (G.sig_stop && !G.cmd)
+	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9, G.fl.buf ? 0 : G.rec.pos);
+	if (G.sig.stop && !G.opt.cmd)
 		status = 0;
 	return status;
 }
@@ -9633,7 +9657,7 @@ static int run_record(void)
  * event before it (perf reads it as an empty loss report). */
 static void pause_marker(uint64_t t)
 {
-	const struct attr *d = &G.attr[G.nattr - 1];
+	const struct attr *d = &G.ev.attr[G.ev.nattr - 1];
 	uint8_t r[48] = { 0 };
 	struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(r) };
 
@@ -9654,12 +9678,12 @@ static void view_pause(bool on)
 		pe_enable(false);
 		pe_flush();
 		pause_marker(now_ns());
-		if (G.rec_fd >= 0)
+		if (G.rec.fd >= 0)
 			rec_round();
 	} else {
 		pe_enable(true);
 	}
-	G.paused = on;
+	G.v.paused = on;
 }
 
 /* Ctrl-Z or SIGTSTP: restore the terminal, stop, and repaint after fg. */
@@ -9670,8 +9694,8 @@ static void view_suspend(void)
 	raise(SIGTSTP);
 	sig_setup_one(SIGTSTP);
 	term_raw();
-	G.want_suspend = false;
-	G.sig_tstp = 0;
+	G.v.want_suspend = false;
+	G.sig.tstp = 0;
 }
 
 /* The view's main loop state: the paced replay's clock, the key bytes
@@ -9689,13 +9713,13 @@ struct vloop {
  * first events, so that the model knows its CPUs. */
 static void view_wait_stream(void)
 {
-	while (!G.m_first && !G.rd_eof && !G.sig_stop) {
-		struct pollfd p = { .fd = G.rd_fd, .events = POLLIN };
+	while (!G.m.first && !G.rc.eof && !G.sig.stop) {
+		struct pollfd p = { .fd = G.rc.fd, .events = POLLIN };
 
 		poll(&p, 1, PASS_MS);
 		rd_run(UINT64_MAX);
 	}
-	G.v_ended = G.rd_eof;
+	G.v.ended = G.rc.eof;
 }
 
 /*
@@ -9707,43 +9731,43 @@ static void view_start(struct vloop *l)
 {
 	term_check();
 	sig_setup();
-	G.window_ns = G.window_ns ? G.window_ns : 10 * NS_PER_SEC;
-	if (G.live) {
+	G.v.window_ns = G.v.window_ns ? G.v.window_ns : 10 * NS_PER_SEC;
+	if (G.opt.live) {
 		capture_start(true);
 	} else {
-		rd_open(G.replay_path);
-		G.rd_follow = G.rd_fsize == UINT64_MAX;	/* a stream: shown as it comes */
-		if (G.rd_follow) {
-			G.speed = 1;	/* rolling like live, at the stream's pace */
+		rd_open(G.opt.replay_path);
+		G.rd.follow = G.rd.fsize == UINT64_MAX;	/* a stream: shown as it comes */
+		if (G.rd.follow) {
+			G.v.speed = 1;	/* rolling like live, at the stream's pace */
 			view_wait_stream();
-		} else if (G.speed > 0) {
+		} else if (G.v.speed > 0) {
 			rd_run(0);	/* up to the first timed record */
-			l->data0 = G.rd_next_t;
+			l->data0 = G.rc.next_t;
 		} else {
 			rd_run(UINT64_MAX);
 		}
-		if (!G.task)
-			die("%s holds no events", G.replay_path);
+		if (!G.m.task)
+			die("%s holds no events", G.opt.replay_path);
 	}
-	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.v.rowlist_cap = 2 * G.m.ncpu + TC_MAX_TASKS;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
 	term_init();
-	if (G.live)
+	if (G.opt.live)
 		pe_enable(true);
-	if (G.live && G.cmd) {
+	if (G.opt.live && G.opt.cmd) {
 		term_restore();		/* an exec failure is reported on a sane terminal */
 		cmd_go();
 		term_raw();
 	}
 	l->wall0 = l->rate_t = now_ns();
-	G.v_now = G.live ? l->wall0 : G.rd_follow ? G.m_last : G.speed > 0 ? l->data0 : G.m_last;
+	G.v.now = G.opt.live ? l->wall0 : G.rd.follow ? G.m.last : G.v.speed > 0 ? l->data0 : G.m.last;
 	view_init();
-	if (G.rd_mark[0]) {	/* a flight recording: the cursor at what fired */
+	if (G.rd.mark[0]) {	/* a flight recording: the cursor at what fired */
 		uint64_t t;
 
-		snprintf(G.v_msg, sizeof(G.v_msg), "%s", fl_mark_text(G.rd_mark, &t));
-		if (t >= G.v_start && t <= G.v_end)
-			G.v_cursor = t;
+		snprintf(G.v.msg, sizeof(G.v.msg), "%s", fl_mark_text(G.rd.mark, &t));
+		if (t >= G.v.start && t <= G.v.end)
+			G.v.cursor = t;
 	}
 }
 
@@ -9751,7 +9775,7 @@ static void view_start(struct vloop *l)
 static bool view_input(struct vloop *l, bool readable, uint64_t now)
 {
 	if (readable) {
-		ssize_t n = read(G.tty_in, l->kb + l->kn, sizeof(l->kb) - l->kn);
+		ssize_t n = read(G.term.tty_in, l->kb + l->kn, sizeof(l->kb) - l->kn);
 
 		if (n > 0)
 			l->kn += n;
@@ -9772,19 +9796,19 @@ static bool view_input(struct vloop *l, bool readable, uint64_t now)
 		memmove(l->kb, l->kb + used, l->kn - used);
 		l->kn -= used;
 		if (key != K_NONE && !view_key(key, mx, my)) {
-			l->quit_by_user = !G.child_done;
+			l->quit_by_user = !G.child.done;
 			return false;
 		}
 		l->next_frame = 0;
 	}
-	if (G.want_pause != G.paused && G.live) {
-		view_pause(G.want_pause);
-	} else if (G.want_pause != G.paused) {	/* paced replay: its clock stops */
-		if (G.want_pause)
+	if (G.v.want_pause != G.v.paused && G.opt.live) {
+		view_pause(G.v.want_pause);
+	} else if (G.v.want_pause != G.v.paused) {	/* paced replay: its clock stops */
+		if (G.v.want_pause)
 			l->pause_t = now;
 		else
 			l->wall0 += now - l->pause_t;
-		G.paused = G.want_pause;
+		G.v.paused = G.v.want_pause;
 	}
 	return true;
 }
@@ -9794,35 +9818,35 @@ static bool view_input(struct vloop *l, bool readable, uint64_t now)
  * event rate. */
 static void view_events(struct vloop *l, uint64_t now)
 {
-	if (G.live && !G.paused) {
+	if (G.opt.live && !G.v.paused) {
 		capture_pump();
-		G.v_now = G.pass_bound;
+		G.v.now = G.mg.pass_bound;
 	}
-	if (G.live && G.fl.secs_ns)
+	if (G.opt.live && G.fl.secs_ns)
 		fl_poll(true);
-	if (G.rd_follow && !G.v_ended) {	/* what the stream has brought */
-		G.v_ended = rd_run(UINT64_MAX) != 2;	/* its end, or a broken record */
-		if (G.m_last > G.v_now)
-			G.v_now = G.m_last;
-	} else if (G.speed > 0 && !G.v_ended && !G.paused) {
-		uint64_t limit = l->data0 + (uint64_t)((now - l->wall0) * G.speed);
+	if (G.rd.follow && !G.v.ended) {	/* what the stream has brought */
+		G.v.ended = rd_run(UINT64_MAX) != 2;	/* its end, or a broken record */
+		if (G.m.last > G.v.now)
+			G.v.now = G.m.last;
+	} else if (G.v.speed > 0 && !G.v.ended && !G.v.paused) {
+		uint64_t limit = l->data0 + (uint64_t)((now - l->wall0) * G.v.speed);
 
-		G.v_ended = rd_run(limit) != 1;
-		G.v_now = limit;
+		G.v.ended = rd_run(limit) != 1;
+		G.v.now = limit;
 	}
-	if (G.live && G.cmd && (G.sig_child || G.child_done)) {
-		G.sig_child = 0;
-		if (cmd_reap() && !G.v_exit[0])
-			snprintf(G.v_exit, sizeof(G.v_exit), "%.30s exited (status %d): q quits", G.cmd[0],
-				 WIFEXITED(G.child_status) ? WEXITSTATUS(G.child_status) :
-				 128 + WTERMSIG(G.child_status));
+	if (G.opt.live && G.opt.cmd && (G.sig.child || G.child.done)) {
+		G.sig.child = 0;
+		if (cmd_reap() && !G.v.exit[0])
+			snprintf(G.v.exit, sizeof(G.v.exit), "%.30s exited (status %d): q quits", G.opt.cmd[0],
+				 WIFEXITED(G.child.status) ? WEXITSTATUS(G.child.status) :
+				 128 + WTERMSIG(G.child.status));
 	}
 	if (now - l->rate_t >= NS_PER_SEC) {
 		uint64_t n = 0;
 
 		for (int k = 0; k < EV_NKIND; k++)
-			n += G.n_kind[k];
-		G.ev_rate = (n - l->rate_n) * NS_PER_SEC / (now - l->rate_t);
+			n += G.n.kind[k];
+		G.v.ev_rate = (n - l->rate_n) * NS_PER_SEC / (now - l->rate_t);
 		l->rate_n = n;
 		l->rate_t = now;
 	}
@@ -9843,18 +9867,18 @@ static void view_frame(struct vloop *l)
 	bytes = draw_diff();
 	cost = now_ns() - t0;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
-	G.frame_ns += (c1.tv_sec - c0.tv_sec) * NS_PER_SEC + c1.tv_nsec - c0.tv_nsec;
+	G.term.frame_ns += (c1.tv_sec - c0.tv_sec) * NS_PER_SEC + c1.tv_nsec - c0.tv_nsec;
 	ob_flush();
-	G.frames++;
-	wire = bytes * NS_PER_SEC / (G.term_bps ? G.term_bps : 1);
-	G.refresh_ns = 33 * 1000000ull;
-	if (cost * 20 > G.refresh_ns)
-		G.refresh_ns = cost * 20;
-	if (wire * 3 / 2 > G.refresh_ns)
-		G.refresh_ns = wire * 3 / 2;
-	if (G.refresh_ns > 2 * NS_PER_SEC)
-		G.refresh_ns = 2 * NS_PER_SEC;
-	l->next_frame = now_ns() + G.refresh_ns;
+	G.term.frames++;
+	wire = bytes * NS_PER_SEC / (G.term.bps ? G.term.bps : 1);
+	G.v.refresh_ns = 33 * 1000000ull;
+	if (cost * 20 > G.v.refresh_ns)
+		G.v.refresh_ns = cost * 20;
+	if (wire * 3 / 2 > G.v.refresh_ns)
+		G.v.refresh_ns = wire * 3 / 2;
+	if (G.v.refresh_ns > 2 * NS_PER_SEC)
+		G.v.refresh_ns = 2 * NS_PER_SEC;
+	l->next_frame = now_ns() + G.v.refresh_ns;
 }
 
 /*
@@ -9872,7 +9896,7 @@ static int run_view(void)
 	int status = 0, np;
 
 	view_start(&l);
-	pfd = xcalloc(G.nrb + 3, sizeof(*pfd));
+	pfd = xcalloc(G.rg.nrb + 3, sizeof(*pfd));
 	for (;;) {
 		uint64_t now = now_ns();
 		int timeout = l.next_frame > now ? (int)((l.next_frame - now) / 1000000) + 1 : 0;
@@ -9883,50 +9907,50 @@ static int run_view(void)
 		if (l.kn && timeout > 30)
 			timeout = 30;
 		np = 0;
-		pfd[np++] = (struct pollfd){ .fd = G.sig_pipe[0], .events = POLLIN };
-		pfd[np++] = (struct pollfd){ .fd = G.tty_in, .events = POLLIN };
-		pfd[np++] = (struct pollfd){ .fd = 1, .events = G.ob_len ? POLLOUT : 0 };
-		for (int i = 0; G.live && !G.paused && i < G.nrb; i++)
-			pfd[np++] = (struct pollfd){ .fd = G.rb[i].fd, .events = POLLIN };
+		pfd[np++] = (struct pollfd){ .fd = G.sig.pipe[0], .events = POLLIN };
+		pfd[np++] = (struct pollfd){ .fd = G.term.tty_in, .events = POLLIN };
+		pfd[np++] = (struct pollfd){ .fd = 1, .events = G.term.ob_len ? POLLOUT : 0 };
+		for (int i = 0; G.opt.live && !G.v.paused && i < G.rg.nrb; i++)
+			pfd[np++] = (struct pollfd){ .fd = G.rg.rb[i].fd, .events = POLLIN };
 		poll(pfd, np, timeout);
-		while (read(G.sig_pipe[0], drain, sizeof(drain)) > 0)
+		while (read(G.sig.pipe[0], drain, sizeof(drain)) > 0)
 			;
 		now = now_ns();
-		if (G.sig_stop || (G.live && G.duration > 0 && now - l.wall0 >= G.duration * 1e9))
+		if (G.sig.stop || (G.opt.live && G.opt.duration > 0 && now - l.wall0 >= G.opt.duration * 1e9))
 			break;
-		if (G.sig_winch) {
-			G.sig_winch = 0;
+		if (G.sig.winch) {
+			G.sig.winch = 0;
 			term_size();
 			l.next_frame = 0;
 		}
-		if (G.sig_tstp || G.want_suspend)
+		if (G.sig.tstp || G.v.want_suspend)
 			view_suspend();
-		if (G.sig_cont) {	/* after a stop from outside: raw mode again, redraw */
-			G.sig_cont = 0;
+		if (G.sig.cont) {	/* after a stop from outside: raw mode again, redraw */
+			G.sig.cont = 0;
 			term_raw();
-			G.full_redraw = true;
+			G.term.full_redraw = true;
 			l.next_frame = 0;
 		}
 		if (!view_input(&l, pfd[1].revents & (POLLIN | POLLHUP), now))
 			break;
 		view_events(&l, now);
 		/* the frame, when the previous one is out and it is time */
-		if (G.ob_len && !ob_flush())
+		if (G.term.ob_len && !ob_flush())
 			continue;
 		if (now >= l.next_frame)
 			view_frame(&l);
 	}
 	free(pfd);
 	term_restore();
-	if (G.live) {
+	if (G.opt.live) {
 		status = capture_stop();
-		out_stats(G.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
-			  G.rec_path ? G.rec_pos : 0);
+		out_stats(G.opt.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
+			  G.opt.rec_path ? G.rec.pos : 0);
 	}
 	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal",
-	     G.frames, G.frames ? G.frame_ns / G.frames / 1000 : 0, G.bytes_out);
+	     G.term.frames, G.term.frames ? G.term.frame_ns / G.term.frames / 1000 : 0, G.term.bytes_out);
 	/* quitting the view stops the command: that is not its failure */
-	return l.quit_by_user || (G.sig_stop && !G.cmd) ? 0 : status;
+	return l.quit_by_user || (G.sig.stop && !G.opt.cmd) ? 0 : status;
 }
 
 /* tc --replay: read the recording to the outputs. */
@@ -9935,30 +9959,30 @@ static int run_replay(void)
 	uint64_t t0 = now_ns();
 	int ret;
 
-	rd_open(G.replay_path);
-	if (G.rd_cut)
-		note("%s was cut off: reading up to its last complete record", G.replay_path);
-	if (G.rd_mark[0]) {
+	rd_open(G.opt.replay_path);
+	if (G.rc.cut)
+		note("%s was cut off: reading up to its last complete record", G.opt.replay_path);
+	if (G.rd.mark[0]) {
 		uint64_t t;
 
-		note("%s", fl_mark_text(G.rd_mark, &t));
+		note("%s", fl_mark_text(G.rd.mark, &t));
 	}
 	ret = rd_run(UINT64_MAX);
 	if (out_script)
 		fflush(out_script);
-	if (G.summary && G.task) {
+	if (G.opt.summary && G.m.task) {
 		model_end();
 		out_summary(stdout);
-		if (G.latency)
+		if (G.opt.latency)
 			out_latency(stdout);
-		if (G.chain_tid)
-			out_chain(stdout, G.chain_tid);
+		if (G.opt.chain_tid)
+			out_chain(stdout, G.opt.chain_tid);
 		fflush(stdout);
 	}
-	if (G.lost || G.out_of_order || G.corrupt || G.unknown_id || G.bad_cpu || G.bad_pid ||
-	    G.evicted_tasks || G.inferred || G.q_forced)
+	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
+	    G.m.evicted_tasks || G.m.inferred || G.mg.forced)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
-	return ret < 0 && !G.rd_cut ? 1 : 0;
+	return ret < 0 && !G.rc.cut ? 1 : 0;
 }
 
 #ifdef TC_FUZZ
@@ -9977,16 +10001,16 @@ static int fuzz_view(const char *spec)
 
 	if (sscanf(spec, "%d %d %n", &rows, &cols, &off) < 2 || rows < 1 || rows > 500 || cols < 1 || cols > 1000)
 		die("TC_FUZZ_VIEW: \"ROWS COLS KEYS\" is needed");
-	rd_open(G.replay_path);
+	rd_open(G.opt.replay_path);
 	rd_run(UINT64_MAX);
-	if (!G.task)
-		die("%s holds no events", G.replay_path);
+	if (!G.m.task)
+		die("%s holds no events", G.opt.replay_path);
 	scr_alloc(rows, cols);
-	G.rowlist_cap = 2 * G.ncpu + TC_MAX_TASKS;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
-	G.v_now = G.m_last;
-	if (!G.m_first)
-		G.m_first = G.v_now;
+	G.v.rowlist_cap = 2 * G.m.ncpu + TC_MAX_TASKS;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
+	G.v.now = G.m.last;
+	if (!G.m.first)
+		G.m.first = G.v.now;
 	view_init();
 	kb = (const uint8_t *)spec + off;
 	kn = strlen(spec + off);
@@ -9997,8 +10021,8 @@ static int fuzz_view(const char *spec)
 		view_refresh();
 		draw_frame();
 		draw_diff();
-		G.ob_len = G.ob_off = 0;
-		G.frames++;
+		G.term.ob_len = G.term.ob_off = 0;
+		G.term.frames++;
 		if (!kn)
 			break;
 		if (!used) {		/* an unfinished sequence: Esc, as after the timeout */
@@ -10009,7 +10033,7 @@ static int fuzz_view(const char *spec)
 		kn -= used;
 		more = key == K_NONE || view_key(key, mx, my);
 	}
-	printf("%" PRIu64 " frames\n", G.frames);
+	printf("%" PRIu64 " frames\n", G.term.frames);
 	return 0;
 }
 #endif
@@ -10062,25 +10086,25 @@ static void parse_args(int argc, char **argv)
 #define NEEDV() do { if (!v) die("%s needs a value (see tc --help)", a); i++; } while (0)
 		if (!strcmp(a, "--")) {
 			if (i + 1 < argc)
-				G.cmd = argv + i + 1;
+				G.opt.cmd = argv + i + 1;
 			break;
 		} else if (!strcmp(a, "--record")) {
 			NEEDV();
-			G.rec_path = v;
+			G.opt.rec_path = v;
 		} else if (!strcmp(a, "--replay")) {
 			NEEDV();
-			G.replay_path = v;
+			G.opt.replay_path = v;
 		} else if (!strcmp(a, "--repair")) {
 			NEEDV();
-			G.repair_path = v;
+			G.opt.repair_path = v;
 		} else if (!strcmp(a, "--script")) {
-			G.script = true;
+			G.opt.script = true;
 		} else if (!strcmp(a, "--summary")) {
-			G.summary = true;
+			G.opt.summary = true;
 		} else if (!strcmp(a, "--latency")) {
-			G.latency = true;
+			G.opt.latency = true;
 		} else if (!strcmp(a, "--ftrace")) {
-			G.ftrace = true;
+			G.opt.ftrace = true;
 		} else if (!strcmp(a, "--chain")) {
 			char *end;
 			long tid;
@@ -10089,29 +10113,29 @@ static void parse_args(int argc, char **argv)
 			tid = strtol(v, &end, 10);
 			if (*end || tid <= 0 || tid > PID_MAX)
 				die("--chain %s: a thread id is needed", v);
-			G.chain_tid = tid;
+			G.opt.chain_tid = tid;
 		} else if (!strcmp(a, "--live")) {
-			G.live = true;
+			G.opt.live = true;
 		} else if (!strcmp(a, "-P") || !strcmp(a, "--power-only")) {
-			G.power_only = true;
+			G.opt.power_only = true;
 		} else if (!strcmp(a, "-T") || !strcmp(a, "--tasks-only")) {
-			G.tasks_only = true;
+			G.opt.tasks_only = true;
 		} else if (!strcmp(a, "-I") || !strcmp(a, "--io")) {
-			G.io = true;
+			G.opt.io = true;
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			NEEDV();
-			if (G.nfilt == (int)(sizeof(G.filt) / sizeof(G.filt[0])))
+			if (G.opt.nfilt == (int)(sizeof(G.opt.filt) / sizeof(G.opt.filt[0])))
 				die("too many -p filters");
-			G.filt[G.nfilt++] = v;
+			G.opt.filt[G.opt.nfilt++] = v;
 		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
 			NEEDV();
-			G.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
-			if (!parse_cpulist(v, G.cpu_filt, MAX_CPUS) || !cpulist_count(v))
+			G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
+			if (!parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) || !cpulist_count(v))
 				die("-C %s: a CPU list like 0-3,6 is needed", v);
 		} else if (!strcmp(a, "--ascii")) {
-			G.ascii = true;
+			G.term.ascii = true;
 		} else if (!strcmp(a, "--no-color")) {
-			G.no_color = true;
+			G.term.no_color = true;
 		} else if (!strcmp(a, "--speed") || !strcmp(a, "-w") || !strcmp(a, "--window")) {
 			char *end;
 			double d;
@@ -10121,9 +10145,9 @@ static void parse_args(int argc, char **argv)
 			if (*end || !(d > 0) || d > 1e6)
 				die("%s %s: a positive number is needed", a, v);
 			if (!strcmp(a, "--speed"))
-				G.speed = d;
+				G.v.speed = d;
 			else
-				G.window_ns = d * 1e9;
+				G.v.window_ns = d * 1e9;
 		} else if (!strcmp(a, "--history")) {
 			char *end;
 			unsigned long m;
@@ -10132,13 +10156,13 @@ static void parse_args(int argc, char **argv)
 			m = strtoul(v, &end, 10);
 			if (*end || m < 1 || m > 4095 || (sizeof(size_t) < 8 && m > 1024))
 				die("--history %s: MiB from 1 to %d are needed", v, sizeof(size_t) < 8 ? 1024 : 4095);
-			G.hist_mib = m;
+			G.hist.mib = m;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
 			char *end;
 
 			NEEDV();
-			G.duration = num_dec(v, &end);
-			if (*end || !(G.duration > 0) || G.duration > 1e9)
+			G.opt.duration = num_dec(v, &end);
+			if (*end || !(G.opt.duration > 0) || G.opt.duration > 1e9)
 				die("-d %s: not a number of seconds", v);
 		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
 			char *end;
@@ -10148,7 +10172,7 @@ static void parse_args(int argc, char **argv)
 			p = strtoul(v, &end, 10);
 			if (*end || !p || p > (1u << 20) || (p & (p - 1)))
 				die("-m %s: a power of two number of pages is needed", v);
-			G.mmap_pages = p;
+			G.opt.mmap_pages = p;
 		} else if (!strcmp(a, "--flight") || !strcmp(a, "--after")) {
 			char *end;
 			double d;
@@ -10187,30 +10211,30 @@ static void parse_args(int argc, char **argv)
 		}
 #undef NEEDV
 	}
-	if (!!(G.rec_path || G.live) + !!G.replay_path + !!G.repair_path != 1) {
+	if (!!(G.opt.rec_path || G.opt.live) + !!G.opt.replay_path + !!G.opt.repair_path != 1) {
 		usage(stderr);
 		die("give one of --live, --record, --replay or --repair");
 	}
-	if (G.cmd && !G.rec_path && !G.live)
+	if (G.opt.cmd && !G.opt.rec_path && !G.opt.live)
 		die("a command to trace goes with --live or --record");
-	if (G.live && G.rec_path && !strcmp(G.rec_path, "-"))
+	if (G.opt.live && G.opt.rec_path && !strcmp(G.opt.rec_path, "-"))
 		die("--live --record -: the view needs standard output; record to a file or a FIFO, or drop --live");
-	if ((G.script || G.summary) && !G.replay_path)
+	if ((G.opt.script || G.opt.summary) && !G.opt.replay_path)
 		die("--script and --summary go with --replay");
-	if (G.speed > 0 && (!G.replay_path || G.script || G.summary))
+	if (G.v.speed > 0 && (!G.opt.replay_path || G.opt.script || G.opt.summary))
 		die("--speed goes with --replay (in the view)");
-	if ((G.latency || G.chain_tid) && !G.summary)
+	if ((G.opt.latency || G.opt.chain_tid) && !G.opt.summary)
 		die("--latency and --chain go with --summary");
-	if (G.ftrace && !G.script)
+	if (G.opt.ftrace && !G.opt.script)
 		die("--ftrace goes with --script");
-	G.view = G.live || (G.replay_path && !G.script && !G.summary);
-	if (G.power_only && (G.tasks_only || G.io))
+	G.opt.view = G.opt.live || (G.opt.replay_path && !G.opt.script && !G.opt.summary);
+	if (G.opt.power_only && (G.opt.tasks_only || G.opt.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
 	if ((G.fl.ntrig || G.fl.keep || G.fl.after_set) && !G.fl.secs_ns)
 		die("--trigger, --after and --keep go with --flight SECONDS");
-	if (G.fl.mem_mib && !G.fl.secs_ns && !G.live)
+	if (G.fl.mem_mib && !G.fl.secs_ns && !G.opt.live)
 		die("--flight-mem goes with --flight SECONDS or --live");
-	if (G.fl.secs_ns && (!G.rec_path || !strcmp(G.rec_path, "-")))
+	if (G.fl.secs_ns && (!G.opt.rec_path || !strcmp(G.opt.rec_path, "-")))
 		die("--flight goes with --record FILE");
 	if (!G.fl.keep)
 		G.fl.keep = 1;
@@ -10221,25 +10245,25 @@ static void parse_args(int argc, char **argv)
 #ifndef TC_TEST
 int main(int argc, char **argv)
 {
-	G.rec_fd = -1;
+	G.rec.fd = -1;
 	parse_args(argc, argv);
-	if (G.script) {
+	if (G.opt.script) {
 		out_script = stdout;
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		if (G.ftrace)
+		if (G.opt.ftrace)
 			out_ftrace_head(stdout);
 	}
-	if (G.repair_path) {
-		rp_repair(G.repair_path);
+	if (G.opt.repair_path) {
+		rp_repair(G.opt.repair_path);
 		return 0;
 	}
 #ifdef TC_FUZZ
-	if (G.view && G.replay_path && getenv("TC_FUZZ_VIEW"))
+	if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW"))
 		return fuzz_view(getenv("TC_FUZZ_VIEW"));
 #endif
-	if (G.view)
+	if (G.opt.view)
 		return run_view();
-	if (G.replay_path)
+	if (G.opt.replay_path)
 		return run_replay();
 	return run_record();
 }

@@ -92,24 +92,24 @@ static void g_reset(void)
 	for (int i = 0; i < MAX_FMTS; i++)
 		free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	for (int i = 0; G.q && i < G.nq; i++) {
-		free(G.q[i].e);
-		free(G.q[i].b);
+	for (int i = 0; G.mg.q && i < G.mg.nq; i++) {
+		free(G.mg.q[i].e);
+		free(G.mg.q[i].b);
 	}
-	free(G.q);
-	free(G.q_heap);
-	free(G.idmap_id);
-	free(G.idmap_attr);
+	free(G.mg.q);
+	free(G.mg.heap);
+	free(G.ev.idmap_id);
+	free(G.ev.idmap_attr);
 	/* the model's and the view's tables (model_init, scr_setup) */
-	free(G.task);
-	free(G.task_hash);
-	free(G.cpu);
+	free(G.m.task);
+	free(G.m.task_hash);
+	free(G.m.cpu);
 	ival_ring(0);	/* unmaps the interval ring */
-	free(G.scr);
-	free(G.scr_prev);
-	free(G.acc);
-	free(G.ob);
-	free(G.rowlist);
+	free(G.term.scr);
+	free(G.term.scr_prev);
+	free(G.term.acc);
+	free(G.term.ob);
+	free(G.v.rowlist);
 	free(lat.runs);
 	free(lat.head);
 	free(lat.cur);
@@ -118,16 +118,16 @@ static void g_reset(void)
 	free(lat_cidle);	/* the live view's idle states (lat_cidle_init) */
 	lat_cidle = NULL;
 	for (int k = 0; k < HK_N; k++) {	/* the view's history (hist_init) */
-		free(G.hp[k].f);
-		free(G.hp[k].hi);
-		free(G.hp[k].row);
-		free(G.hp[k].tid);
-		free(G.hp[k].map);
+		free(G.hist.hp[k].f);
+		free(G.hist.hp[k].hi);
+		free(G.hist.hp[k].row);
+		free(G.hist.hp[k].tid);
+		free(G.hist.hp[k].map);
 	}
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
-	G.rec_fd = -1;
+	G.rec.fd = -1;
 }
 
 static void run(const char *name, void (*fn)(void))
@@ -305,7 +305,7 @@ static const struct sw_layout layouts[] = {
 /* ---------------------------------------------------------------- raw data and records */
 
 /* The host's byte order is the data's unless put_swap: the other byte order
- * (big-endian on x86-64, little-endian on mips and s390x), read with G.swap. */
+ * (big-endian on x86-64, little-endian on mips and s390x), read with G.ev.swap. */
 #define HOST_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 static bool put_swap;
 
@@ -433,11 +433,11 @@ static size_t mk_comm(uint8_t *out, uint64_t st, int pid, int tid, const char *c
 	return p - out;
 }
 
-/* Make G.attr[i] an attr of sample_type st with sample_id_all, bound to
+/* Make G.ev.attr[i] an attr of sample_type st with sample_id_all, bound to
  * the tracepoint format with id (0: none). */
 static void set_attr(int i, uint64_t st, unsigned id)
 {
-	struct attr *a = &G.attr[i];
+	struct attr *a = &G.ev.attr[i];
 
 	memset(a, 0, sizeof(*a));
 	a->pa.type = id ? PERF_TYPE_TRACEPOINT : PERF_TYPE_SOFTWARE;
@@ -446,8 +446,8 @@ static void set_attr(int i, uint64_t st, unsigned id)
 	a->pa.sample_type = st;
 	a->pa.sample_id_all = 1;
 	attr_bind(a);
-	if (G.nattr <= i)
-		G.nattr = i + 1;
+	if (G.ev.nattr <= i)
+		G.ev.nattr = i + 1;
 }
 
 /* ---------------------------------------------------------------- formats */
@@ -695,7 +695,7 @@ static void t_fld_int_sizes(void)
 }
 
 /* Data in the other byte order (on x86-64 a 32-bit big-endian recording):
- * G.swap reads it. */
+ * G.ev.swap reads it. */
 static void t_fld_swapped(void)
 {
 	const struct sw_layout *L = &layouts[3];	/* 32-bit */
@@ -711,7 +711,7 @@ static void t_fld_swapped(void)
 	put_swap = true;
 	n = mk_switch_raw(raw, L, &s);
 	put_swap = false;
-	G.swap = true;
+	G.ev.swap = true;
 	CHECK(fld_int(tfs_field(&f, "common_type"), raw, n, 0) == L->id, "common_type");
 	CHECK(fld_int(tfs_field(&f, "prev_pid"), raw, n, 0) == 0x01020304, "prev_pid");
 	CHECK(fld_int(tfs_field(&f, "prev_prio"), raw, n, 0) == -3, "prev_prio");
@@ -817,9 +817,9 @@ static void t_decode_switch_layouts(void)
 		CHECK(fmt_add("sched", layouts[i].text, strlen(layouts[i].text)), "fmt_add %d", i);
 		set_attr(i, SMP_LIVE, layouts[i].id);
 		ids[i] = 1000 + i;
-		G.attr[i].ids = &ids[i];
-		G.attr[i].nids = 1;
-		CHECK(G.attr[i].kind == EV_SWITCH, "%s: kind %d", layouts[i].what, G.attr[i].kind);
+		G.ev.attr[i].ids = &ids[i];
+		G.ev.attr[i].nids = 1;
+		CHECK(G.ev.attr[i].kind == EV_SWITCH, "%s: kind %d", layouts[i].what, G.ev.attr[i].kind);
 	}
 	idmap_build();
 	for (int i = 0; i < NLAYOUT; i++) {
@@ -864,13 +864,13 @@ static void t_decode_exec_idle(void)
 	CHECK(fmt_by_id(365) == fx && fmt_by_id(568) == fi && !fmt_by_id(372), "fmt_by_id");
 	set_attr(0, SMP_LIVE, 365);
 	set_attr(1, SMP_LIVE, 568);
-	G.attr[0].ids = &id0;
-	G.attr[0].nids = 1;
-	G.attr[1].ids = &id1;
-	G.attr[1].nids = 1;
+	G.ev.attr[0].ids = &id0;
+	G.ev.attr[0].nids = 1;
+	G.ev.attr[1].ids = &id1;
+	G.ev.attr[1].nids = 1;
 	idmap_build();
-	CHECK(G.attr[0].kind == EV_PEXEC && G.attr[1].kind == EV_IDLE, "kinds %d %d",
-	      G.attr[0].kind, G.attr[1].kind);
+	CHECK(G.ev.attr[0].kind == EV_PEXEC && G.ev.attr[1].kind == EV_IDLE, "kinds %d %d",
+	      G.ev.attr[0].kind, G.ev.attr[1].kind);
 
 	sm.id = 1;
 	sm.rawsz = mk_exec_raw(raw, "/usr/local/bin/a-long-program", 0);
@@ -974,7 +974,7 @@ static void t_rb_plain(void)
 	ring_setup(1 << 16);
 	ring_init(&r, 0);
 	CHECK(rb_drain(&r, 0, &last) == 1 && last == 0, "empty ring");
-	CHECK(ring_pc.data_tail == 0 && q_count(&G.q[0]) == 0, "empty ring moved");
+	CHECK(ring_pc.data_tail == 0 && q_count(&G.mg.q[0]) == 0, "empty ring moved");
 	for (int k = 0; k < 5; k++) {
 		n[k] = mk_live(rec[k], 1000 * (k + 1), 12 + 8 * k, k + 1);
 		ring_put(&r, rec[k], n[k]);
@@ -983,18 +983,18 @@ static void t_rb_plain(void)
 	CHECK(last == 5000, "last %" PRIu64, last);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail %llu head %llu",
 	      (unsigned long long)ring_pc.data_tail, (unsigned long long)ring_pc.data_head);
-	CHECK(q_count(&G.q[0]) == 5, "%d records queued", q_count(&G.q[0]));
+	CHECK(q_count(&G.mg.q[0]) == 5, "%d records queued", q_count(&G.mg.q[0]));
 	for (int k = 0; k < 5; k++) {
 		uint64_t t;
 		const uint8_t *p;
 		size_t m;
 
-		CHECK(q_rec(&G.q[0], k, &t, &p, &m), "record %d", k);
+		CHECK(q_rec(&G.mg.q[0], k, &t, &p, &m), "record %d", k);
 		CHECK(t == 1000u * (k + 1), "record %d: time %" PRIu64, k, t);
 		CHECK(m == n[k] && !memcmp(p, rec[k], m), "record %d: bytes differ", k);
 	}
-	CHECK(G.corrupt == 0 && G.unknown_id == 0, "corrupt %" PRIu64 " unknown %" PRIu64,
-	      G.corrupt, G.unknown_id);
+	CHECK(G.bad.corrupt == 0 && G.bad.id == 0, "corrupt %" PRIu64 " unknown %" PRIu64,
+	      G.bad.corrupt, G.bad.id);
 	/* a COMM record: its time comes from the sample_id trailer */
 	{
 		struct smp s = { .id = 1, .time = 6000, .pid = 9, .tid = 9, .cpu = 0 };
@@ -1003,7 +1003,7 @@ static void t_rb_plain(void)
 
 		ring_put(&r, c, cn);
 		CHECK(rb_drain(&r, 0, &last) == 1 && last == 6000, "comm: last %" PRIu64, last);
-		CHECK(q_count(&G.q[0]) == 6, "comm not queued");
+		CHECK(q_count(&G.mg.q[0]) == 6, "comm not queued");
 	}
 }
 
@@ -1032,10 +1032,10 @@ static void t_rb_wrap(void)
 	ring_put(&r, c, nc);
 	CHECK(rb_drain(&r, 0, &last) == 1 && last == 30, "second drain: last %" PRIu64, last);
 	CHECK(ring_pc.data_tail == 5 * RING - 24 + nc, "tail not at head");
-	CHECK(q_count(&G.q[0]) == 3, "%d records", q_count(&G.q[0]));
-	CHECK(q_rec(&G.q[0], 0, &t, &p, &m) && t == 10 && m == na && !memcmp(p, a, na), "a");
-	CHECK(q_rec(&G.q[0], 1, &t, &p, &m) && t == 20 && m == nb && !memcmp(p, b, nb), "b");
-	CHECK(q_rec(&G.q[0], 2, &t, &p, &m) && t == 30 && m == nc && !memcmp(p, c, nc),
+	CHECK(q_count(&G.mg.q[0]) == 3, "%d records", q_count(&G.mg.q[0]));
+	CHECK(q_rec(&G.mg.q[0], 0, &t, &p, &m) && t == 10 && m == na && !memcmp(p, a, na), "a");
+	CHECK(q_rec(&G.mg.q[0], 1, &t, &p, &m) && t == 20 && m == nb && !memcmp(p, b, nb), "b");
+	CHECK(q_rec(&G.mg.q[0], 2, &t, &p, &m) && t == 30 && m == nc && !memcmp(p, c, nc),
 	      "wrapped record c differs (time %" PRIu64 ", %zu bytes)", t, m);
 }
 
@@ -1066,15 +1066,15 @@ static void corrupt_case(uint16_t bad_size, size_t bad_len, const char *what)
 		ring_pc.data_head = h;
 	}
 	CHECK(rb_drain(&r, 0, &last) == 1, "%s: not drained", what);
-	CHECK(G.corrupt == 1 && G.unknown_id == 0, "%s: corrupt %" PRIu64 " unknown %" PRIu64,
-	      what, G.corrupt, G.unknown_id);
+	CHECK(G.bad.corrupt == 1 && G.bad.id == 0, "%s: corrupt %" PRIu64 " unknown %" PRIu64,
+	      what, G.bad.corrupt, G.bad.id);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "%s: tail %llu head %llu", what,
 	      (unsigned long long)ring_pc.data_tail, (unsigned long long)ring_pc.data_head);
-	CHECK(q_count(&G.q[0]) == 1 && last == 100, "%s: %d queued, last %" PRIu64, what,
-	      q_count(&G.q[0]), last);
+	CHECK(q_count(&G.mg.q[0]) == 1 && last == 100, "%s: %d queued, last %" PRIu64, what,
+	      q_count(&G.mg.q[0]), last);
 	/* the ring goes on after it */
 	ring_put(&r, c, nc);
-	CHECK(rb_drain(&r, 0, &last) == 1 && last == 300 && q_count(&G.q[0]) == 2,
+	CHECK(rb_drain(&r, 0, &last) == 1 && last == 300 && q_count(&G.mg.q[0]) == 2,
 	      "%s: no recovery", what);
 }
 
@@ -1108,9 +1108,9 @@ static void t_rb_overrun(void)
 	while (ring_pc.data_head <= RING)
 		ring_put(&r, a, na);
 	CHECK(rb_drain(&r, 0, &last) == 1, "not drained");
-	CHECK(G.corrupt == 1 && G.unknown_id == 0, "overrun counted %" PRIu64 " times", G.corrupt);
+	CHECK(G.bad.corrupt == 1 && G.bad.id == 0, "overrun counted %" PRIu64 " times", G.bad.corrupt);
 	CHECK(ring_pc.data_tail == ring_pc.data_head, "tail not at head");
-	CHECK(q_count(&G.q[0]) == 0 && last == 0, "lapped data was queued");
+	CHECK(q_count(&G.mg.q[0]) == 0 && last == 0, "lapped data was queued");
 }
 
 /* Records that do not fit their attr are counted and skipped, not queued. */
@@ -1131,10 +1131,10 @@ static void t_rb_short_record(void)
 	nc = mk_live(c, 30, 12, 3);
 	ring_put(&r, c, nc);
 	CHECK(rb_drain(&r, 0, &last) == 1 && last == 30, "last %" PRIu64, last);
-	CHECK(G.unknown_id == 1 && G.corrupt == 0, "unknown %" PRIu64 " corrupt %" PRIu64,
-	      G.unknown_id, G.corrupt);
-	CHECK(q_count(&G.q[0]) == 2 && ring_pc.data_tail == ring_pc.data_head, "queued %d",
-	      q_count(&G.q[0]));
+	CHECK(G.bad.id == 1 && G.bad.corrupt == 0, "unknown %" PRIu64 " corrupt %" PRIu64,
+	      G.bad.id, G.bad.corrupt);
+	CHECK(q_count(&G.mg.q[0]) == 2 && ring_pc.data_tail == ring_pc.data_head, "queued %d",
+	      q_count(&G.mg.q[0]));
 }
 
 /* A full queue stops the drain; the rest stays in the ring for later, and
@@ -1151,7 +1151,7 @@ static void t_rb_queue_full(void)
 	int done = 0;
 
 	ring_setup(256);		/* room for two 72-byte records in their slots */
-	CHECK(G.q[0].bcap == 256, "byte ring of %zu", G.q[0].bcap);
+	CHECK(G.mg.q[0].bcap == 256, "byte ring of %zu", G.mg.q[0].bcap);
 	ring_init(&r, RING - 104);	/* pass the end of data[] on the way */
 	t0 = ring_pc.data_tail;
 	for (int k = 0; k < 5; k++) {
@@ -1163,7 +1163,7 @@ static void t_rb_queue_full(void)
 		int got = rb_drain(&r, 0, &last);
 
 		CHECK(got == (pass == 2), "pass %d: rb_drain returned %d", pass, got);
-		CHECK(q_count(&G.q[0]) == want[pass], "pass %d: %d queued", pass, q_count(&G.q[0]));
+		CHECK(q_count(&G.mg.q[0]) == want[pass], "pass %d: %d queued", pass, q_count(&G.mg.q[0]));
 		CHECK(last == 100u * (done + want[pass]), "pass %d: last %" PRIu64, pass, last);
 		CHECK(ring_pc.data_tail == t0 + 72 * (done + want[pass]),
 		      "pass %d: tail at +%llu, want +%d", pass,
@@ -1171,15 +1171,15 @@ static void t_rb_queue_full(void)
 		for (int k = 0; k < want[pass]; k++) {
 			int idx = done + k;
 
-			CHECK(q_rec(&G.q[0], k, &t, &p, &m) && t == 100u * (idx + 1) &&
+			CHECK(q_rec(&G.mg.q[0], k, &t, &p, &m) && t == 100u * (idx + 1) &&
 			      m == 72 && !memcmp(p, rec[idx], 72), "pass %d: record %d", pass, idx);
 		}
 		done += want[pass];
 		mrg_release(UINT64_MAX);
-		CHECK(G.q[0].n == 0 && G.q[0].bhead == G.q[0].btail, "pass %d: not freed", pass);
+		CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "pass %d: not freed", pass);
 	}
-	CHECK(ring_pc.data_tail == ring_pc.data_head && G.corrupt == 0, "end");
-	CHECK(G.released == 500, "released %" PRIu64, G.released);
+	CHECK(ring_pc.data_tail == ring_pc.data_head && G.bad.corrupt == 0, "end");
+	CHECK(G.mg.released == 500, "released %" PRIu64, G.mg.released);
 }
 
 /* 32-bit kernels: ring positions wrap at 4 GiB; records across the wrap
@@ -1200,8 +1200,8 @@ static void t_rb_wrap32(void)
 	ring_pc.data_head &= 0xffffffffull;	/* the kernel's unsigned long wrapped */
 	CHECK(ring_pc.data_head < ring_pc.data_tail, "no wrap in the test");
 	CHECK(rb_drain(&r, 0, &last) == 1 && last == 20, "last %" PRIu64, last);
-	CHECK(G.corrupt == 0 && q_count(&G.q[0]) == 2, "corrupt %" PRIu64 ", %d queued",
-	      G.corrupt, q_count(&G.q[0]));
+	CHECK(G.bad.corrupt == 0 && q_count(&G.mg.q[0]) == 2, "corrupt %" PRIu64 ", %d queued",
+	      G.bad.corrupt, q_count(&G.mg.q[0]));
 	CHECK((uint32_t)ring_pc.data_tail == (uint32_t)ring_pc.data_head, "tail not at head");
 	/* and a real overrun is still one */
 	CHECK(rb_avail(0x100000000ull + 4096, 0, 4096) > 4096, "64-bit overrun taken for a wrap");
@@ -1219,14 +1219,14 @@ static bool merge_setup(int nq)
 	idmap_build();
 	mrg_init(nq, 1 << 16, true);
 	ms_open();
-	return G.attr[0].kind == EV_SWITCH;
+	return G.ev.attr[0].kind == EV_SWITCH;
 }
 
 /* Copy record rec (n bytes, time t) into queue qi; false if it is full. */
 static bool q_push(int qi, const uint8_t *rec, size_t n, uint64_t t)
 {
 	uint64_t pos;
-	uint8_t *p = mq_reserve(&G.q[qi], n, G.q_seq++, &pos);
+	uint8_t *p = mq_reserve(&G.mg.q[qi], n, G.mg.seq++, &pos);
 
 	if (!p)
 		return false;
@@ -1238,7 +1238,7 @@ static bool q_push(int qi, const uint8_t *rec, size_t n, uint64_t t)
 /* The time of queue qi's oldest record; false if it is empty. */
 static bool q_peek(int qi, uint64_t *t)
 {
-	if (!G.q[qi].n)
+	if (!G.mg.q[qi].n)
 		return false;
 	*t = mq_first(qi)->time;
 	return true;
@@ -1364,9 +1364,9 @@ static void t_merge_live_rule(void)
 		total += k;
 	}
 	CHECK(total == NC * NEV, "%d of %d released", total, NC * NEV);
-	CHECK(G.out_of_order == 0, "out_of_order %" PRIu64 " for valid input", G.out_of_order);
-	CHECK(G.n_kind[EV_SWITCH] == NC * NEV, "n_kind[SWITCH] %" PRIu64, G.n_kind[EV_SWITCH]);
-	CHECK(G.released == tev[NC - 1][NEV - 1], "released %" PRIu64, G.released);
+	CHECK(G.bad.order == 0, "out_of_order %" PRIu64 " for valid input", G.bad.order);
+	CHECK(G.n.kind[EV_SWITCH] == NC * NEV, "n_kind[SWITCH] %" PRIu64, G.n.kind[EV_SWITCH]);
+	CHECK(G.mg.released == tev[NC - 1][NEV - 1], "released %" PRIu64, G.mg.released);
 }
 
 /* An older record than one released is counted and passed on. */
@@ -1383,21 +1383,21 @@ static void t_merge_out_of_order(void)
 	mrg_release(2500);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 2 && ot[0] == 1000 && ot[1] == 2000, "%d lines released to 2500", k);
-	CHECK(G.released == 2000, "released %" PRIu64, G.released);
+	CHECK(G.mg.released == 2000, "released %" PRIu64, G.mg.released);
 	/* CPU 1 delivers 1500 after 2000 went out */
 	CHECK(push_switch(1, 1500, 4), "push");
 	mrg_release(2500);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 1 && ot[0] == 1500 && oid[0] == 4, "late record: %d lines", k);
-	CHECK(G.out_of_order == 1, "out_of_order %" PRIu64, G.out_of_order);
-	CHECK(G.released == 2000, "released went back to %" PRIu64, G.released);
+	CHECK(G.bad.order == 1, "out_of_order %" PRIu64, G.bad.order);
+	CHECK(G.mg.released == 2000, "released went back to %" PRIu64, G.mg.released);
 	/* equal to the last released is in order */
 	CHECK(push_switch(1, 2000, 5), "push");
 	mrg_release(UINT64_MAX);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 2 && ot[0] == 2000 && ot[1] == 3000, "%d lines at the end", k);
-	CHECK(G.out_of_order == 1, "equal time counted as out of order");
-	CHECK(G.n_kind[EV_SWITCH] == 5, "n_kind %" PRIu64, G.n_kind[EV_SWITCH]);
+	CHECK(G.bad.order == 1, "equal time counted as out of order");
+	CHECK(G.n.kind[EV_SWITCH] == 5, "n_kind %" PRIu64, G.n.kind[EV_SWITCH]);
 }
 
 /* A queue that may not grow refuses when full; room made by releases is
@@ -1413,8 +1413,8 @@ static void t_mq_full(void)
 	int oc[8], oid[8], k;
 
 	CHECK(merge_setup(1), "setup");
-	free(G.q);
-	free(G.q_heap);
+	free(G.mg.q);
+	free(G.mg.heap);
 	mrg_init(1, 256, false);	/* 48-byte records take 64 in their slots */
 	n = mk_sample(rec, SMP_LIVE, &s);
 	CHECK(n == 48, "record of %zu bytes", n);
@@ -1435,12 +1435,12 @@ static void t_mq_full(void)
 		CHECK(mrg_release_one(20), "release of the second");
 		CHECK(q_push(0, big, nb, 40), "freed room not reused");
 		/* 192 + skip 64 to the end + 88 */
-		CHECK(G.q[0].btail == 256 + 88, "the end of the byte ring not skipped: tail %" PRIu64, G.q[0].btail);
+		CHECK(G.mg.q[0].btail == 256 + 88, "the end of the byte ring not skipped: tail %" PRIu64, G.mg.q[0].btail);
 	}
 	CHECK(q_peek(0, &t) && t == 30, "oldest %" PRIu64, t);
 	mrg_release(UINT64_MAX);
-	CHECK(G.q[0].n == 0 && G.q[0].bhead == G.q[0].btail, "queue not empty");
-	CHECK(G.released == 40 && G.out_of_order == 0, "released %" PRIu64, G.released);
+	CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "queue not empty");
+	CHECK(G.mg.released == 40 && G.bad.order == 0, "released %" PRIu64, G.mg.released);
 	/* raw data of 4 zero bytes: a switch of default fields, in time order */
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 4 && ot[0] == 10 && ot[1] == 20 && ot[2] == 30 && ot[3] == 40 && oid[0] == -1,
@@ -1459,11 +1459,11 @@ static void t_mq_budget(void)
 	CHECK(merge_setup(2), "setup");
 	n = mk_sample(rec, SMP_LIVE, &s);
 	CHECK(q_push(0, rec, n, 10), "push");
-	G.q_bytes = QUEUE_MAX;
+	G.mg.bytes = QUEUE_MAX;
 	CHECK(q_push(1, rec, n, 20), "an empty queue refused its first record");
-	CHECK(!mq_grow_bytes(&G.q[0]), "a queue grew past the budget");
+	CHECK(!mq_grow_bytes(&G.mg.q[0]), "a queue grew past the budget");
 	mrg_release(UINT64_MAX);
-	CHECK(G.released == 20 && G.out_of_order == 0, "released %" PRIu64, G.released);
+	CHECK(G.mg.released == 20 && G.bad.order == 0, "released %" PRIu64, G.mg.released);
 }
 
 /* A copied record whose stream position has 32 zero low bits (the first
@@ -1477,7 +1477,7 @@ static void t_mq_seq_zero(void)
 
 	CHECK(merge_setup(1), "setup");
 	n = mk_sample(rec, SMP_LIVE, &s);
-	G.q_seq = 0;
+	G.mg.seq = 0;
 	s.time = 20;
 	mk_sample(rec, SMP_LIVE, &s);
 	CHECK(q_push(0, rec, n, 20), "push");
@@ -1485,9 +1485,9 @@ static void t_mq_seq_zero(void)
 	mk_sample(rec, SMP_LIVE, &s);
 	CHECK(q_push(0, rec, n, 10), "push");
 	CHECK(mrg_release_one(10), "release of the late one");
-	CHECK(G.q[0].n == 1 && G.q[0].bhead == 0, "bhead %" PRIu64 " past a record still queued", G.q[0].bhead);
+	CHECK(G.mg.q[0].n == 1 && G.mg.q[0].bhead == 0, "bhead %" PRIu64 " past a record still queued", G.mg.q[0].bhead);
 	mrg_release(UINT64_MAX);
-	CHECK(G.q[0].n == 0 && G.q[0].bhead == G.q[0].btail, "queue not empty");
+	CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "queue not empty");
 }
 
 /* ---------------------------------------------------------------- merge of files */
@@ -1531,22 +1531,22 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
  * ncpu CPUs; records of queues are released into out_script. */
 static bool file_read(uint8_t *buf, size_t len, bool mapped, int ncpu)
 {
-	G.rd_nrcpus = ncpu;
-	G.rd_end = len;
+	G.rd.nrcpus = ncpu;
+	G.rd.end = len;
 	if (mapped) {
-		G.rd_buf = buf;
-		G.rd_mapped = true;
-		G.rd_len = len;
+		G.rc.buf = buf;
+		G.rc.mapped = true;
+		G.rc.len = len;
 	} else {
-		G.rd_fd = memfd_create("unit", 0);
-		if (G.rd_fd < 0 || write(G.rd_fd, buf, len) != (ssize_t)len ||
-		    lseek(G.rd_fd, 0, SEEK_SET) != 0)
+		G.rc.fd = memfd_create("unit", 0);
+		if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len ||
+		    lseek(G.rc.fd, 0, SEEK_SET) != 0)
 			return false;
-		G.rd_buf = tmalloc(RD_BUF);
+		G.rc.buf = tmalloc(RD_BUF);
 	}
 	rd_run(UINT64_MAX);
 	if (!mapped)
-		close(G.rd_fd);
+		close(G.rc.fd);
 	return true;
 }
 
@@ -1619,9 +1619,9 @@ static void file_check(const char *what, const struct frec *f, int n, int ncpu, 
 			got++;
 		}
 		CHECK(got == k, "%s (%s): %d of %d records", what, mode ? "copied" : "mapped", got, k);
-		CHECK(G.out_of_order == (uint64_t)expect_ooo, "%s (%s): out_of_order %" PRIu64,
-		      what, mode ? "copied" : "mapped", G.out_of_order);
-		CHECK(G.q_forced == 0 && G.corrupt == 0, "%s: forced %" PRIu64, what, G.q_forced);
+		CHECK(G.bad.order == (uint64_t)expect_ooo, "%s (%s): out_of_order %" PRIu64,
+		      what, mode ? "copied" : "mapped", G.bad.order);
+		CHECK(G.mg.forced == 0 && G.bad.corrupt == 0, "%s: forced %" PRIu64, what, G.mg.forced);
 	}
 }
 
@@ -1692,7 +1692,7 @@ static void t_merge_file_late(void)
 	CHECK(k == 5 && oid[0] == 1 && oid[1] == 2 && oid[2] == 4 && oid[3] == 3 && oid[4] == 5,
 	      "%d records, order %d %d %d %d %d", k, oid[0], oid[1], oid[2], oid[3], oid[4]);
 	CHECK(ot[2] == 150, "the late record was re-stamped: %" PRIu64, ot[2]);
-	CHECK(G.out_of_order == 1, "out_of_order %" PRIu64, G.out_of_order);
+	CHECK(G.bad.order == 1, "out_of_order %" PRIu64, G.bad.order);
 }
 
 /* Nothing is released before an older record can still come: at each
@@ -1904,13 +1904,13 @@ static void t_rec_attr_ids(void)
 	for (size_t k = 0; k < 2; k++) {
 		struct smp s = { .time = 5, .pid = 1, .tid = 1, .cpu = 1, .raw = raw, .rawsz = 8 };
 
-		G.nattr = 0;
+		G.ev.nattr = 0;
 		set_attr(0, sts[k], 0);
 		set_attr(1, sts[k], 0);
-		G.attr[0].ids = ids0;
-		G.attr[0].nids = 2;
-		G.attr[1].ids = ids1;
-		G.attr[1].nids = 2;
+		G.ev.attr[0].ids = ids0;
+		G.ev.attr[0].nids = 2;
+		G.ev.attr[1].ids = ids1;
+		G.ev.attr[1].nids = 2;
 		idmap_build();
 		CHECK(idmap_find(102) == 0 && idmap_find(201) == 1 && idmap_find(7) == -1,
 		      "idmap_find");
@@ -2002,17 +2002,17 @@ static void t_td_parse(void)
 	mk_td(&b, false, ends);
 	r = td_parse(b.p, b.len);
 	CHECK(r == 3, "td_parse returned %d, want 3", r);
-	CHECK(G.nfmt == 3, "nfmt %d", G.nfmt);
-	CHECK(!strcmp(G.fmt[0].sys, "sched") && !strcmp(G.fmt[0].name, "sched_switch") &&
-	      G.fmt[0].id == 372, "format 0: %s:%s %u", G.fmt[0].sys, G.fmt[0].name, G.fmt[0].id);
-	CHECK(!strcmp(G.fmt[1].sys, "sched") && !strcmp(G.fmt[1].name, "sched_process_exec") &&
-	      G.fmt[1].id == 365, "format 1: %s:%s %u", G.fmt[1].sys, G.fmt[1].name, G.fmt[1].id);
-	CHECK(!strcmp(G.fmt[2].sys, "power") && !strcmp(G.fmt[2].name, "cpu_idle") &&
-	      G.fmt[2].id == 568, "format 2: %s:%s %u", G.fmt[2].sys, G.fmt[2].name, G.fmt[2].id);
-	CHECK(!*check_switch_fmt(&G.fmt[0], &layouts[0]), "%s", check_switch_fmt(&G.fmt[0], &layouts[0]));
+	CHECK(G.ev.nfmt == 3, "nfmt %d", G.ev.nfmt);
+	CHECK(!strcmp(G.ev.fmt[0].sys, "sched") && !strcmp(G.ev.fmt[0].name, "sched_switch") &&
+	      G.ev.fmt[0].id == 372, "format 0: %s:%s %u", G.ev.fmt[0].sys, G.ev.fmt[0].name, G.ev.fmt[0].id);
+	CHECK(!strcmp(G.ev.fmt[1].sys, "sched") && !strcmp(G.ev.fmt[1].name, "sched_process_exec") &&
+	      G.ev.fmt[1].id == 365, "format 1: %s:%s %u", G.ev.fmt[1].sys, G.ev.fmt[1].name, G.ev.fmt[1].id);
+	CHECK(!strcmp(G.ev.fmt[2].sys, "power") && !strcmp(G.ev.fmt[2].name, "cpu_idle") &&
+	      G.ev.fmt[2].id == 568, "format 2: %s:%s %u", G.ev.fmt[2].sys, G.ev.fmt[2].name, G.ev.fmt[2].id);
+	CHECK(!*check_switch_fmt(&G.ev.fmt[0], &layouts[0]), "%s", check_switch_fmt(&G.ev.fmt[0], &layouts[0]));
 	CHECK(fmt_text[0].len == strlen(FMT_MODERN) &&
 	      !memcmp(fmt_text[0].text, FMT_MODERN, fmt_text[0].len), "format text not kept");
-	CHECK(!G.swap, "G.swap left set");
+	CHECK(!G.ev.swap, "G.ev.swap left set");
 }
 
 /* Every prefix of the blob: -1 or the formats wholly inside it. */
@@ -2033,12 +2033,12 @@ static void t_td_parse_prefixes(void)
 		free(p);
 		CHECK(r == (want ? want : -1), "prefix %zu of %zu: returned %d, want %d", len,
 		      b.len, r, want ? want : -1);
-		CHECK(G.nfmt == want, "prefix %zu: nfmt %d", len, G.nfmt);
-		CHECK(!G.swap, "prefix %zu: G.swap left set", len);
-		for (int i = 0; i < G.nfmt; i++)
+		CHECK(G.ev.nfmt == want, "prefix %zu: nfmt %d", len, G.ev.nfmt);
+		CHECK(!G.ev.swap, "prefix %zu: G.ev.swap left set", len);
+		for (int i = 0; i < G.ev.nfmt; i++)
 			free(fmt_text[i].text);
 		memset(fmt_text, 0, sizeof(fmt_text));
-		G.nfmt = 0;
+		G.ev.nfmt = 0;
 	}
 }
 
@@ -2050,9 +2050,9 @@ static void t_td_parse_big_endian(void)
 
 	mk_td(&b, true, ends);
 	r = td_parse(b.p, b.len);
-	CHECK(r == 3 && G.nfmt == 3, "td_parse returned %d", r);
-	CHECK(G.fmt[0].id == 372 && G.fmt[2].id == 568, "ids %u %u", G.fmt[0].id, G.fmt[2].id);
-	CHECK(!G.swap, "G.swap left set after a big-endian blob");
+	CHECK(r == 3 && G.ev.nfmt == 3, "td_parse returned %d", r);
+	CHECK(G.ev.fmt[0].id == 372 && G.ev.fmt[2].id == 568, "ids %u %u", G.ev.fmt[0].id, G.ev.fmt[2].id);
+	CHECK(!G.ev.swap, "G.ev.swap left set after a big-endian blob");
 }
 
 /* Counts and sizes that lie: no crash, no endless loop, nothing made up. */
@@ -2067,32 +2067,32 @@ static void t_td_parse_bad_counts(void)
 	c = b;
 	o = 14 + 6 + 12;
 	put_n(c.p + o, UINT64_MAX, 8);
-	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "header_page size 2^64-1");
+	CHECK(td_parse(c.p, c.len) == -1 && G.ev.nfmt == 0, "header_page size 2^64-1");
 	put_n(c.p + o, UINT64_MAX - 20, 8);
-	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "header_page size 2^64-21");
+	CHECK(td_parse(c.p, c.len) == -1 && G.ev.nfmt == 0, "header_page size 2^64-21");
 	/* the ftrace count */
 	c = b;
 	o = ends[0] - strlen(FMT_MODERN) - 8 - 4 - 6 - 4 - 4;
 	put_n(c.p + o, 0xffffffffu, 4);
-	CHECK(td_parse(c.p, c.len) == -1 && G.nfmt == 0, "ftrace count 2^32-1");
+	CHECK(td_parse(c.p, c.len) == -1 && G.ev.nfmt == 0, "ftrace count 2^32-1");
 	/* the system count: 2^32-1 systems after the real two */
 	c = b;
 	put_n(c.p + o + 4, 0xffffffffu, 4);
 	r = td_parse(c.p, c.len);
-	CHECK(r == 3 && G.nfmt == 3, "system count 2^32-1: returned %d", r);
-	for (int i = 0; i < G.nfmt; i++)
+	CHECK(r == 3 && G.ev.nfmt == 3, "system count 2^32-1: returned %d", r);
+	for (int i = 0; i < G.ev.nfmt; i++)
 		free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	G.nfmt = 0;
+	G.ev.nfmt = 0;
 	/* the format count of power */
 	c = b;
 	put_n(c.p + ends[1] + 6, 0xffffffffu, 4);
 	r = td_parse(c.p, c.len);
 	CHECK(r == 3, "format count 2^32-1: returned %d", r);
-	for (int i = 0; i < G.nfmt; i++)
+	for (int i = 0; i < G.ev.nfmt; i++)
 		free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	G.nfmt = 0;
+	G.ev.nfmt = 0;
 	/* a format size of 2^64-1 */
 	c = b;
 	put_n(c.p + ends[0], UINT64_MAX, 8);
@@ -2203,45 +2203,45 @@ static void t_out_event_hostile(void)
 static void scr_setup(int rows, int cols)
 {
 	scr_alloc(rows, cols);
-	G.utf8 = true;
-	G.ncolor = 256;
+	G.term.utf8 = true;
+	G.term.ncolor = 256;
 	for (int i = 0; i < rows * cols; i++)
-		G.scr[i] = (struct cell){ ' ', 0, 0, 0 };
+		G.term.scr[i] = (struct cell){ ' ', 0, 0, 0 };
 }
 
-/* Does G.ob[from, G.ob_len) contain the n bytes s? */
+/* Does G.term.ob[from, G.term.ob_len) contain the n bytes s? */
 static bool ob_has(size_t from, const char *s, size_t n)
 {
-	for (size_t i = from; i + n <= G.ob_len; i++)
-		if (!memcmp(G.ob + i, s, n))
+	for (size_t i = from; i + n <= G.term.ob_len; i++)
+		if (!memcmp(G.term.ob + i, s, n))
 			return true;
 	return false;
 }
 #define OB_HAS(from, lit) ob_has(from, lit, sizeof(lit) - 1)
 
 /*
- * Every ESC in G.ob[from, G.ob_len) is one of tc's own sequences: '[', then
+ * Every ESC in G.term.ob[from, G.term.ob_len) is one of tc's own sequences: '[', then
  * digits, ';', '?' or '<' only, then a final H, m, J, h or l; no other C0
  * or C1 control byte and no DEL; bytes >= 0x80 only as the UTF-8 of a
  * character tc draws (U+00B7, U+2500..U+25FF).  Returns NULL or what is wrong.
  */
 static const char *ob_clean(size_t from, char *msg, size_t n)
 {
-	for (size_t i = from; i < G.ob_len; i++) {
-		unsigned char c = G.ob[i];
+	for (size_t i = from; i < G.term.ob_len; i++) {
+		unsigned char c = G.term.ob[i];
 
 		if (c == 0x1b) {
 			size_t j = i + 1;
 
-			if (j >= G.ob_len || G.ob[j] != '[') {
+			if (j >= G.term.ob_len || G.term.ob[j] != '[') {
 				snprintf(msg, n, "ESC not followed by '[' at %zu", i - from);
 				return msg;
 			}
-			for (j++; j < G.ob_len && (isdigit((unsigned char)G.ob[j]) || G.ob[j] == ';' ||
-						   G.ob[j] == '?' || G.ob[j] == '<'); j++)
+			for (j++; j < G.term.ob_len && (isdigit((unsigned char)G.term.ob[j]) || G.term.ob[j] == ';' ||
+						   G.term.ob[j] == '?' || G.term.ob[j] == '<'); j++)
 				;
-			if (j >= G.ob_len || !strchr("HmJhl", G.ob[j])) {
-				snprintf(msg, n, "escape sequence '\\e%.*s' at %zu", (int)(j - i), G.ob + i + 1,
+			if (j >= G.term.ob_len || !strchr("HmJhl", G.term.ob[j])) {
+				snprintf(msg, n, "escape sequence '\\e%.*s' at %zu", (int)(j - i), G.term.ob + i + 1,
 					 i - from);
 				return msg;
 			}
@@ -2250,8 +2250,8 @@ static const char *ob_clean(size_t from, char *msg, size_t n)
 			snprintf(msg, n, "control byte 0x%02x at %zu", c, i - from);
 			return msg;
 		} else if (c >= 0x80) {
-			unsigned char c1 = i + 1 < G.ob_len ? G.ob[i + 1] : 0;
-			unsigned char c2 = i + 2 < G.ob_len ? G.ob[i + 2] : 0;
+			unsigned char c1 = i + 1 < G.term.ob_len ? G.term.ob[i + 1] : 0;
+			unsigned char c2 = i + 2 < G.term.ob_len ? G.term.ob[i + 2] : 0;
 
 			if (c == 0xc2 && c1 == 0xb7) {
 				i += 1;
@@ -2279,55 +2279,55 @@ static void t_frame_diff(void)
 	draw_put(3, 5, 0x2588, COL_RUN, -1, 0);
 	draw_put(3, 6, 0x2581, COL_RUN, COL_RUNNABLE, 0);
 	n1 = draw_diff();
-	CHECK(n1 == G.ob_len && n1 > 0, "full redraw wrote %zu bytes, ob_len %zu", n1, G.ob_len);
+	CHECK(n1 == G.term.ob_len && n1 > 0, "full redraw wrote %zu bytes, ob_len %zu", n1, G.term.ob_len);
 	CHECK(OB_HAS(0, "\x1b[2J"), "full redraw without ESC[2J");
 	CHECK(OB_HAS(0, "hello"), "'hello' not written");
 	CHECK(OB_HAS(0, "\xe2\x96\x88"), "U+2588 not written as E2 96 88");
 	CHECK(OB_HAS(0, "\xe2\x96\x81"), "U+2581 not written as E2 96 81");
-	CHECK(!G.full_redraw, "full_redraw still set after a full redraw");
+	CHECK(!G.term.full_redraw, "full_redraw still set after a full redraw");
 	CHECK(!ob_clean(0, msg, sizeof(msg)), "full redraw: %s", msg);
-	CHECK(!memcmp(G.scr, G.scr_prev, sizeof(struct cell) * 400), "scr_prev is not the screen");
+	CHECK(!memcmp(G.term.scr, G.term.scr_prev, sizeof(struct cell) * 400), "scr_prev is not the screen");
 
 	/* nothing changed: nothing written */
-	G.ob_len = 0;
+	G.term.ob_len = 0;
 	n2 = draw_diff();
-	CHECK(n2 == 0 && G.ob_len == 0, "unchanged frame wrote %zu bytes", n2);
+	CHECK(n2 == 0 && G.term.ob_len == 0, "unchanged frame wrote %zu bytes", n2);
 
 	/* one cell changed: a cursor move to it and the character, nothing more */
 	draw_put(7, 20, 'X', -1, -1, 0);
 	n3 = draw_diff();
 	CHECK(n3 > 0 && n3 <= 32, "one changed cell wrote %zu bytes", n3);
-	CHECK(OB_HAS(0, "\x1b[8;21H"), "no cursor move to row 8, column 21: '%.*s'", (int)n3, G.ob);
-	CHECK(G.ob[G.ob_len - 1] == 'X', "last byte 0x%02x, want 'X'", (unsigned char)G.ob[G.ob_len - 1]);
+	CHECK(OB_HAS(0, "\x1b[8;21H"), "no cursor move to row 8, column 21: '%.*s'", (int)n3, G.term.ob);
+	CHECK(G.term.ob[G.term.ob_len - 1] == 'X', "last byte 0x%02x, want 'X'", (unsigned char)G.term.ob[G.term.ob_len - 1]);
 	CHECK(!OB_HAS(0, "\x1b[2J"), "a one-cell change cleared the screen");
 
 	/* two adjacent changed cells: one cursor move */
-	G.ob_len = 0;
+	G.term.ob_len = 0;
 	draw_str(5, 10, 2, "ab", -1, -1, 0);
 	draw_diff();
 	CHECK(OB_HAS(0, "\x1b[6;11H") && !OB_HAS(0, "\x1b[6;12H") && OB_HAS(0, "ab"),
-	      "adjacent cells: '%.*s'", (int)G.ob_len, G.ob);
+	      "adjacent cells: '%.*s'", (int)G.term.ob_len, G.term.ob);
 
 	/* full_redraw: everything again */
-	G.ob_len = 0;
-	G.full_redraw = true;
-	from = G.ob_len;
+	G.term.ob_len = 0;
+	G.term.full_redraw = true;
+	from = G.term.ob_len;
 	n4 = draw_diff();
 	CHECK(n4 > n1 / 2 && OB_HAS(from, "\x1b[2J") && OB_HAS(from, "hello") &&
 	      OB_HAS(from, "\xe2\x96\x88") && OB_HAS(from, "X") && OB_HAS(from, "ab"),
 	      "full redraw after full_redraw = true: %zu bytes", n4);
-	G.ob_len = 0;
+	G.term.ob_len = 0;
 	CHECK(draw_diff() == 0, "frame after the full redraw not empty");
 
 	/* --ascii: no byte >= 0x80 even for the cells drawn */
-	G.utf8 = false;
-	G.ob_len = 0;
-	G.full_redraw = true;
+	G.term.utf8 = false;
+	G.term.ob_len = 0;
+	G.term.full_redraw = true;
 	draw_put(3, 5, '#', COL_RUN, -1, 0);
 	draw_put(3, 6, '+', COL_RUN, -1, 0);
 	draw_diff();
-	for (size_t i = 0; i < G.ob_len; i++)
-		CHECK((unsigned char)G.ob[i] < 0x80, "byte 0x%02x in an ASCII frame", (unsigned char)G.ob[i]);
+	for (size_t i = 0; i < G.term.ob_len; i++)
+		CHECK((unsigned char)G.term.ob[i] < 0x80, "byte 0x%02x in an ASCII frame", (unsigned char)G.term.ob[i]);
 }
 
 /* Keys from bytes: decode b fully, one key per call; fills keys, returns
@@ -2450,14 +2450,14 @@ static void view_setup(bool live)
 {
 	struct ev e = { .kind = EV_SWITCH, .cpu = 0 };
 
-	G.ncpu = 2;
-	model_init(G.ncpu, 64, 65536);
-	G.rowlist_cap = 2 * G.ncpu + 64;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
-	G.rows = 30;
-	G.cols = 122;			/* 100 timeline columns */
-	G.live = live;
-	G.window_ns = 10 * NS_PER_SEC;
+	G.m.ncpu = 2;
+	model_init(G.m.ncpu, 64, 65536);
+	G.v.rowlist_cap = 2 * G.m.ncpu + 64;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
+	G.term.rows = 30;
+	G.term.cols = 122;			/* 100 timeline columns */
+	G.opt.live = live;
+	G.v.window_ns = 10 * NS_PER_SEC;
 
 	e.time = V_T0; e.a = 0; e.b = 200; strcpy(e.comm2, "waker");
 	model_event(&e);
@@ -2476,17 +2476,17 @@ static void view_setup(bool live)
 	strcpy(e.comm, "waker");
 	strcpy(e.comm2, "pingpong");
 	model_event(&e);
-	G.v_now = V_T0 + 20 * NS_PER_SEC;
+	G.v.now = V_T0 + 20 * NS_PER_SEC;
 	view_init();
 	view_refresh();
 	rows_build();
 }
 
-/* Is the view following exactly: the window ends at v_now, cursor on it? */
+/* Is the view following exactly: the window ends at G.v.now, cursor on it? */
 static bool follows(void)
 {
-	return G.v_following && G.v_end == G.v_now && G.v_start == G.v_now - G.window_ns &&
-	       G.v_cursor == G.v_now;
+	return G.v.following && G.v.end == G.v.now && G.v.start == G.v.now - G.v.window_ns &&
+	       G.v.cursor == G.v.now;
 }
 
 /* A key (and for the mouse a position) as run_view hands it on. */
@@ -2521,8 +2521,8 @@ static void t_view_following(void)
 
 	view_setup(true);
 	CHECK(follows(), "not following at start: [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64,
-	      G.v_start, G.v_end, G.v_cursor);
-	G.v_now += 3 * NS_PER_SEC;
+	      G.v.start, G.v.end, G.v.cursor);
+	G.v.now += 3 * NS_PER_SEC;
 	view_refresh();
 	CHECK(follows(), "a refresh did not follow v_now");
 
@@ -2534,33 +2534,33 @@ static void t_view_following(void)
 		rows_build();
 		sel = row_find(100);
 		CHECK(sel >= 0, "task 100 not among the rows");
-		G.v_sel = sel;
-		G.v_sel_key = 100;
+		G.v.sel = sel;
+		G.v.sel_key = 100;
 		view_key('0', 0, 0);
 		view_refresh();
 		CHECK(follows(), "%s: not following after 0", k->name);
 
 		press(k);
-		CHECK(!G.v_following, "%s: still following", k->name);
+		CHECK(!G.v.following, "%s: still following", k->name);
 		if (!strcmp(k->name, "w"))
-			CHECK(G.v_cursor == V_T0 + 15 * NS_PER_SEC, "w: cursor at %" PRIu64 ", want the wakeup",
-			      (uint64_t)(G.v_cursor - V_T0));
-		s = G.v_start;
-		e = G.v_end;
-		c = G.v_cursor;
+			CHECK(G.v.cursor == V_T0 + 15 * NS_PER_SEC, "w: cursor at %" PRIu64 ", want the wakeup",
+			      (uint64_t)(G.v.cursor - V_T0));
+		s = G.v.start;
+		e = G.v.end;
+		c = G.v.cursor;
 		for (int r = 0; r < 3; r++) {
-			G.v_now += NS_PER_SEC;
+			G.v.now += NS_PER_SEC;
 			view_refresh();
-			CHECK(G.v_start == s && G.v_end == e && G.v_cursor == c && !G.v_following,
+			CHECK(G.v.start == s && G.v.end == e && G.v.cursor == c && !G.v.following,
 			      "%s: refresh %d moved the view: [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64
 			      " -> [%" PRIu64 ", %" PRIu64 "] cursor %" PRIu64, k->name, r,
-			      s, e, c, G.v_start, G.v_end, G.v_cursor);
+			      s, e, c, G.v.start, G.v.end, G.v.cursor);
 		}
 
 		/* back to following, with 0 and with Esc */
 		view_key(i % 2 ? K_ESC : '0', 0, 0);
 		CHECK(follows(), "%s then %s: not following", k->name, i % 2 ? "Esc" : "0");
-		G.v_now += NS_PER_SEC;
+		G.v.now += NS_PER_SEC;
 		view_refresh();
 		CHECK(follows(), "%s then %s: the next refresh did not follow", k->name, i % 2 ? "Esc" : "0");
 	}
@@ -2571,9 +2571,9 @@ static void t_view_following(void)
 
 		for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
 			view_key(keep[i], 0, 0);
-			if (G.v_help)
+			if (G.v.help)
 				view_key('x', 0, 0);	/* any key closes the help */
-			G.v_now += NS_PER_SEC;
+			G.v.now += NS_PER_SEC;
 			view_refresh();
 			CHECK(follows(), "key %#x stopped following", keep[i]);
 		}
@@ -2589,14 +2589,14 @@ static void t_view_zoom_cursor(void)
 	view_setup(true);
 	view_key('h', 0, 0);
 	view_key('h', 0, 0);
-	c = G.v_cursor;
+	c = G.v.cursor;
 	view_key('+', 0, 0);
-	CHECK(G.v_cursor == c, "zoom moved the cursor");
-	CHECK(G.v_start <= c && c <= G.v_end, "cursor out of the zoomed view");
-	CHECK(G.v_end - G.v_start == G.window_ns / 2, "zoom in: span %" PRIu64, G.v_end - G.v_start);
-	G.v_now += 5 * NS_PER_SEC;
+	CHECK(G.v.cursor == c, "zoom moved the cursor");
+	CHECK(G.v.start <= c && c <= G.v.end, "cursor out of the zoomed view");
+	CHECK(G.v.end - G.v.start == G.v.window_ns / 2, "zoom in: span %" PRIu64, G.v.end - G.v.start);
+	G.v.now += 5 * NS_PER_SEC;
 	view_refresh();
-	CHECK(G.v_cursor == c, "refresh after zoom moved the cursor");
+	CHECK(G.v.cursor == c, "refresh after zoom moved the cursor");
 	view_key('0', 0, 0);
 	CHECK(follows(), "0 after h h +: not following");
 }
@@ -2608,40 +2608,40 @@ static void t_view_replay(void)
 	uint64_t s, e, c;
 
 	view_setup(false);
-	G.speed = 0;
-	G.v_now = G.m_last;
+	G.v.speed = 0;
+	G.v.now = G.m.last;
 	view_init();
-	CHECK(!G.v_following, "replay view follows");
-	CHECK(G.v_start == G.m_first && G.v_end == G.m_last, "replay view [%" PRIu64 ", %" PRIu64
-	      "], want the recording [%" PRIu64 ", %" PRIu64 "]", G.v_start, G.v_end, G.m_first, G.m_last);
+	CHECK(!G.v.following, "replay view follows");
+	CHECK(G.v.start == G.m.first && G.v.end == G.m.last, "replay view [%" PRIu64 ", %" PRIu64
+	      "], want the recording [%" PRIu64 ", %" PRIu64 "]", G.v.start, G.v.end, G.m.first, G.m.last);
 	view_key('+', 0, 0);
 	view_key('l', 0, 0);
 	view_key('0', 0, 0);
-	CHECK(!G.v_following, "replay: 0 made it follow");
-	CHECK(G.v_start == G.m_first && G.v_end == G.m_last, "replay: 0 shows [%" PRIu64 ", %" PRIu64 "]",
-	      G.v_start, G.v_end);
-	CHECK(G.v_cursor >= G.v_start && G.v_cursor <= G.v_end, "replay: cursor outside the view");
-	s = G.v_start;
-	e = G.v_end;
-	c = G.v_cursor;
+	CHECK(!G.v.following, "replay: 0 made it follow");
+	CHECK(G.v.start == G.m.first && G.v.end == G.m.last, "replay: 0 shows [%" PRIu64 ", %" PRIu64 "]",
+	      G.v.start, G.v.end);
+	CHECK(G.v.cursor >= G.v.start && G.v.cursor <= G.v.end, "replay: cursor outside the view");
+	s = G.v.start;
+	e = G.v.end;
+	c = G.v.cursor;
 	view_refresh();
-	CHECK(G.v_start == s && G.v_end == e && G.v_cursor == c, "replay: refresh moved the view");
+	CHECK(G.v.start == s && G.v.end == e && G.v.cursor == c, "replay: refresh moved the view");
 	view_key(K_ESC, 0, 0);
-	CHECK(!G.v_following && G.v_start == G.m_first && G.v_end == G.m_last, "replay: Esc");
+	CHECK(!G.v.following && G.v.start == G.m.first && G.v.end == G.m.last, "replay: Esc");
 
 	/* --speed: a rolling window that follows, like live */
-	G.speed = 2;
-	G.v_now = V_T0 + 16 * NS_PER_SEC;
+	G.v.speed = 2;
+	G.v.now = V_T0 + 16 * NS_PER_SEC;
 	view_init();
 	view_refresh();
 	CHECK(follows(), "replay --speed: not following");
 	view_key('+', 0, 0);
-	s = G.v_start;
-	G.v_now += NS_PER_SEC;
+	s = G.v.start;
+	G.v.now += NS_PER_SEC;
 	view_refresh();
-	CHECK(!G.v_following && G.v_start == s, "replay --speed: refresh moved a zoomed view");
+	CHECK(!G.v.following && G.v.start == s, "replay --speed: refresh moved a zoomed view");
 	view_key('0', 0, 0);
-	G.v_now += NS_PER_SEC;
+	G.v.now += NS_PER_SEC;
 	view_refresh();
 	CHECK(follows(), "replay --speed: 0 does not follow");
 }
@@ -2651,8 +2651,8 @@ static int drawn_cols(int r)
 {
 	int n = 0;
 
-	for (int c = LABEL_W; c < G.cols; c++)
-		n += G.scr[r * G.cols + c].ch >= 0x2581 && G.scr[r * G.cols + c].ch <= 0x2588;
+	for (int c = LABEL_W; c < G.term.cols; c++)
+		n += G.term.scr[r * G.term.cols + c].ch >= 0x2581 && G.term.scr[r * G.term.cols + c].ch <= 0x2588;
 	return n;
 }
 
@@ -2675,45 +2675,45 @@ static void t_view_history(void)
 	uint64_t t = V_T0;
 	int ncol;
 
-	G.ncpu = 2;
-	G.hist_mib = 1;
-	model_init(G.ncpu, 64, 65536);
-	G.rowlist_cap = 2 * G.ncpu + 64;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.m.ncpu = 2;
+	G.hist.mib = 1;
+	model_init(G.m.ncpu, 64, 65536);
+	G.v.rowlist_cap = 2 * G.m.ncpu + 64;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
-	ncol = G.cols - LABEL_W;
+	ncol = G.term.cols - LABEL_W;
 	for (int i = 0; i < 200000; i++, t += 60000)	/* 12 s, busy */
 		for (int c = 0; c < 2; c++)
 			hist_switch(c, t + c * 1000, 10 + c * 2 + (i & 1), 10 + c * 2 + !(i & 1));
-	CHECK(G.evicted_ivals > 0, "the ring of %" PRIu64 " bytes held all", G.ib_cap);
-	CHECK(G.ival_floor > V_T0 + 6 * NS_PER_SEC, "exact from %" PRIu64, (uint64_t)(G.ival_floor - V_T0));
-	G.v_now = G.m_last;
+	CHECK(G.ib.evicted > 0, "the ring of %" PRIu64 " bytes held all", G.ib.cap);
+	CHECK(G.ib.floor > V_T0 + 6 * NS_PER_SEC, "exact from %" PRIu64, (uint64_t)(G.ib.floor - V_T0));
+	G.v.now = G.m.last;
 	view_init();
 	for (int place = 0; place < 4; place++) {
 		if (place) {	/* 8x around 1/8, 1/2 and 7/8 of the recording */
 			view_key('0', 0, 0);
-			view_goto(V_T0 + (G.m_last - V_T0) * (place == 1 ? 1 : place == 2 ? 4 : 7) / 8);
+			view_goto(V_T0 + (G.m.last - V_T0) * (place == 1 ? 1 : place == 2 ? 4 : 7) / 8);
 			view_zoom(1, 8);
 		}
 		draw_frame();
-		for (int r = G.v_row0; r < G.v_row0 + 2; r++)
+		for (int r = G.v.row0; r < G.v.row0 + 2; r++)
 			CHECK(drawn_cols(r) == ncol, "place %d: cpu row %d busy over %d of %d columns", place,
-			      r - G.v_row0, drawn_cols(r), ncol);
+			      r - G.v.row0, drawn_cols(r), ncol);
 	}
 	/* a gap: unknown on both CPUs, hatched */
-	G.m_last = t;
+	G.m.last = t;
 	model_gap();
 	t += 4 * NS_PER_SEC;
 	hist_switch(0, t, 10, 11);
 	hist_switch(1, t, 12, 13);
-	G.v_now = t;
+	G.v.now = t;
 	view_key('0', 0, 0);
 	draw_frame();
 	{
-		int col = LABEL_W + (int)((t - 2 * NS_PER_SEC - G.v_start) * ncol / (G.v_end - G.v_start));
+		int col = LABEL_W + (int)((t - 2 * NS_PER_SEC - G.v.start) * ncol / (G.v.end - G.v.start));
 
-		CHECK(G.scr[G.v_row0 * G.cols + col].ch == 0x2571, "the gap is drawn as %#x",
-		      G.scr[G.v_row0 * G.cols + col].ch);
+		CHECK(G.term.scr[G.v.row0 * G.term.cols + col].ch == 0x2571, "the gap is drawn as %#x",
+		      G.term.scr[G.v.row0 * G.term.cols + col].ch);
 	}
 }
 
@@ -2725,42 +2725,42 @@ static void t_view_cpu_at(void)
 	int state, aux, row;
 	char line[256] = "";
 
-	G.ncpu = 2;
-	model_init(G.ncpu, 64, 65536);
-	G.rowlist_cap = 2 * G.ncpu + 64;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.m.ncpu = 2;
+	model_init(G.m.ncpu, 64, 65536);
+	G.v.rowlist_cap = 2 * G.m.ncpu + 64;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
 	hist_switch(0, V_T0, 0, 300);
 	hist_switch(1, V_T0, 0, 400);
 	hist_switch(0, V_T0 + NS_PER_SEC, 300, 0);
 	hist_switch(1, V_T0 + NS_PER_SEC, 400, 300);
 	hist_switch(1, V_T0 + 2 * NS_PER_SEC, 300, 0);
-	G.v_now = G.m_last;
+	G.v.now = G.m.last;
 	view_init();
 	CHECK(cpu_at(0, V_T0 + NS_PER_SEC / 2, &st, &en) == 300, "cpu0 at 0.5 s: %d",
 	      cpu_at(0, V_T0 + NS_PER_SEC / 2, &st, &en));
 	CHECK(cpu_at(1, V_T0 + NS_PER_SEC / 2, &st, &en) == 400, "cpu1 at 0.5 s");
 	CHECK(cpu_at(1, V_T0 + 3 * NS_PER_SEC / 2, &st, &en) == 300, "cpu1 at 1.5 s");
 	CHECK(cpu_at(0, V_T0 + 3 * NS_PER_SEC / 2, &st, &en) == 0, "cpu0 at 1.5 s not idle");
-	row = task_find(300) - G.task;
+	row = task_find(300) - G.m.task;
 	CHECK(task_at(row, V_T0 + NS_PER_SEC / 2, &state, &st, &en, &aux) && state == ST_RUNNING && aux == 0,
 	      "task 300 at 0.5 s: state %d cpu %d", state, aux);
 	CHECK(task_at(row, V_T0 + 3 * NS_PER_SEC / 2, &state, &st, &en, &aux) && state == ST_RUNNING && aux == 1,
 	      "task 300 at 1.5 s: state %d cpu %d", state, aux);
-	G.v_cursor = V_T0 + 3 * NS_PER_SEC / 2;
-	G.v_sel_key = INT_MIN;
+	G.v.cursor = V_T0 + 3 * NS_PER_SEC / 2;
+	G.v.sel_key = INT_MIN;
 	draw_frame();	/* cpu1's label and, selected, its readout name t300 */
-	for (int c = 0; c < G.cols && c < 255; c++)
-		line[c] = (char)G.scr[(G.v_row0 + 1) * G.cols + c].ch;
+	for (int c = 0; c < G.term.cols && c < 255; c++)
+		line[c] = (char)G.term.scr[(G.v.row0 + 1) * G.term.cols + c].ch;
 	CHECK(strstr(line, "cpu1") && strstr(line, "t300"), "cpu1 label at 1.5 s: '%s'", line);
 	view_key('j', 0, 0);
 	draw_frame();
-	for (int c = 0; c < G.cols && c < 255; c++)
-		line[c] = (char)G.scr[(G.rows - 1) * G.cols + c].ch;
+	for (int c = 0; c < G.term.cols && c < 255; c++)
+		line[c] = (char)G.term.scr[(G.term.rows - 1) * G.term.cols + c].ch;
 	CHECK(strstr(line, "cpu1 at") && strstr(line, "running t300"), "cpu1 readout: '%s'", line);
 	view_key('c', 0, 0);
 	draw_frame();
-	CHECK(G.v_cpucol, "c did not toggle");
+	CHECK(G.v.cpucol, "c did not toggle");
 }
 
 /* fmt_at: enough digits for one column's step. */
@@ -2768,13 +2768,13 @@ static void t_view_fmt_at(void)
 {
 	char b[32];
 
-	G.cols = 100 + LABEL_W;
-	G.m_first = V_T0;
-	G.v_start = V_T0;
-	G.v_end = V_T0 + 10 * NS_PER_SEC;	/* 100 ms a column */
+	G.term.cols = 100 + LABEL_W;
+	G.m.first = V_T0;
+	G.v.start = V_T0;
+	G.v.end = V_T0 + 10 * NS_PER_SEC;	/* 100 ms a column */
 	fmt_at(b, sizeof(b), V_T0 + 1234567890);
 	CHECK(!strcmp(b, "1.2s"), "10 s over 100 columns: %s", b);
-	G.v_end = V_T0 + 1000000;		/* 10 us a column */
+	G.v.end = V_T0 + 1000000;		/* 10 us a column */
 	fmt_at(b, sizeof(b), V_T0 + 1234567890);
 	CHECK(!strcmp(b, "1.23456s"), "1 ms over 100 columns: %s", b);
 }
@@ -2795,7 +2795,7 @@ static void t_view_hostile_names(void)
 
 		CHECK(w == (int)strlen(names[i]), "name %zu: %d columns for %zu bytes", i, w, strlen(names[i]));
 		for (int c = 0; c < w; c++) {
-			uint16_t ch = G.scr[i * G.cols + c].ch;
+			uint16_t ch = G.term.scr[i * G.term.cols + c].ch;
 
 			CHECK(ch >= 0x20 && ch < 0x7f, "name %zu column %d holds %#x", i, c, ch);
 			if ((unsigned char)names[i][c] < 0x20 || (unsigned char)names[i][c] >= 0x7f)
@@ -2809,10 +2809,10 @@ static void t_view_hostile_names(void)
 	CHECK(!ob_clean(0, msg, sizeof(msg)), "draw_str names: %s", msg);
 
 	/* the whole frame, with the names coming from events */
-	free(G.scr); free(G.scr_prev); free(G.acc); free(G.ob);
-	G.scr = G.scr_prev = NULL;
-	G.acc = NULL;
-	G.ob = NULL;
+	free(G.term.scr); free(G.term.scr_prev); free(G.term.acc); free(G.term.ob);
+	G.term.scr = G.term.scr_prev = NULL;
+	G.term.acc = NULL;
+	G.term.ob = NULL;
 	view_setup(true);
 	scr_setup(30, 122);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -2823,23 +2823,23 @@ static void t_view_hostile_names(void)
 		memcpy(e.comm2, names[i], strnlen(names[i], COMM_LEN - 1));
 		model_event(&e);
 	}
-	G.v_now = V_T0 + 25 * NS_PER_SEC;
+	G.v.now = V_T0 + 25 * NS_PER_SEC;
 	view_refresh();
 	for (int sel = 0; sel < 12; sel++) {	/* details line of each row */
-		G.v_sel = sel;
-		G.v_sel_key = INT_MIN;
-		G.ob_len = 0;
+		G.v.sel = sel;
+		G.v.sel_key = INT_MIN;
+		G.term.ob_len = 0;
 		draw_frame();
 		draw_diff();
-		for (int i = 0; i < G.rows * G.cols; i++)
-			CHECK(G.scr[i].ch >= 0x20 && (G.scr[i].ch < 0x7f || G.scr[i].ch == 0xb7 ||
-						      (G.scr[i].ch >= 0x2500 && G.scr[i].ch < 0x2600)),
-			      "row %d column %d holds %#x", i / G.cols, i % G.cols, G.scr[i].ch);
+		for (int i = 0; i < G.term.rows * G.term.cols; i++)
+			CHECK(G.term.scr[i].ch >= 0x20 && (G.term.scr[i].ch < 0x7f || G.term.scr[i].ch == 0xb7 ||
+						      (G.term.scr[i].ch >= 0x2500 && G.term.scr[i].ch < 0x2600)),
+			      "row %d column %d holds %#x", i / G.term.cols, i % G.term.cols, G.term.scr[i].ch);
 		CHECK(!ob_clean(0, msg, sizeof(msg)), "frame with row %d selected: %s", sel, msg);
 	}
 	CHECK(row_find(300) >= 0, "the hostile task is not shown");
-	G.v_help = true;
-	G.ob_len = 0;
+	G.v.help = true;
+	G.term.ob_len = 0;
 	draw_frame();
 	draw_diff();
 	CHECK(!ob_clean(0, msg, sizeof(msg)), "frame with help: %s", msg);
@@ -2905,17 +2905,17 @@ static void t_model_pause_gaps(void)
 	int st, aux;
 	uint64_t s, e;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(2000, 1, 0, 0, 200);
 	ev_wakeup(3000, 100, 300, 0);
 	ev_lost(5000, 0);
 	ev_lost(6000, 0);
-	CHECK(G.gaps == 2, "gaps %" PRIu64 ", want 2", G.gaps);
+	CHECK(G.m.gaps == 2, "gaps %" PRIu64 ", want 2", G.m.gaps);
 	CHECK(task_of(100)->state == ST_UNKNOWN && task_of(200)->state == ST_UNKNOWN &&
 	      task_of(300)->state == ST_UNKNOWN, "states not unknown in the gap");
-	CHECK(G.cpu[0].cur == -1 && G.cpu[1].cur == -1, "CPUs not unknown in the gap");
+	CHECK(G.m.cpu[0].cur == -1 && G.m.cpu[1].cur == -1, "CPUs not unknown in the gap");
 	ev_switch(8000, 0, 100, 1, 0);
 	ev_switch(9000, 1, 200, 0, 300);
 	model_end();
@@ -2927,24 +2927,24 @@ static void t_model_pause_gaps(void)
 	CHECK_TOTAL(200, ST_UNKNOWN, 6000);	/* 3000..9000 */
 	CHECK_TOTAL(300, ST_RUNNABLE, 0);	/* woken at 3000, the last event before the gap */
 	CHECK_TOTAL(300, ST_UNKNOWN, 6000);
-	CHECK(G.cpu[0].busy == 2000, "cpu0 busy %" PRIu64 ", want 2000", G.cpu[0].busy);
-	CHECK(G.cpu[1].busy == 1000, "cpu1 busy %" PRIu64 ", want 1000", G.cpu[1].busy);
+	CHECK(G.m.cpu[0].busy == 2000, "cpu0 busy %" PRIu64 ", want 2000", G.m.cpu[0].busy);
+	CHECK(G.m.cpu[1].busy == 1000, "cpu1 busy %" PRIu64 ", want 1000", G.m.cpu[1].busy);
 
 	/* the view: running up to 3000, unknown in the gap, sleeping after */
-	CHECK(task_at(task_of(100) - G.task, 2500, &st, &s, &e, &aux) && st == ST_RUNNING &&
+	CHECK(task_at(task_of(100) - G.m.task, 2500, &st, &s, &e, &aux) && st == ST_RUNNING &&
 	      s == 1000 && e == 3000, "task 100 at 2500: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
-	CHECK(!task_at(task_of(100) - G.task, 4000, &st, &s, &e, &aux),
+	CHECK(!task_at(task_of(100) - G.m.task, 4000, &st, &s, &e, &aux),
 	      "task 100 at 4000 (in the gap) is %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
-	CHECK(!task_at(task_of(100) - G.task, 5500, &st, &s, &e, &aux),
+	CHECK(!task_at(task_of(100) - G.m.task, 5500, &st, &s, &e, &aux),
 	      "task 100 at 5500 (between the pauses) is %s", st_names[st]);
-	CHECK(task_at(task_of(100) - G.task, 8500, &st, &s, &e, &aux) && st == ST_SLEEPING,
+	CHECK(task_at(task_of(100) - G.m.task, 8500, &st, &s, &e, &aux) && st == ST_SLEEPING,
 	      "task 100 at 8500 not sleeping");
 }
 
 /* A gap of lost events between events: same rule. */
 static void t_model_lost_gap(void)
 {
-	G.ncpu = 1;
+	G.m.ncpu = 1;
 	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(2000, 0, 100, 0, 200);	/* 100 preempted: runnable */
@@ -2969,7 +2969,7 @@ static void t_model_states(void)
 	uint64_t t = 1000;
 	struct task *p;
 
-	G.ncpu = 3;
+	G.m.ncpu = 3;
 	model_init(3, 64, 65536);
 	ev_switch(t, 1, 0, 0, 50);
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
@@ -3016,11 +3016,11 @@ static void t_model_idle_bounds(void)
 	struct cpu *c;
 	struct ival iv, *v = &iv;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_idle(2000, 1, 2);
-	c = &G.cpu[1];
+	c = &G.m.cpu[1];
 	CHECK(c->cstate == 2 && c->cstate_since == 2000, "idle enter: state %" PRId64, c->cstate);
 	ev_idle(3000, 1, (int64_t)IDLE_EXIT);
 	CHECK(c->cstate == -1, "idle exit: state %" PRId64, c->cstate);
@@ -3044,11 +3044,11 @@ static void t_model_idle_bounds(void)
 	ev_switch(6000, 5000, 100, 0, 200);
 	ev_idle(6100, 5000, 1);
 	ev_idle(6200, -1, 1);
-	CHECK(G.bad_cpu == 3, "bad_cpu %" PRIu64 ", want 3", G.bad_cpu);
+	CHECK(G.bad.cpu == 3, "bad_cpu %" PRIu64 ", want 3", G.bad.cpu);
 	ev_wakeup(6300, 100, -5, 0);
 	ev_switch(6400, 0, -5, 0, 100);
 	ev_switch(6500, 0, 100, 0, PID_MAX + 1);
-	CHECK(G.bad_pid == 3, "bad_pid %" PRIu64 ", want 3", G.bad_pid);
+	CHECK(G.m.bad_pid == 3, "bad_pid %" PRIu64 ", want 3", G.m.bad_pid);
 	CHECK(!task_of(-5) && !task_of(PID_MAX + 1), "a bad pid became a task");
 }
 
@@ -3103,8 +3103,8 @@ static const char *model_invariants(void)
 	static struct ival run[4096];
 	struct runs r = { run, 0, 4096 };
 
-	for (int i = 0; i < G.ntask; i++)
-		ival_walk(G.task[i].last_ival, i, 0, runs_fn, &r);
+	for (int i = 0; i < G.m.ntask; i++)
+		ival_walk(G.m.task[i].last_ival, i, 0, runs_fn, &r);
 	for (int i = 0; i < r.n; i++) {
 		const struct ival *v = &run[i];
 		int n = 0;
@@ -3115,15 +3115,15 @@ static const char *model_invariants(void)
 			if (w->start <= v->start && v->start < w->end)
 				n++;
 		}
-		if (n > G.ncpu) {
-			snprintf(msg, sizeof(msg), "%d tasks running at %" PRIu64 " on %d CPUs", n, v->start, G.ncpu);
+		if (n > G.m.ncpu) {
+			snprintf(msg, sizeof(msg), "%d tasks running at %" PRIu64 " on %d CPUs", n, v->start, G.m.ncpu);
 			return msg;
 		}
 	}
-	for (int c = 0; c < G.ncpu; c++)
-		if (G.cpu[c].task_run != G.cpu[c].busy) {
+	for (int c = 0; c < G.m.ncpu; c++)
+		if (G.m.cpu[c].task_run != G.m.cpu[c].busy) {
 			snprintf(msg, sizeof(msg), "cpu%d: tasks ran %" PRIu64 ", busy %" PRIu64, c,
-				 G.cpu[c].task_run, G.cpu[c].busy);
+				 G.m.cpu[c].task_run, G.m.cpu[c].busy);
 			return msg;
 		}
 	return "";
@@ -3145,7 +3145,7 @@ static void t_model_missing_out(void)
 {
 	struct task *a, *b;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(1000, 1, 0, 0, 300);
@@ -3155,7 +3155,7 @@ static void t_model_missing_out(void)
 	a = task_of(100);
 	CHECK(a->state == ST_UNKNOWN && a->run_cpu == -1 && a->missing_out == 1,
 	      "100 after the switch: %s on %d, missing_out %u", st_names[a->state], a->run_cpu, a->missing_out);
-	CHECK(G.cpu[0].cur == 200, "cpu0 runs %d", G.cpu[0].cur);
+	CHECK(G.m.cpu[0].cur == 200, "cpu0 runs %d", G.m.cpu[0].cur);
 	ev_switch(3500, 1, 0, 0, 300);		/* 300 in again: its switch-out was lost */
 	ev_switch(4000, 0, 200, 1, 0);
 	/* 300 switched in on cpu0 while believed on cpu1: ends there at 4100 */
@@ -3170,13 +3170,13 @@ static void t_model_missing_out(void)
 	CHECK(b->total[ST_RUNNING] == 200 + 600 + 500 && b->total[ST_UNKNOWN] == 2300 + 400 && b->missing_out == 2,
 	      "300: running %" PRIu64 " unknown %" PRIu64 " missing_out %u", b->total[ST_RUNNING],
 	      b->total[ST_UNKNOWN], b->missing_out);
-	CHECK(G.missing_out == 3, "missing_out %" PRIu64 ", want 3", G.missing_out);
+	CHECK(G.m.missing_out == 3, "missing_out %" PRIu64 ", want 3", G.m.missing_out);
 	/* cpu0: 100 until 1500, unknown until 3000 (no evidence of idle), 200,
 	 * idle, 300 */
-	CHECK(G.cpu[0].busy == 1500 + 500 && G.cpu[0].idle == 500, "cpu0 busy %" PRIu64 " idle %" PRIu64,
-	      G.cpu[0].busy, G.cpu[0].idle);
-	CHECK(G.missing_unknown == 3500 + 2300 + 400, "unknown because of missing switches %" PRIu64,
-	      G.missing_unknown);
+	CHECK(G.m.cpu[0].busy == 1500 + 500 && G.m.cpu[0].idle == 500, "cpu0 busy %" PRIu64 " idle %" PRIu64,
+	      G.m.cpu[0].busy, G.m.cpu[0].idle);
+	CHECK(G.m.missing_unknown == 3500 + 2300 + 400, "unknown because of missing switches %" PRIu64,
+	      G.m.missing_unknown);
 	CHECK_INVARIANTS();
 }
 
@@ -3193,7 +3193,7 @@ static void t_model_missing_in(void)
 {
 	struct task *p;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(500, 1, 0, 0, 7);
 	ev_switch(1000, 0, 100, 1, 0);			/* first switch of cpu0: initial */
@@ -3201,14 +3201,14 @@ static void t_model_missing_in(void)
 	ev_sample(3000, 0, 200, 0, false, 0);		/* sys_enter: 200 runs on cpu0 */
 	ev_switch(4000, 0, 200, 1, 0);
 	p = task_of(200);
-	CHECK(p->inferred == 1 && p->switches == 1 && G.inferred == 1, "200: inferred %u switches %u",
+	CHECK(p->inferred == 1 && p->switches == 1 && G.m.inferred == 1, "200: inferred %u switches %u",
 	      p->inferred, p->switches);
 	CHECK_TOTAL(200, ST_RUNNABLE, 0);	/* woken at 2000: when it ran is unknown */
 	CHECK_TOTAL(200, ST_UNKNOWN, 1000);
 	CHECK_TOTAL(200, ST_RUNNING, 1000);	/* from its sample */
 	/* idle stays idle until 200's sample; 100 ran since the trace began */
-	CHECK(G.cpu[0].idle == 2000 && G.cpu[0].busy == 500 + 1000, "cpu0 idle %" PRIu64 " busy %" PRIu64,
-	      G.cpu[0].idle, G.cpu[0].busy);
+	CHECK(G.m.cpu[0].idle == 2000 && G.m.cpu[0].busy == 500 + 1000, "cpu0 idle %" PRIu64 " busy %" PRIu64,
+	      G.m.cpu[0].idle, G.m.cpu[0].busy);
 	ev_wake(5000, EV_WAKING, 1, 7, 300, 0);
 	ev_switch(6000, 0, 300, 1, 0);
 	ev_switch(7000, 1, 7, 1, 0);
@@ -3216,11 +3216,11 @@ static void t_model_missing_in(void)
 	CHECK_TOTAL(300, ST_RUNNING, 0);
 	CHECK_TOTAL(300, ST_UNKNOWN, 1000);
 	CHECK_TOTAL(300, ST_SLEEPING, 1000);
-	CHECK(G.cpu[0].idle == 2000 + 2000 + 1000 && G.cpu[0].busy == 1500, "cpu0 idle %" PRIu64 " busy %" PRIu64,
-	      G.cpu[0].idle, G.cpu[0].busy);
-	CHECK(G.inferred == 2 && G.missing_out == 0 && G.missing_unknown == 2000,
-	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.inferred, G.missing_out,
-	      G.missing_unknown);
+	CHECK(G.m.cpu[0].idle == 2000 + 2000 + 1000 && G.m.cpu[0].busy == 1500, "cpu0 idle %" PRIu64 " busy %" PRIu64,
+	      G.m.cpu[0].idle, G.m.cpu[0].busy);
+	CHECK(G.m.inferred == 2 && G.m.missing_out == 0 && G.m.missing_unknown == 2000,
+	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.m.inferred, G.m.missing_out,
+	      G.m.missing_unknown);
 	CHECK_TOTAL(100, ST_RUNNING, 500);	/* since the trace began */
 	CHECK(task_of(100)->initial == 500, "100 initial %" PRIu64, task_of(100)->initial);
 	CHECK_INVARIANTS();
@@ -3233,7 +3233,7 @@ static void t_model_missing_in(void)
  */
 static void t_model_first_prev(void)
 {
-	G.ncpu = 1;
+	G.m.ncpu = 1;
 	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, -1, false, 0);
@@ -3246,7 +3246,7 @@ static void t_model_first_prev(void)
 	model_end();
 	CHECK_TOTAL(100, ST_RUNNING, 500);
 	/* idle from its sample at 2000 to 3000, and 4000..5000 */
-	CHECK(G.cpu[0].idle == 1000 + 1000, "cpu0 idle %" PRIu64, G.cpu[0].idle);
+	CHECK(G.m.cpu[0].idle == 1000 + 1000, "cpu0 idle %" PRIu64, G.m.cpu[0].idle);
 	CHECK_TOTAL(200, ST_RUNNING, 0);	/* to its last evidence: its switch-in */
 	CHECK_TOTAL(200, ST_UNKNOWN, 3000);
 	CHECK_TOTAL(300, ST_RUNNING, 500);	/* from its sample */
@@ -3274,7 +3274,7 @@ static void t_model_early_waking(void)
 	struct task *p;
 	uint64_t t = 1000;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(t, 1, 0, 0, 9);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -3360,7 +3360,7 @@ static void t_model_io_overlay(void)
 	uint64_t delay;
 	struct task *p;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	io_seq(false);
 	p = task_of(100);
@@ -3371,7 +3371,7 @@ static void t_model_io_overlay(void)
 	delay = p->max_delay;
 	CHECK(wk == 3 && sw == 4 && inf == 1, "without -I: wakeups %u switches %u inferred %u", wk, sw, inf);
 	g_reset();
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	io_seq(true);
 	p = task_of(100);
@@ -3398,14 +3398,14 @@ static void t_model_lost_middle(void)
 {
 	struct task *p;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	/* switch-in, gap, no switch-out: the next switch displaces nothing */
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, -1, false, 0);
 	ev_lost(2000, 5);
 	ev_switch(3000, 0, 0, 0, 200);
-	CHECK(task_of(100)->missing_out == 0 && G.missing_out == 0, "gap counted as a missing switch-out");
+	CHECK(task_of(100)->missing_out == 0 && G.m.missing_out == 0, "gap counted as a missing switch-out");
 	CHECK_TOTAL(100, ST_RUNNING, 500);
 	/* switch-out after a gap: from its first sample after the gap, not
 	 * from the one before it */
@@ -3435,10 +3435,10 @@ static void t_model_lost_middle(void)
 	ev_switch(4600, 1, 400, 1, 0);
 	CHECK_TOTAL(400, ST_RUNNING, 400);	/* 4200 (the last gap) .. 4600 */
 	model_end();
-	CHECK(G.inferred == 0 && G.missing_out == 0 && G.missing_unknown == 0,
-	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.inferred, G.missing_out,
-	      G.missing_unknown);
-	CHECK(G.gaps == 3, "gaps %" PRIu64, G.gaps);
+	CHECK(G.m.inferred == 0 && G.m.missing_out == 0 && G.m.missing_unknown == 0,
+	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.m.inferred, G.m.missing_out,
+	      G.m.missing_unknown);
+	CHECK(G.m.gaps == 3, "gaps %" PRIu64, G.m.gaps);
 	CHECK_INVARIANTS();
 }
 
@@ -3453,7 +3453,7 @@ static void t_model_lost_one_cpu(void)
 {
 	struct ev lost = { .kind = EV_LOST, .time = 8000, .cpu = 1, .v = 42 };
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_switch(1000, 1, 0, 0, 200);
@@ -3467,8 +3467,8 @@ static void t_model_lost_one_cpu(void)
 	CHECK(task_of(200)->total[ST_UNKNOWN] >= 6000 && task_of(200)->lost_gaps == 1 &&
 	      task_of(100)->lost_gaps == 0, "200: unknown %" PRIu64 ", lost_gaps %u / %u",
 	      task_of(200)->total[ST_UNKNOWN], task_of(200)->lost_gaps, task_of(100)->lost_gaps);
-	CHECK(G.cpu[1].busy == 1000 && G.cpu[0].busy == 8000, "busy cpu0 %" PRIu64 " cpu1 %" PRIu64,
-	      G.cpu[0].busy, G.cpu[1].busy);
+	CHECK(G.m.cpu[1].busy == 1000 && G.m.cpu[0].busy == 8000, "busy cpu0 %" PRIu64 " cpu1 %" PRIu64,
+	      G.m.cpu[0].busy, G.m.cpu[1].busy);
 	CHECK_INVARIANTS();
 }
 
@@ -3483,7 +3483,7 @@ static void t_model_io_drawn(void)
 	int slot, st, aux;
 	uint64_t s, e;
 
-	G.ncpu = 1;
+	G.m.ncpu = 1;
 	model_init(1, 64, 65536);
 	ev_switch(1000, 0, 0, 0, 100);
 	ev_sample(1500, 0, 100, 0, false, 0);
@@ -3493,21 +3493,21 @@ static void t_model_io_drawn(void)
 	ev_sample(9600, 0, 100, 0, true, 1);
 	ev_switch(10000, 0, 100, 1, 0);
 	ev_idle(11000, 0, 1);
-	slot = task_of(100) - G.task;
+	slot = task_of(100) - G.m.task;
 	CHECK(task_at(slot, 6000, &st, &s, &e, &aux) && st == ST_SLEEPING && s == 2000 && e == 9000,
 	      "at 6000: %s [%" PRIu64 ", %" PRIu64 ")", st_names[st], s, e);
 	scr_setup(4, 129);
-	CHECK(G.cols - LABEL_W == 100, "%d columns of cells", G.cols - LABEL_W);
-	G.utf8 = false;
-	G.ncolor = 0;
-	G.v_start = 1000;
-	G.v_end = G.v_now = 11000;
+	CHECK(G.term.cols - LABEL_W == 100, "%d columns of cells", G.term.cols - LABEL_W);
+	G.term.utf8 = false;
+	G.term.ncolor = 0;
+	G.v.start = 1000;
+	G.v.end = G.v.now = 11000;
 	acc_row(slot);
 	draw_cells(0, slot);
 	for (int c = 0; c < 100; c++) {
 		/* running: #; not running inside the call (sleeping, then
 		 * runnable): the I/O glyph; sleeping after it: blank */
-		uint16_t ch = G.scr[LABEL_W + c].ch, want = c < 10 ? '#' : c < 85 ? 'I' : c < 90 ? '#' : ' ';
+		uint16_t ch = G.term.scr[LABEL_W + c].ch, want = c < 10 ? '#' : c < 85 ? 'I' : c < 90 ? '#' : ' ';
 
 		CHECK(ch == want, "column %d (t %d) holds '%c', want '%c'", c, 1000 + c * 100, ch, want);
 	}
@@ -3554,7 +3554,7 @@ static void rec_fake_tfs(const char *dir)
 			exit(2);
 		}
 	}
-	scopy(G.tfs_root, sizeof(G.tfs_root), dir);
+	scopy(G.ev.tfs_root, sizeof(G.ev.tfs_root), dir);
 }
 
 /* Record REC_NEV switches (i = 0..: time 1000 + 10 i, CPU i % 2, prev pid
@@ -3570,12 +3570,12 @@ static void rec_write(const char *path, const char *cut)
 	set_attr(0, SMP_LIVE, L->id);
 	set_attr(1, SMP_LIVE, 0);
 	for (int i = 0; i < 2; i++) {
-		G.attr[i].ids = &ids[i];
-		G.attr[i].nids = 1;
+		G.ev.attr[i].ids = &ids[i];
+		G.ev.attr[i].nids = 1;
 	}
 	idmap_build();
-	G.ncpu = 2;
-	G.rec_path = path;
+	G.m.ncpu = 2;
+	G.opt.rec_path = path;
 	rec_open(2);
 	for (int i = 0; i < REC_NEV; i++) {
 		char prev[16];
@@ -3611,8 +3611,8 @@ static void rec_write(const char *path, const char *cut)
 	}
 	rec_round();
 	rec_close();
-	free(G.rec_static);
-	free(G.rec_buf);
+	free(G.rec.blobs);
+	free(G.rec.buf);
 }
 
 /* Read path to the script stream (ms_buf); returns rd_run's result. */
@@ -3624,13 +3624,13 @@ static int rec_read(const char *path)
 	rd_open(path);
 	ret = rd_run(UINT64_MAX);
 	fflush(out_script);
-	for (int i = 0; i < G.nattr; i++)
-		free(G.attr[i].ids);
-	if (G.rd_mapped)
-		munmap(G.rd_buf, G.rd_fsize);
+	for (int i = 0; i < G.ev.nattr; i++)
+		free(G.ev.attr[i].ids);
+	if (G.rc.mapped)
+		munmap(G.rc.buf, G.rd.fsize);
 	else
-		free(G.rd_buf);
-	close(G.rd_fd);
+		free(G.rc.buf);
+	close(G.rc.fd);
 	return ret;
 }
 
@@ -3736,9 +3736,9 @@ static void t_lat_holders(void)
 {
 	const struct lat_rec *r;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 0);
-	G.latency = true;
+	G.opt.latency = true;
 	L_SW(1000, 0, 0, 0, 30);
 	L_SW(1000, 1, 0, 0, 20);
 	L_SW(1500, 0, 30, 1, 10);	/* 30 sleeps, 10 runs on cpu0 */
@@ -3786,9 +3786,9 @@ static void t_lat_ring_short(void)
 	uint64_t t = 1000;
 	const struct lat_rec *r;
 
-	G.ncpu = 1;
+	G.m.ncpu = 1;
 	model_init(1, 64, 0);
-	G.latency = true;
+	G.opt.latency = true;
 	L_SW(t, 0, 0, 0, 5);
 	L_SW(t += 10, 0, 5, 0, 6);	/* 5 preempted at 1010 */
 	for (int i = 0; i < LAT_RUNS + 10; i++)	/* 6 and 7 take turns */
@@ -3805,9 +3805,9 @@ static void t_lat_blocked_idle(void)
 {
 	const struct lat_rec *r;
 
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, 0);
-	G.latency = true;
+	G.opt.latency = true;
 	L_SW(500, 1, 0, 0, 40);
 	L_SW(1000, 1, 40, 2, 0);	/* 40 blocked (D) */
 	lat_feed((struct ev){ .kind = EV_IDLE, .time = 1100, .cpu = 1, .c = 1, .v = 2 });
@@ -3833,7 +3833,7 @@ static void t_lat_chain(void)
 	struct lat_step s[LAT_CHAIN];
 	int n;
 
-	G.ncpu = 1;
+	G.m.ncpu = 1;
 	model_init(1, 64, 0);
 	for (int tid = 2; tid <= 4; tid++) {	/* B, C, D sleep */
 		ev_switch(10 * tid, 0, 0, 0, tid);
@@ -3873,7 +3873,7 @@ static void t_lat_chain(void)
  * from 9900.  With intervals (the view) when ibytes. */
 static void lat_panel_model(uint64_t ibytes)
 {
-	G.ncpu = 2;
+	G.m.ncpu = 2;
 	model_init(2, 64, ibytes);
 	ev_switch(1000, 0, 0, 0, 30);
 	ev_switch(1000, 1, 0, 0, 20);
@@ -3932,7 +3932,7 @@ static void t_lat_panel(void)
 	      lat_cstate_at(1, 1700));
 	lat_cidle_text(line, sizeof(line), 0, 1);
 	CHECK(!strcmp(line, "idle state 1"), "idle text without sysfs: %s", line);
-	lat_cidle = xcalloc((size_t)G.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
+	lat_cidle = xcalloc((size_t)G.m.ncpu * LAT_CIDLE, sizeof(*lat_cidle));
 	lat_cidle[1] = (struct lat_cidle){ 10, "C1E" };
 	lat_cidle[LAT_CIDLE + 1] = (struct lat_cidle){ -1, "" };
 	lat_cidle_text(line, sizeof(line), 0, 1);
@@ -3948,7 +3948,7 @@ static void t_lat_chain_ivals(void)
 	struct lat_step s[4];
 
 	for (int nival = 0; nival <= 65536; nival += 65536) {
-		G.ncpu = 1;
+		G.m.ncpu = 1;
 		model_init(1, 64, nival);
 		ev_switch(10, 0, 0, 0, 2);
 		ev_switch(20, 0, 2, 1, 0);		/* 2 sleeps */
@@ -3973,45 +3973,45 @@ static void t_view_panels(void)
 	char line[256];
 
 	lat_panel_model(65536);
-	G.rowlist_cap = 2 * G.ncpu + 64;
-	G.rowlist = xcalloc(G.rowlist_cap, sizeof(int));
+	G.v.rowlist_cap = 2 * G.m.ncpu + 64;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
 	scr_setup(30, 150);
-	G.v_now = G.m_last;
+	G.v.now = G.m.last;
 	view_init();
 	view_key('L', 0, 0);
 	draw_frame();
-	for (int c = 0; c < G.cols && c < 255; c++)
-		line[c] = (char)G.scr[(G.v_row0 + 1) * G.cols + c].ch;
-	line[G.cols < 255 ? G.cols : 255] = 0;
+	for (int c = 0; c < G.term.cols && c < 255; c++)
+		line[c] = (char)G.term.scr[(G.v.row0 + 1) * G.term.cols + c].ch;
+	line[G.term.cols < 255 ? G.term.cols : 255] = 0;
 	CHECK(strstr(line, "> t20:20 0.006 ms cpu1 preempted"), "L's first line: '%s'", line);
 	view_key('j', 0, 0);
 	view_key('\r', 0, 0);
 	draw_frame();
-	CHECK(!G.v_panel && G.v_cursor == 6000 && G.v_sel_key == 10 && !G.v_following,
-	      "Enter: panel %d cursor %" PRIu64 " row %d", G.v_panel, G.v_cursor, G.v_sel_key);
-	G.v_cursor = 9600;
+	CHECK(!G.v.panel && G.v.cursor == 6000 && G.v.sel_key == 10 && !G.v.following,
+	      "Enter: panel %d cursor %" PRIu64 " row %d", G.v.panel, G.v.cursor, G.v.sel_key);
+	G.v.cursor = 9600;
 	view_key('W', 0, 0);
 	draw_frame();
-	for (int c = 0; c < G.cols && c < 255; c++)
-		line[c] = (char)G.scr[G.v_row0 * G.cols + c].ch;
+	for (int c = 0; c < G.term.cols && c < 255; c++)
+		line[c] = (char)G.term.scr[G.v.row0 * G.term.cols + c].ch;
 	CHECK(strstr(line, "wakeup chain: t10:10 <- t30:30 <- t20:20"), "W's title: '%s'", line);
 	view_key('j', 0, 0);
-	CHECK(G.v_panel == 'W' && G.v_cursor == 2000 && G.v_sel_key == 30, "W's step 2: cursor %" PRIu64 " row %d",
-	      G.v_cursor, G.v_sel_key);
+	CHECK(G.v.panel == 'W' && G.v.cursor == 2000 && G.v.sel_key == 30, "W's step 2: cursor %" PRIu64 " row %d",
+	      G.v.cursor, G.v.sel_key);
 	view_key(K_ESC, 0, 0);
-	CHECK(!G.v_panel && G.v_cursor == 2000, "Esc closes W only");
+	CHECK(!G.v.panel && G.v.cursor == 2000, "Esc closes W only");
 	view_key('>', 0, 0);
-	CHECK(G.v_start > 0, "> pans right");
+	CHECK(G.v.start > 0, "> pans right");
 	/* hostile names in both panels: no control byte reaches the terminal */
 	snprintf(task_find(20)->comm, COMM_LEN, "\x1b]0;x\x07\x9b" "2J");
 	snprintf(task_find(30)->comm, COMM_LEN, "\x1b[2J\r\x7f");
 	view_key('0', 0, 0);
 	for (int k = 0; k < 2; k++) {
 		view_key(k ? 'W' : 'L', 0, 0);
-		G.ob_len = 0;
+		G.term.ob_len = 0;
 		draw_frame();
 		draw_diff();
-		CHECK(G.v_panel == (k ? 'W' : 'L') && !ob_clean(0, line, sizeof(line)), "panel %c: %s",
+		CHECK(G.v.panel == (k ? 'W' : 'L') && !ob_clean(0, line, sizeof(line)), "panel %c: %s",
 		      k ? 'W' : 'L', line);
 	}
 }
