@@ -581,12 +581,13 @@ static struct {
 
 	struct zoom {			/* replay: the span the file was read again for (view_exact) */
 		struct zheads *h;	/* shared with the reading child */
+		pid_t pid;		/* the reading child, 0: none */
 		uint64_t a;		/* in the child: keep intervals from a ... */
+		uint64_t keep;		/* ... and never give up those ending after keep */
 		uint64_t v0, v1;	/* the view that asked last */
 		bool pass;		/* in the child: keep intervals from a only */
 		bool full;		/* ... until the ring is full (the model then
 					 * takes no more events) */
-		uint64_t head0;		/* where the child began */
 		const struct task *ptask;	/* in the child: the view's model */
 		const struct cpu *pcpu;
 		int pntask;
@@ -2076,12 +2077,17 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	struct ibchunk *k;
 
 	if (G.z.pass) {
-		uint64_t clip = z_clip(last, row), room = G.ib.cap - (2ull << G.ib.shift);
+		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
+		/* the chunk the head enters after what closing the open states takes */
+		uint64_t far = (G.ib.head + (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40) >> G.ib.shift;
+		const struct ibchunk *k = &G.ib.ch[far % nch];
 
 		if (end > clip)
 			end = clip;
-		if (G.ib.head - G.z.head0 + (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40 > room)
-			G.z.full = true;	/* room is left for closing the open states */
+		/* chunks are given up oldest first and their newest ends grow:
+		 * full when that one holds intervals of the span to keep */
+		if (far + 1 != G.ib.chunk && k->n && k->maxend > G.z.keep)
+			G.z.full = true;
 		if (end <= G.z.a)
 			return;
 	}
@@ -5275,8 +5281,8 @@ struct zheads {
 };
 
 /* The child's part: read the file with a fresh model from its start,
- * in steps of step ns from a, until the ring is full or the data ends;
- * leave the chains in h, exit. */
+ * in steps of step ns from a, until the ring would give up intervals
+ * ending after G.z.keep, or the data ends; leave the chains in h, exit. */
 static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step)
 {
 	struct rd_pass view = { 0 };
@@ -5284,6 +5290,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	uint64_t lim = G.z.a;
 
 	term_active = 0;	/* the terminal is the view's, even on die() */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	G.z.ptask = G.m.task;
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
@@ -5291,7 +5298,6 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.m.first = G.m.last = G.ib.floor = 0;
 	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
-	G.z.head0 = G.ib.head;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
 	while (rd_run(lim) == 1 && !G.z.full)
@@ -5316,41 +5322,67 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	_exit(0);
 }
 
-/* Make the exact intervals those from a on, as many as the ring holds,
- * read again from the file (a replay read whole, file mode) in steps of
- * step ns; false, with why in msg, if they could not be. */
-static bool rd_history(uint64_t a, uint64_t step, char *msg, size_t msz)
+/* Stop the reading child, if one runs; its intervals are not taken. */
+static void rd_history_stop(void)
 {
-	struct zheads *h;
-	pid_t pid;
-	int st;
+	if (G.z.pid > 0) {
+		kill(G.z.pid, SIGKILL);
+		while (waitpid(G.z.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	G.z.pid = 0;
+}
 
+/*
+ * Have the exact intervals read again from the file (a replay read whole,
+ * file mode): those from a on, giving up the oldest but never one that
+ * ends after keep, in steps of step ns.  The ring is the child's until
+ * rd_history_take: the view draws from the summaries meanwhile.  False,
+ * with why in msg, if no child could start.
+ */
+static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
+{
+	pid_t pid;
+
+	rd_history_stop();
 	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
 		snprintf(msg, msz, "a stream cannot be read again: exact only from the status line's time");
 		return false;
 	}
 	if (!G.z.h)
 		G.z.h = xshared(sizeof(*G.z.h));
-	h = G.z.h;
-	h->done = 0;
+	G.z.h->done = 0;
 	G.z.a = a;
+	G.z.keep = keep;
 	if ((pid = fork()) < 0) {
 		snprintf(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return false;
 	}
 	if (!pid)
-		rd_history_child(h, step ? step : 1);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!h->done) {	/* the ring is the child's: nothing of it is kept */
+		rd_history_child(G.z.h, step ? step : 1);
+	G.z.pid = pid;
+	for (int i = 0; i < G.m.ntask; i++)
+		G.m.task[i].last_ival = G.m.task[i].last_iival = NO_IVAL;
+	for (int c = 0; c < G.m.ncpu; c++)
+		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
+	G.ib.floor = UINT64_MAX;	/* no column is drawn from the ring */
+	G.ib.ceil = 0;
+	return true;
+}
+
+/* Once the reading child has ended, take its intervals for the rows that
+ * hold the same tasks; false while it runs (or none does). */
+static bool rd_history_take(char *msg, size_t msz)
+{
+	struct zheads *h = G.z.h;
+	int st;
+
+	if (G.z.pid <= 0 || waitpid(G.z.pid, &st, WNOHANG) == 0)
+		return false;
+	G.z.pid = 0;
+	if (!h->done) {	/* nothing of the ring is kept */
 		snprintf(msg, msz, "reading %.60s again failed", G.opt.replay_path);
-		h->ntask = 0;
-		h->head = G.ib.head;
-		h->chunk = G.ib.chunk;
-		for (int c = 0; c < G.m.ncpu; c++)
-			h->cpu[c][0] = h->cpu[c][1] = h->cpu[c][2] = NO_IVAL;
-		h->floor = UINT64_MAX;
-		h->ceil = 0;
+		return true;
 	}
 	for (int i = 0; i < G.m.ntask; i++) {
 		bool same = i < h->ntask && h->task[i].tid == G.m.task[i].tid;
@@ -5365,9 +5397,9 @@ static bool rd_history(uint64_t a, uint64_t step, char *msg, size_t msz)
 	}
 	G.ib.head = h->head;
 	G.ib.chunk = h->chunk;
-	G.ib.floor = h->floor > a ? h->floor : a;
+	G.ib.floor = h->floor > G.z.a ? h->floor : G.z.a;
 	G.ib.ceil = h->ceil;
-	return h->done;
+	return true;
 }
 
 /* ---------------------------------------------------------------- repair */
@@ -8137,6 +8169,8 @@ static int cpu_at(int c, uint64_t t, uint64_t *start, uint64_t *end)
 /* Why nothing is known of a row at time t, for the readouts. */
 static const char *why_unknown(uint64_t t)
 {
+	if (G.z.pid > 0)
+		return "the file is being read again for exact intervals";
 	if (t < G.ib.floor)
 		return "older than the exact history kept (see the cell's shares)";
 	if (t > G.ib.ceil)
@@ -8489,13 +8523,17 @@ static void draw_status(int r)
 	if (G.n.lost || G.n.lost_read)
 		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
 			      G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
-	if (G.ib.floor > G.v.start) {
-		fmt_at(cur, sizeof(cur), G.ib.floor);
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
-	}
-	if (G.ib.ceil < G.v.end) {
-		fmt_at(cur, sizeof(cur), G.ib.ceil);
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
+	if (G.z.pid > 0) {
+		c += draw_str(r, c, G.term.cols - c, " | reading the file for exact", -1, -1, CA_REVERSE);
+	} else {
+		if (G.ib.floor > G.v.start) {
+			fmt_at(cur, sizeof(cur), G.ib.floor);
+			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
+		}
+		if (G.ib.ceil < G.v.end) {
+			fmt_at(cur, sizeof(cur), G.ib.ceil);
+			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
+		}
 	}
 	if (G.bad.order || G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id)
 		draw_str(r, c, G.term.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
@@ -8972,21 +9010,22 @@ static void view_whole(uint64_t *a, uint64_t *b)
 
 /* Replay: when the view is zoomed in past the summaries' buckets and
  * reaches out of the exact intervals kept, have the file read again for
- * them from one view's span before it on (rd_history).  A view once
- * asked for is not asked again: one too dense for the ring shows exactly
- * as far as the status line says. */
+ * them from one view's span before it on (rd_history), and take them
+ * when they are read.  A view once asked for is not asked again: one too
+ * dense for the ring shows exactly as far as the status line says. */
 static void view_exact(void)
 {
 	int ncol = G.term.cols - LABEL_W;
 	uint64_t span = G.v.end - G.v.start;
 
+	rd_history_take(G.v.msg, sizeof(G.v.msg));
 	if (G.opt.live || G.v.speed > 0 || G.rd.follow || !G.hist.on || ncol <= 0 ||
 	    span / ncol >= G.hist.hp[HK_TASK].w || (G.v.start >= G.ib.floor && G.v.end <= G.ib.ceil) ||
 	    (G.v.start == G.z.v0 && G.v.end == G.z.v1))
 		return;
 	G.z.v0 = G.v.start;
 	G.z.v1 = G.v.end;
-	rd_history(G.v.start > span ? G.v.start - span : 0, span, G.v.msg, sizeof(G.v.msg));
+	rd_history(G.v.start > span ? G.v.start - span : 0, G.v.start, span, G.v.msg, sizeof(G.v.msg));
 }
 
 /* A refresh: new events may have moved the newest time. */
@@ -9941,6 +9980,7 @@ static int run_view(void)
 			view_frame(&l);
 	}
 	free(pfd);
+	rd_history_stop();
 	term_restore();
 	if (G.opt.live) {
 		status = capture_stop();

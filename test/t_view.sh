@@ -576,7 +576,8 @@ TV_LOAD="exec perf bench sched messaging -g 4 -l 100000000 >/dev/null 2>&1"
 # of history (too little to keep the whole file exact): both CPU rows are
 # drawn over 95 % of the columns at the whole zoom and zoomed in 8x at
 # 1/8, 1/2 and 7/8 of it, and zoomed in the span is exact (tc read it
-# again from the file: the status line says no "exact from").
+# again from the file: once it has, the status line says no "exact
+# from").
 view_history_replay() {
 	local why='' f=$T/msg.data moved=0 at
 	if ! have_perf; then skip view_history_replay "no perf for the load"; return; fi
@@ -600,7 +601,7 @@ view_history_replay() {
 			tv_tmux send-keys -t t -l '+++'
 			sleep 1
 			tv_wait 10 tv_cpus_drawn "zoom8x@$at" 160
-			if [ -z "$why" ] && ! tv_wait 10 eval '! tv_status_has "exact from"'; then
+			if [ -z "$why" ] && ! tv_wait 20 eval '! tv_status_has "exact from" && ! tv_status_has reading'; then
 				why="zoom8x@$at: not read again exactly: $(tv_status)"
 			fi
 		done
