@@ -6551,42 +6551,71 @@ static bool lat_scan_task_fn(const struct ival *v, void *arg)
 	return v->start > s->a;
 }
 
-/* lat_span_holders' walk of a CPU row: its runs charged to r. */
+/* lat_span_holders' walk of a CPU row: its runs charged to each wait
+ * whose task may run there (on), into the wait's own table. */
 struct lat_hold {
 	struct lat_rec *r;
+	bool on;
 	int tids[LAT_TIDS];		/* lat_charge's table */
 	uint64_t ns[LAT_TIDS], covered;
 	int n;
 };
+struct lat_holds {
+	struct lat_hold h[LAT_TOP];
+	int n;
+	uint64_t from;			/* the earliest start of the waits */
+};
 
 static bool lat_hold_fn(const struct ival *v, void *arg)
 {
-	struct lat_hold *h = arg;
+	struct lat_holds *hs = arg;
 
-	lat_charge(h->r, v->state, v->start, v->end, h->tids, h->ns, &h->n);
-	h->covered = v->start;
-	return v->start > h->r->start;
+	for (int i = 0; i < hs->n; i++) {
+		struct lat_hold *h = &hs->h[i];
+
+		if (h->on) {
+			lat_charge(h->r, v->state, v->start, v->end, h->tids, h->ns, &h->n);
+			h->covered = v->start;
+		}
+	}
+	return v->start > hs->from;
 }
 
-/* The holders of r's span (task p) from the CPU rows' intervals, as
- * lat_holders does from its rings; the open runs count up to the last
- * event, time no interval covers any more is unknown. */
-static void lat_span_holders(struct lat_rec *r, const struct task *p)
+/* The holders of the spans of the n waits in top from the CPU rows'
+ * intervals, as lat_holders does from its rings, in one walk of each CPU
+ * row; the open runs count up to the last event, time no interval covers
+ * any more is unknown. */
+static void lat_span_holders(struct lat_rec *top, int n)
 {
-	struct lat_hold h = { .r = r };
+	struct lat_holds hs = { .n = n, .from = UINT64_MAX };
 
+	for (int i = 0; i < n; i++) {
+		hs.h[i].r = &top[i];
+		if (top[i].start < hs.from)
+			hs.from = top[i].start;
+	}
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *q = &G.m.cpu[c];
 
-		if (!lat_allowed(p, c))
-			continue;
-		h.covered = q->cur >= 0 || q->since ? q->since : G.m.last;
-		lat_charge(r, q->cur, q->since, G.m.last, h.tids, h.ns, &h.n);
-		ival_walk(q->last_ival, -1 - c, r->start, lat_hold_fn, &h);
-		if (h.covered > r->start)
-			r->unknown_ns += (h.covered < r->end ? h.covered : r->end) - r->start;
+		for (int i = 0; i < n; i++) {
+			struct lat_hold *h = &hs.h[i];
+			const struct task *p = task_find(top[i].tid);
+
+			h->on = p && lat_allowed(p, c);
+			h->covered = q->cur >= 0 || q->since ? q->since : G.m.last;
+			if (h->on)
+				lat_charge(h->r, q->cur, q->since, G.m.last, h->tids, h->ns, &h->n);
+		}
+		ival_walk(q->last_ival, -1 - c, hs.from, lat_hold_fn, &hs);
+		for (int i = 0; i < n; i++) {
+			struct lat_hold *h = &hs.h[i];
+
+			if (h->on && h->covered > h->r->start)
+				h->r->unknown_ns += (h->covered < h->r->end ? h->covered : h->r->end) - h->r->start;
+		}
 	}
-	lat_hold_keep(r, h.tids, h.ns, h.n);
+	for (int i = 0; i < n; i++)
+		lat_hold_keep(&top[i], hs.h[i].tids, hs.h[i].ns, hs.h[i].n);
 }
 
 /*
@@ -6613,14 +6642,14 @@ static int lat_span_worst(uint64_t a, uint64_t b, bool blocked, struct lat_rec t
 
 		if (!p)
 			continue;
-		r->nchain = lat_chain(r->tid, woken, r->chain, LAT_CHAIN);
+		r->nchain = lat_chain(r->tid, woken, r->chain, 1);	/* the panel names the waker only */
 		if (r->nchain && r->chain[0].t != woken)
 			r->nchain = 0;	/* preempted, not woken yet, or its wakeup is gone */
 		if (r->nchain)
 			r->cstate = lat_cstate_at(r->cpu, woken);
-		if (!blocked)
-			lat_span_holders(r, p);
 	}
+	if (!blocked)
+		lat_span_holders(top, s.n);
 	return s.n;
 }
 
@@ -8643,9 +8672,41 @@ static void draw_help(void)
  * The panels (L: worst waits, W: wakeup chain): a box over the timeline
  * under the axis, a title, lines (the selected one not reversed, with a
  * '>'), a hint.  Their text is recomputed from the model every frame
- * (live: as things happen); the keys are view_panel_key's.
+ * (live: as things happen; L's list when its span or the intervals
+ * change, live at most once a second); the keys are view_panel_key's.
  */
 enum { PANEL_LINES = LAT_CHAIN * 2, PANEL_W = 256 };
+enum { PANEL_SCAN = 50000 };	/* live: L looks back over about this many events */
+
+/* The L panel's list, and what it was found for. */
+static struct {
+	bool valid, blk;
+	uint64_t start, end, head, floor, ceil;	/* the view and the ring it was found in */
+	uint64_t at;				/* when (now_ns) */
+	uint64_t a, b;				/* the span it covers */
+	int n;
+	struct lat_rec top[LAT_TOP];
+} wl;					/* "worst list" */
+
+/* The L panel's list (wl), found again when the view's span, the kind
+ * (G.v.pblk) or the exact intervals have changed since; live, at most
+ * once a second while following, and over at most the last PANEL_SCAN
+ * events' time, so that a frame stays cheap at any event rate. */
+static void panel_worst(void)
+{
+	uint64_t a = G.v.start, b = G.v.end, now = now_ns();
+
+	if (wl.valid && wl.blk == G.v.pblk &&
+	    ((wl.start == G.v.start && wl.end == G.v.end && wl.head == G.ib.head && wl.floor == G.ib.floor &&
+	      wl.ceil == G.ib.ceil) || (G.opt.live && G.v.following && now - wl.at < NS_PER_SEC)))
+		return;
+	if (G.opt.live && G.v.ev_rate > 0 && b - a > PANEL_SCAN * NS_PER_SEC / G.v.ev_rate)
+		a = b - PANEL_SCAN * NS_PER_SEC / G.v.ev_rate;
+	wl = (__typeof__(wl)){ .valid = true, .blk = G.v.pblk, .start = G.v.start, .end = G.v.end,
+			       .head = G.ib.head, .floor = G.ib.floor, .ceil = G.ib.ceil, .at = now,
+			       .a = a > G.ib.floor ? a : G.ib.floor, .b = b < G.ib.ceil ? b : G.ib.ceil };
+	wl.n = lat_span_worst(a, b, G.v.pblk, wl.top);
+}
 
 /* How many of n panel lines fit on the screen (at least 1). */
 static int panel_fit(int n)
@@ -8678,16 +8739,27 @@ static void draw_panel(const char *title, char lines[][PANEL_W], int n, const ch
 }
 
 /* The L panel: the longest runnable waits (G.v.pblk: D spans) in the
- * visible span. */
+ * visible span, of the part the exact intervals cover (the title says
+ * which when it is not all). */
 static void draw_worst(void)
 {
-	struct lat_rec top[LAT_TOP];
 	char lines[LAT_TOP][PANEL_W], title[96];
-	int n = panel_fit(lat_span_worst(G.v.start, G.v.end, G.v.pblk, top));
+	int n;
 
+	panel_worst();
+	n = panel_fit(wl.n);
 	for (int i = 0; i < n; i++)
-		lat_rec_text(&top[i], G.v.pblk, lines[i], PANEL_W);
+		lat_rec_text(&wl.top[i], G.v.pblk, lines[i], PANEL_W);
 	snprintf(title, sizeof(title), "longest %s in view", G.v.pblk ? "blocked (D) spans" : "runnable waits");
+	if (G.z.pid > 0) {
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), " (reading the file again)");
+	} else if (wl.a > G.v.start || wl.b < G.v.end) {	/* what the ring holds, or live the scan */
+		char a[24], b[24];
+
+		fmt_at(a, sizeof(a), wl.a);
+		fmt_at(b, sizeof(b), wl.b);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), ", from %s to %s", a, b);
+	}
 	if (!n)
 		snprintf(lines[n++], PANEL_W, "none in the visible span");
 	draw_panel(title, lines, n, "j/k select, Enter: go there, Tab: waits / D spans, Esc or L: close");
@@ -9288,14 +9360,11 @@ static void view_select_tid(int tid)
  * selected, following stopped; the panel closes. */
 static void view_worst_go(void)
 {
-	struct lat_rec top[LAT_TOP];
-	int n = lat_span_worst(G.v.start, G.v.end, G.v.pblk, top);
-
 	G.v.panel = 0;
-	if (G.v.psel >= n)
+	if (!wl.valid || G.v.psel >= wl.n)
 		return;
-	view_goto(top[G.v.psel].start);
-	view_select_tid(top[G.v.psel].tid);
+	view_goto(wl.top[G.v.psel].start);
+	view_select_tid(wl.top[G.v.psel].tid);
 }
 
 /* W's j/k: select step dir from the selected one, the cursor on its
@@ -9332,6 +9401,7 @@ static void view_panel_open(int which)
 	}
 	G.v.panel = which;
 	G.v.psel = 0;
+	wl.valid = false;	/* L: found anew */
 }
 
 /* A key while a panel is open: its own keys (selection, Enter, Tab, Esc);
