@@ -8765,10 +8765,31 @@ static void draw_worst(void)
 	draw_panel(title, lines, n, "j/k select, Enter: go there, Tab: waits / D spans, Esc or L: close");
 }
 
-/* The steps of the W panel's chain into s (PANEL_LINES); how many. */
+/* The steps of the W panel's chain into s (PANEL_LINES); how many.
+ * Kept while what they were found from is as it was. */
 static int panel_chain(struct lat_step *s)
 {
-	return lat_chain(G.v.ctid, G.v.ct, s, PANEL_LINES);
+	static struct {
+		int tid, n;
+		uint64_t t, head, floor;	/* the wakeup and the ring it was found in */
+		uint64_t at;			/* when (now_ns) */
+		struct lat_step s[PANEL_LINES];
+	} c = { .tid = -1 };
+	uint64_t now = now_ns();
+
+	/* found again for another wakeup or other intervals (live, where
+	 * they change all the time, at most once a second) */
+	if (c.tid != G.v.ctid || c.t != G.v.ct ||
+	    ((c.head != G.ib.head || c.floor != G.ib.floor) && (!G.opt.live || now - c.at >= NS_PER_SEC))) {
+		c.tid = G.v.ctid;
+		c.t = G.v.ct;
+		c.head = G.ib.head;
+		c.floor = G.ib.floor;
+		c.at = now;
+		c.n = lat_chain(c.tid, c.t, c.s, PANEL_LINES);
+	}
+	memcpy(s, c.s, sizeof(c.s));
+	return c.n;
 }
 
 /* How a chain of n steps (s) ends, into out (n bytes). */
