@@ -1699,7 +1699,11 @@ static void lat_wake_only(struct task *p);
  *                  wakeup of a task still running (sched_waking while it is
  *                  in schedule()) is kept and applied at its switch-out S or
  *                  D: one wakeup, runnable from the switch-out; a later
- *                  sched_wakeup finds it runnable and adds nothing.
+ *                  sched_wakeup finds it runnable and adds nothing.  A
+ *                  sched_waking (it needs a sleeping task) of one woken and
+ *                  not seen running since: it ran and slept on switches
+ *                  the kernel did not report, unknown since that wakeup
+ *                  (an inferred switch-in), runnable again.
  *   one per CPU    a task runs on one CPU, a CPU runs one task: a switch on
  *                  c ends whatever ran on c.  One that is not the switch's
  *                  prev (its switch-out is missing) is unknown from its last
@@ -2633,6 +2637,17 @@ static void model_event(const struct ev *e)
 		if (!(n = task_get(e->a, t, NULL)))
 			return;
 		task_name(n, e->comm);
+		if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1) {
+			/* sched_waking needs a sleeping task: one woken and not
+			 * seen running since ran and slept on switches the
+			 * kernel did not report; since that wakeup (kept for the
+			 * chain) it is unknown, and runnable again now */
+			lat_wake_only(n);
+			task_set(n, ST_UNKNOWN, n->since);
+			n->unk_missing = true;
+			n->inferred++;
+			G.m.inferred++;
+		}
 		if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
 			task_set(n, ST_RUNNABLE, t);
 			n->wakeups++;
