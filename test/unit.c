@@ -3259,6 +3259,36 @@ static void t_model_first_prev(void)
 	CHECK_INVARIANTS();
 }
 
+/* A sched_waking of a task woken before and not seen running since (the
+ * kernel left out its switches): the time since that wakeup is unknown,
+ * an inferred switch-in, not a wait; it is runnable again from the new
+ * waking.  A task preempted is runnable on the runqueue and may get a
+ * waking (preempted on its way to sleep): it stays runnable. */
+static void t_model_waking_again(void)
+{
+	struct task *p;
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 10);
+	ev_switch(1100, 0, 10, 1, 0);			/* 10 sleeps */
+	ev_wake(2000, EV_WAKING, 1, 9, 10, 0);		/* woken by 9 */
+	ev_wake(2001, EV_WAKEUP, 1, 9, 10, 0);		/* the same wakeup */
+	p = task_of(10);
+	CHECK(p->state == ST_RUNNABLE && p->inferred == 0, "woken: %s, inferred %u", st_names[p->state], p->inferred);
+	ev_wake(7000, EV_WAKING, 1, 9, 10, 0);		/* its run and sleep were not reported */
+	CHECK(p->state == ST_RUNNABLE && p->since == 7000 && p->inferred == 1 && p->wakeups == 2 &&
+	      p->total[ST_RUNNABLE] == 0 && p->total[ST_UNKNOWN] == 5000,
+	      "woken again: %s since %" PRIu64 ", inferred %u, wakeups %u, runnable %" PRIu64 ", unknown %" PRIu64,
+	      st_names[p->state], p->since, p->inferred, p->wakeups, p->total[ST_RUNNABLE], p->total[ST_UNKNOWN]);
+	ev_switch(7500, 0, 0, 0, 10);
+	CHECK(p->max_delay == 500, "its wait: %" PRIu64 " ns, want 500", p->max_delay);
+	ev_switch(8000, 0, 10, 0, 0);			/* preempted */
+	ev_wake(8100, EV_WAKING, 1, 9, 10, 0);
+	CHECK(p->state == ST_RUNNABLE && p->since == 8000 && p->inferred == 1,
+	      "preempted, then a waking: %s since %" PRIu64 ", inferred %u", st_names[p->state], p->since, p->inferred);
+}
+
 /*
  * A sched_waking while the wakee still runs (it is in schedule()) is one
  * wakeup applied at its switch-out S or D, by the task that raised it; a
@@ -4158,6 +4188,7 @@ int main(void)
 	RUN(model_missing_in);
 	RUN(model_first_prev);
 	RUN(model_early_waking);
+	RUN(model_waking_again);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
