@@ -2082,8 +2082,11 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 
 	if (G.z.pass) {
 		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
-		/* the chunk the head enters after what closing the open states takes */
-		uint64_t far = (G.ib.head + (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40) >> G.ib.shift;
+		/* the chunk the head enters after what closing the open states
+		 * takes (at most a quarter of the ring: with more tasks than it
+		 * has room for, some of the span is given up for them) */
+		uint64_t close = (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40;
+		uint64_t far = (G.ib.head + (close < G.ib.cap / 4 ? close : G.ib.cap / 4)) >> G.ib.shift;
 		const struct ibchunk *k = &G.ib.ch[far % nch];
 
 		if (end > clip)
@@ -5298,14 +5301,19 @@ struct zheads {
 /* The child's part: read the file with a fresh model from its start,
  * in steps of step ns from a, until the ring would give up intervals
  * ending after G.z.keep, or the data ends; leave the chains in h, exit. */
-static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step)
+static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step, pid_t parent)
 {
 	struct rd_pass view = { 0 };
 	char msg[160];
 	uint64_t lim = G.z.a;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	term_active = 0;	/* the terminal is the view's, even on die() */
+	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
+	if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+		_exit(1);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);	/* the view ended before the line above */
 	G.z.ptask = G.m.task;
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
@@ -5315,8 +5323,11 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.z.pass = true;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
-	while (rd_run(lim) == 1 && !G.z.full)
+	while (rd_run(lim) == 1 && !G.z.full) {
 		lim = lim + step > lim ? lim + step : UINT64_MAX;
+		if (lim < G.rc.next_t)
+			lim = G.rc.next_t;	/* over time without events at once */
+	}
 	model_end();
 	h->head = G.ib.head;
 	h->chunk = G.ib.chunk;
@@ -5357,7 +5368,7 @@ static void rd_history_stop(void)
  */
 static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	rd_history_stop();
 	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
@@ -5374,7 +5385,7 @@ static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 		return false;
 	}
 	if (!pid)
-		rd_history_child(G.z.h, step ? step : 1);
+		rd_history_child(G.z.h, step ? step : 1, parent);
 	G.z.pid = pid;
 	for (int i = 0; i < G.m.ntask; i++)
 		G.m.task[i].last_ival = G.m.task[i].last_iival = NO_IVAL;
@@ -6570,7 +6581,7 @@ static bool lat_scan_task_fn(const struct ival *v, void *arg)
  * whose task may run there (on), into the wait's own table. */
 struct lat_hold {
 	struct lat_rec *r;
-	bool on;
+	bool on, done;			/* done: the walk is past its start */
 	int tids[LAT_TIDS];		/* lat_charge's table */
 	uint64_t ns[LAT_TIDS], covered;
 	int n;
@@ -6588,9 +6599,10 @@ static bool lat_hold_fn(const struct ival *v, void *arg)
 	for (int i = 0; i < hs->n; i++) {
 		struct lat_hold *h = &hs->h[i];
 
-		if (h->on) {
+		if (h->on && !h->done && v->end > h->r->start) {
 			lat_charge(h->r, v->state, v->start, v->end, h->tids, h->ns, &h->n);
 			h->covered = v->start;
+			h->done = v->start <= h->r->start;
 		}
 	}
 	return v->start > hs->from;
@@ -6617,6 +6629,7 @@ static void lat_span_holders(struct lat_rec *top, int n)
 			const struct task *p = task_find(top[i].tid);
 
 			h->on = p && lat_allowed(p, c);
+			h->done = false;
 			h->covered = q->cur >= 0 || q->since ? q->since : G.m.last;
 			if (h->on)
 				lat_charge(h->r, q->cur, q->since, G.m.last, h->tids, h->ns, &h->n);
@@ -8795,7 +8808,8 @@ static int panel_chain(struct lat_step *s)
 	/* found again for another wakeup or other intervals (live, where
 	 * they change all the time, at most once a second) */
 	if (c.tid != G.v.ctid || c.t != G.v.ct ||
-	    ((c.head != G.ib.head || c.floor != G.ib.floor) && (!G.opt.live || now - c.at >= NS_PER_SEC))) {
+	    ((c.head != G.ib.head || c.floor != G.ib.floor) && G.z.pid <= 0 &&
+	     (!G.opt.live || now - c.at >= NS_PER_SEC))) {
 		c.tid = G.v.ctid;
 		c.t = G.v.ct;
 		c.head = G.ib.head;

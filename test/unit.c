@@ -3973,6 +3973,37 @@ static void t_lat_panel(void)
 	CHECK(!strcmp(line, "idle state 1"), "idle text, sysfs files missing: %s", line);
 }
 
+/* The L panel's holders of several waits from one walk of each CPU row:
+ * a CPU row without intervals at one wait's start (unknown after a loss)
+ * stays unknown for it while the walk goes on back for an earlier wait. */
+static void t_lat_holders_gap(void)
+{
+	struct lat_rec top[LAT_TOP];
+	int n;
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 40);		/* cpu0 runs 40 */
+	ev_switch(1000, 1, 0, 0, 30);		/* cpu1 runs 30 */
+	ev_switch(1100, 0, 10, 1, 40);		/* 10 and 20 seen, asleep */
+	ev_switch(1200, 0, 20, 1, 40);
+	ev_wakeup(1500, 40, 10, 0);		/* 10 waits from 1500 */
+	ev_switch(2000, 1, 30, 1, 0);		/* cpu1 idle */
+	model_event(&(struct ev){ .kind = EV_LOST, .time = 2500, .cpu = 1, .v = 5 });	/* cpu1 lost */
+	ev_wakeup(3000, 40, 20, 0);		/* 20 waits from 3000 */
+	ev_switch(4000, 1, 0, 0, 31);		/* cpu1 known again */
+	ev_switch(6000, 0, 40, 0, 10);
+	ev_switch(7000, 0, 10, 1, 20);		/* 20 runs at 7000 */
+	ev_switch(7100, 1, 31, 0, 31);
+	n = lat_span_worst(0, 20000, false, top);
+	CHECK(n >= 2, "%d waits", n);
+	for (int i = 0; i < n; i++)
+		if (top[i].tid == 20)
+			CHECK(top[i].start == 3000 && top[i].end == 7000 && top[i].unknown_ns == 1000,
+			      "20's wait [%" PRIu64 ", %" PRIu64 "): unknown %" PRIu64 ", idle %" PRIu64,
+			      top[i].start, top[i].end, top[i].unknown_ns, top[i].idle_ns);
+}
+
 /* The view's chain goes back past a task's ring of wakeups through its
  * intervals; without intervals (--summary) it stops there. */
 static void t_lat_chain_ivals(void)
@@ -4200,6 +4231,7 @@ int main(void)
 	RUN(lat_blocked_idle);
 	RUN(lat_chain);
 	RUN(lat_panel);
+	RUN(lat_holders_gap);
 	RUN(lat_chain_ivals);
 	RUN(view_panels);
 	RUN(ftrace_print_fmt);
