@@ -5363,17 +5363,17 @@ static void rd_history_stop(void)
  * Have the exact intervals read again from the file (a replay read whole,
  * file mode): those from a on, giving up the oldest but never one that
  * ends after keep, in steps of step ns.  The ring is the child's until
- * rd_history_take: the view draws from the summaries meanwhile.  False,
- * with why in msg, if no child could start.
+ * rd_history_take: the view draws from the summaries meanwhile.  Why
+ * not into msg, if no child could start.
  */
-static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
+static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
 {
 	pid_t pid, parent = getpid();
 
 	rd_history_stop();
 	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
 		snprintf(msg, msz, "a stream cannot be read again: exact only from the status line's time");
-		return false;
+		return;
 	}
 	if (!G.z.h)
 		G.z.h = xshared(sizeof(*G.z.h));
@@ -5382,7 +5382,7 @@ static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 	G.z.keep = keep;
 	if ((pid = fork()) < 0) {
 		snprintf(msg, msz, "cannot read the file again: %s", strerror(errno));
-		return false;
+		return;
 	}
 	if (!pid)
 		rd_history_child(G.z.h, step ? step : 1, parent);
@@ -5393,22 +5393,21 @@ static bool rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
 	G.ib.floor = UINT64_MAX;	/* no column is drawn from the ring */
 	G.ib.ceil = 0;
-	return true;
 }
 
 /* Once the reading child has ended, take its intervals for the rows that
- * hold the same tasks; false while it runs (or none does). */
-static bool rd_history_take(char *msg, size_t msz)
+ * hold the same tasks (nothing if it failed: why into msg). */
+static void rd_history_take(char *msg, size_t msz)
 {
 	struct zheads *h = G.z.h;
 	int st;
 
 	if (G.z.pid <= 0 || waitpid(G.z.pid, &st, WNOHANG) == 0)
-		return false;
+		return;
 	G.z.pid = 0;
 	if (!h->done) {	/* nothing of the ring is kept */
 		snprintf(msg, msz, "reading %.60s again failed", G.opt.replay_path);
-		return true;
+		return;
 	}
 	for (int i = 0; i < G.m.ntask; i++) {
 		bool same = i < h->ntask && h->task[i].tid == G.m.task[i].tid;
@@ -5425,7 +5424,6 @@ static bool rd_history_take(char *msg, size_t msz)
 	G.ib.chunk = h->chunk;
 	G.ib.floor = h->floor > G.z.a ? h->floor : G.z.a;
 	G.ib.ceil = h->ceil;
-	return true;
 }
 
 /* ---------------------------------------------------------------- repair */
