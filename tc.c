@@ -2594,6 +2594,39 @@ static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
 		p->wk_pending = false;
 }
 
+/* A wakeup (sched_waking, sched_wakeup, sched_wakeup_new) of e->a at t:
+ * the rules under "wakeups" above. */
+static void model_wake(const struct ev *e, uint64_t t)
+{
+	struct task *n;
+
+	if (!(n = task_get(e->a, t, NULL)))
+		return;
+	task_name(n, e->comm);
+	if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1) {
+		/* sched_waking needs a sleeping task: one woken and not seen
+		 * running since ran and slept on switches the kernel did not
+		 * report; since that wakeup (kept for the chain) it is
+		 * unknown, and runnable again now */
+		lat_wake_only(n);
+		task_set(n, ST_UNKNOWN, n->since);
+		n->unk_missing = true;
+		n->inferred++;
+		G.m.inferred++;
+	}
+	if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
+		task_set(n, ST_RUNNABLE, t);
+		n->wakeups++;
+		n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
+	} else if (n->state == ST_RUNNING && !n->wk_pending && e->tid != e->a) {
+		/* still in schedule(): applied at its switch-out */
+		n->wk_pending = true;
+		n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
+	}
+	if (e->c >= 0 && e->c < G.m.ncpu)
+		n->cpu = e->c;
+}
+
 /* Feed one event, in time order, to the model. */
 static void model_event(const struct ev *e)
 {
@@ -2637,31 +2670,7 @@ static void model_event(const struct ev *e)
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
 	case EV_WAKING:
-		if (!(n = task_get(e->a, t, NULL)))
-			return;
-		task_name(n, e->comm);
-		if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1) {
-			/* sched_waking needs a sleeping task: one woken and not
-			 * seen running since ran and slept on switches the
-			 * kernel did not report; since that wakeup (kept for the
-			 * chain) it is unknown, and runnable again now */
-			lat_wake_only(n);
-			task_set(n, ST_UNKNOWN, n->since);
-			n->unk_missing = true;
-			n->inferred++;
-			G.m.inferred++;
-		}
-		if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
-			task_set(n, ST_RUNNABLE, t);
-			n->wakeups++;
-			n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
-		} else if (n->state == ST_RUNNING && !n->wk_pending && e->tid != e->a) {
-			/* still in schedule(): applied at its switch-out */
-			n->wk_pending = true;
-			n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
-		}
-		if (e->c >= 0 && e->c < G.m.ncpu)
-			n->cpu = e->c;
+		model_wake(e, t);
 		break;
 	case EV_PFORK:
 		if ((n = task_get(e->b, t, NULL)))
