@@ -2779,6 +2779,31 @@ static void t_view_fmt_at(void)
 	CHECK(!strcmp(b, "1.23456s"), "1 ms over 100 columns: %s", b);
 }
 
+/* The axis: tick labels with the digits their step needs, so that a
+ * 15.6 ms window at 1.23 s shows 1.226s, 1.228s, ... (not 1.23s each). */
+static void t_view_axis_digits(void)
+{
+	char line[256], b[32];
+	int n = 0;
+
+	fmt_secs(b, sizeof(b), 1230000000, 2000000);
+	CHECK(!strcmp(b, "1.230s"), "2 ms step: %s", b);
+	fmt_secs(b, sizeof(b), 12000000000ull, NS_PER_SEC);
+	CHECK(!strcmp(b, "12s"), "1 s step: %s", b);
+	scr_setup(24, 160);
+	G.m.first = V_T0;
+	G.v.start = V_T0 + 1225000000;
+	G.v.end = G.v.start + 15600000;
+	draw_axis(1);
+	for (int c = 0; c < G.term.cols; c++)
+		line[c] = (char)(G.term.scr[G.term.cols + c].ch < 0x80 ? G.term.scr[G.term.cols + c].ch : '|');
+	line[G.term.cols] = 0;
+	CHECK(strstr(line, "|1.226s") && strstr(line, "|1.228s") && strstr(line, "|1.238s"), "axis: %s", line);
+	for (const char *q = line; (q = strstr(q, "1.23s")); q++)
+		n++;
+	CHECK(!n, "a label without the step's digits: %s", line);
+}
+
 /* Hostile names: cells hold printable ASCII only, and the bytes written
  * hold no escape sequence but tc's own. */
 static void t_view_hostile_names(void)
@@ -4211,6 +4236,7 @@ int main(void)
 	RUN(view_history);
 	RUN(view_cpu_at);
 	RUN(view_fmt_at);
+	RUN(view_axis_digits);
 	RUN(model_pause_gaps);
 	RUN(model_lost_gap);
 	RUN(model_states);
