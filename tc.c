@@ -53,6 +53,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -614,22 +615,411 @@ static struct {
 	} sig;
 } G;
 
+/* ---------------------------------------------------------------- formatting and output */
+
+/*
+ * tc's printf, and its buffered output on a file descriptor, instead of
+ * the C library's printf and stdio: those are 14 KiB of a 128 KiB static
+ * binary (the floating-point printer alone is 5 KiB).  The formatter does
+ * what tc's formats use: flags '-', '0', ' ' and '+'; width and precision
+ * as digits or '*'; sizes hh, h, l, ll, z, j and t; conversions d i u x X
+ * o c s % and, for doubles, f and g to 15 digits, rounded as the C
+ * library rounds.  The compiler checks every call against printf's
+ * rules.
+ */
+
+/* A buffered writer on a file descriptor.  unbuf: written out at the end
+ * of every call (&tc_err).  err: the errno of a write that failed (what
+ * comes after is dropped), 0 if none. */
+struct out {
+	int fd;
+	bool unbuf;
+	int err;
+	size_t n, cap;
+	char *b;
+};
+
+static char out_b1[1 << 16], out_b2[4096];
+static struct out tc_out = { .fd = 1, .cap = sizeof(out_b1), .b = out_b1 },
+		  tc_err = { .fd = 2, .unbuf = true, .cap = sizeof(out_b2), .b = out_b2 };
+
+/* Where formatted text goes: a string of n bytes (len counts what the
+ * whole text needs), or o. */
+struct sink {
+	char *s;
+	size_t n, len;
+	struct out *o;
+};
+
+/* Write all of buf to fd; -1 on error. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Write out what o holds. */
+static void out_flush(struct out *o)
+{
+	if (o->n && !o->err && write_all(o->fd, o->b, o->n) < 0)
+		o->err = errno ? errno : EIO;
+	o->n = 0;
+}
+
+/* n bytes of p to o. */
+static void out_write(struct out *o, const char *p, size_t n)
+{
+	while (n) {
+		size_t c = n < o->cap - o->n ? n : o->cap - o->n;
+
+		memcpy(o->b + o->n, p, c);
+		o->n += c;
+		p += c;
+		n -= c;
+		if (o->n == o->cap)
+			out_flush(o);
+	}
+}
+
+/* n bytes of p to the sink. */
+static void sink_put(struct sink *k, const char *p, size_t n)
+{
+	if (k->o)
+		out_write(k->o, p, n);
+	else if (k->len + 1 < k->n)
+		memcpy(k->s + k->len, p, n < k->n - 1 - k->len ? n : k->n - 1 - k->len);
+	k->len += n;
+}
+
+/* c, n times, to the sink. */
+static void sink_rep(struct sink *k, char c, int n)
+{
+	while (n-- > 0)
+		sink_put(k, &c, 1);
+}
+
+/* A field of width w: the sign or prefix pre, zeros (zero: when padded
+ * with zeros, or precision digits), then the body of n bytes. */
+static void fmt_field(struct sink *k, const char *pre, const char *body, size_t n, int w, int zeros,
+		      bool left, bool zpad)
+{
+	int pad = w - (int)(strlen(pre) + zeros + n);
+
+	if (!left && !zpad)
+		sink_rep(k, ' ', pad);
+	sink_put(k, pre, strlen(pre));
+	sink_rep(k, '0', zeros + (zpad && !left ? pad : 0));
+	sink_put(k, body, n);
+	if (left)
+		sink_rep(k, ' ', pad);
+}
+
+/* Digits of v in base b (lower or upper case letters) at the end of
+ * out[32]; returns where they start. */
+static char *fmt_digits(char *end, uint64_t v, unsigned b, bool upper)
+{
+	do
+		*--end = "0123456789abcdef0123456789ABCDEF"[v % b + (upper ? 16 : 0)];
+	while (v /= b);
+	return end;
+}
+
+/* 10^k as a double, exact up to 10^22. */
+static double fmt_p10(int k)
+{
+	double p = 1;
+
+	for (; k > 0; k--)
+		p *= 10;
+	for (; k < 0; k++)
+		p /= 10;
+	return p;
+}
+
+/* The integer nearest to v * 10^k (v >= 0; 10^k is exact for |k| <= 22),
+ * a half to even, as the C library rounds the double's exact value.  The product (or
+ * quotient) is rounded once; only when that lands on a half does its
+ * exact error, from Dekker's product (split at 2^27 + 1), decide. */
+static uint64_t fmt_round(double v, int k)
+{
+	double d = fmt_p10(k < 0 ? -k : k), x = k < 0 ? v / d : v * d, a = k < 0 ? x : v, s, ah, al, bh, bl, p, e;
+	uint64_t m = (uint64_t)x;
+
+	if (x - (double)m != 0.5)
+		return m + (x - (double)m > 0.5);
+	s = 134217729.0 * a, ah = s - (s - a), al = a - ah;
+	s = 134217729.0 * d, bh = s - (s - d), bl = d - bh;
+	p = a * d;
+	e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;	/* a * d == p + e exactly */
+	e = k < 0 ? (v - p) - e : e;				/* the exact value is above x if > 0 */
+	return m + (e > 0 || (e == 0 && (m & 1)));
+}
+
+/* A double v >= 0 as %f with p decimals or as %g with p significant
+ * digits into out (at least 64 bytes); returns its length.  Magnitudes
+ * tc prints only: above 1e19 (or 1e19 / 10^p for %f) it writes "inf",
+ * %g below 1e-30 writes "0". */
+static size_t fmt_double(char *out, double v, int p, bool g)
+{
+	char d[32], *e = d + sizeof(d), *s;
+	int x = 0, dec = p;
+	uint64_t m;
+
+	if (v != v)
+		return strlen(strcpy(out, "nan"));
+	if (v > 1e19 || (!g && v * fmt_p10(p > 17 ? 17 : p) > 1e19))
+		return strlen(strcpy(out, "inf"));
+	if (g) {
+		p = p < 1 ? 1 : p > 17 ? 17 : p;
+		if (v < 1e-30)
+			return strlen(strcpy(out, "0"));
+		while (v >= fmt_p10(x + 1))
+			x++;
+		while (v < fmt_p10(x))
+			x--;
+		m = fmt_round(v, p - 1 - x);
+		if (m >= (uint64_t)fmt_p10(p))
+			m /= 10, x++;
+		s = fmt_digits(e, m, 10, false);
+		if (x < -4 || x >= p) {		/* d.ddde+XX, trailing zeros cut */
+			size_t n = 0;
+
+			out[n++] = *s++;
+			while (e > s && e[-1] == '0')
+				e--;
+			if (s < e)
+				out[n++] = '.';
+			memcpy(out + n, s, e - s);
+			n += e - s;
+			out[n++] = 'e';
+			out[n++] = x < 0 ? '-' : '+';
+			if (x > -10 && x < 10)
+				out[n++] = '0';
+			s = fmt_digits(d + 8, x < 0 ? -x : x, 10, false);
+			memcpy(out + n, s, d + 8 - s);
+			return n + (d + 8 - s);
+		}
+		dec = p - 1 - x;
+	} else {
+		dec = p > 17 ? 17 : p;
+		m = fmt_round(v, dec);
+		s = fmt_digits(e, m, 10, false);
+	}
+	while (e - s <= dec)		/* at least one digit before the point */
+		*--s = '0';
+	if (g)
+		while (dec > 0 && e[-1] == '0')
+			e--, dec--;
+	memcpy(out, s, e - s - dec);
+	if (!dec)
+		return e - s;
+	out[e - s - dec] = '.';
+	memcpy(out + (e - s - dec) + 1, e - dec, dec);
+	return e - s + 1;
+}
+
+/* An integer argument of size sz (0 int, 1 long, 2 long long, 3 size_t,
+ * 4 intmax_t, 5 ptrdiff_t, -1 short, -2 char) as its magnitude, and its
+ * sign in *neg.  On Linux size_t and ptrdiff_t are as long as a long, and
+ * intmax_t is a long long. */
+static uint64_t fmt_arg(va_list *ap, int sz, bool sgn, bool *neg)
+{
+	int64_t v;
+
+	if (sz == 2 || sz == 4 || (sz > 0 && sizeof(long) == 8))
+		v = va_arg(*ap, long long);
+	else if (sz > 0)
+		v = sgn ? va_arg(*ap, long) : (int64_t)va_arg(*ap, unsigned long);
+	else {
+		unsigned u = va_arg(*ap, unsigned);
+
+		v = sz == -2 ? (sgn ? (int64_t)(signed char)u : (unsigned char)u) :
+		    sz == -1 ? (sgn ? (int64_t)(short)u : (unsigned short)u) : sgn ? (int64_t)(int)u : u;
+	}
+	*neg = sgn && v < 0;
+	return *neg ? -(uint64_t)v : (uint64_t)v;
+}
+_Static_assert(sizeof(size_t) == sizeof(long) && sizeof(ptrdiff_t) == sizeof(long) &&
+	       sizeof(intmax_t) == sizeof(long long), "integer sizes of fmt_arg");
+
+/* Format f with ap to the sink (see the section's comment). */
+static void fmt_to(struct sink *k, const char *f, va_list ap0)
+{
+	va_list ap;
+
+	va_copy(ap, ap0);
+	for (; *f; f++) {
+		bool left = false, zpad = false, neg = false;
+		const char *pre = "", *sp = "";
+		int w = 0, p = -1, sz = 0;
+		char d[64], *body = d, c;
+		size_t n;
+
+		if (*f != '%') {
+			const char *q = strchr(f, '%');
+
+			n = q ? (size_t)(q - f) : strlen(f);
+			sink_put(k, f, n);
+			f += n - 1;
+			continue;
+		}
+		for (f++; *f == '-' || *f == '0' || *f == ' ' || *f == '+'; f++)
+			if (*f == '-')
+				left = true;
+			else if (*f == '0')
+				zpad = true;
+			else if (*f == '+' || !*sp)
+				sp = *f == '+' ? "+" : " ";
+		if (*f == '*')
+			w = va_arg(ap, int), f++, left |= w < 0, w = w < 0 ? -w : w;
+		for (; *f >= '0' && *f <= '9'; f++)
+			w = w * 10 + *f - '0';
+		if (*f == '.') {
+			p = 0;
+			if (*++f == '*')
+				p = va_arg(ap, int), f++;
+			for (; *f >= '0' && *f <= '9'; f++)
+				p = p * 10 + *f - '0';
+		}
+		for (; *f && strchr("hlzjt", *f); f++)
+			sz = *f == 'h' ? (sz < 0 ? -2 : -1) : *f == 'l' ? sz + 1 : *f == 'z' ? 3 : *f == 'j' ? 4 : 5;
+		switch (c = *f) {
+		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
+			uint64_t v = fmt_arg(&ap, sz, c == 'd' || c == 'i', &neg);
+			int digits;
+
+			body = fmt_digits(d + sizeof(d), v, c == 'o' ? 8 : c == 'x' || c == 'X' ? 16 : 10, c == 'X');
+			n = d + sizeof(d) - body;
+			if (p == 0 && v == 0)
+				n = 0;
+			digits = p > (int)n ? p - (int)n : 0;
+			pre = neg ? "-" : c == 'd' || c == 'i' ? sp : "";
+			fmt_field(k, pre, body, n, w, digits, left, zpad && p < 0);
+			break;
+		}
+		case 'f': case 'g': {
+			double v = va_arg(ap, double);
+
+			neg = __builtin_signbit(v);
+			n = fmt_double(d, neg ? -v : v, p < 0 ? 6 : p, c == 'g');
+			fmt_field(k, neg ? "-" : sp, d, n, w, 0, left, zpad);
+			break;
+		}
+		case 's':
+			if (!(body = va_arg(ap, char *)))
+				body = "(null)";
+			n = p < 0 ? strlen(body) : strnlen(body, p);
+			fmt_field(k, "", body, n, w, 0, left, false);
+			break;
+		case 'c':
+			d[0] = (char)va_arg(ap, int);
+			fmt_field(k, "", d, 1, w, 0, left, false);
+			break;
+		case '%':
+			sink_put(k, "%", 1);
+			break;
+		default:			/* not a format tc uses: the compiler says so */
+			va_end(ap);
+			return;
+		}
+	}
+	va_end(ap);
+}
+
+/* snprintf's contract, with tc's formatter. */
+static int __attribute__((format(printf, 3, 0))) vsfmt(char *out, size_t n, const char *f, va_list ap)
+{
+	struct sink k = { out, n, 0, NULL };
+
+	fmt_to(&k, f, ap);
+	if (n)
+		out[k.len < n ? k.len : n - 1] = 0;
+	return (int)k.len;
+}
+
+static int __attribute__((format(printf, 3, 4))) sfmt(char *out, size_t n, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = vsfmt(out, n, f, ap);
+	va_end(ap);
+	return r;
+}
+
+/* fprintf, fputs and fputc to an out. */
+static void __attribute__((format(printf, 2, 0))) vofmt(struct out *o, const char *f, va_list ap)
+{
+	struct sink k = { NULL, 0, 0, o };
+
+	fmt_to(&k, f, ap);
+	if (o->unbuf)
+		out_flush(o);
+}
+
+static void __attribute__((format(printf, 2, 3))) ofmt(struct out *o, const char *f, ...)
+{
+	va_list ap;
+
+	va_start(ap, f);
+	vofmt(o, f, ap);
+	va_end(ap);
+}
+
+static void oputs(const char *s, struct out *o)
+{
+	out_write(o, s, strlen(s));
+	if (o->unbuf)
+		out_flush(o);
+}
+
+static void oputc(int c, struct out *o)
+{
+	char b = (char)c;
+
+	out_write(o, &b, 1);
+	if (o->unbuf)
+		out_flush(o);
+}
+
 /* ---------------------------------------------------------------- utilities */
 
 static void cmd_kill(void);
 static void term_restore(void);
 static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
-/* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
+/* "tc: <message>" and a newline to &tc_err, in one write. */
+static void __attribute__((format(printf, 1, 0))) say(const char *fmt, va_list ap)
+{
+	tc_err.unbuf = false;
+	oputs("tc: ", &tc_err);
+	vofmt(&tc_err, fmt, ap);
+	oputc('\n', &tc_err);
+	out_flush(&tc_err);
+	tc_err.unbuf = true;
+}
+
+/* Print "tc: <message>" to &tc_err, stop the traced command, exit 1. */
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
 	va_list ap;
 
 	term_restore();
+	out_flush(&tc_out);
 	va_start(ap, fmt);
-	fputs("tc: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say(fmt, ap);
 	va_end(ap);
 	cmd_kill();
 	exit(1);
@@ -641,16 +1031,66 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("tc: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say(fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * Memory tc allocates: each block its own anonymous mapping, its end on
+ * the last byte before an inaccessible page, so that a write past a block
+ * faults at once and a block freed is unmapped (a use after free faults
+ * too).  tc allocates a few dozen blocks, at start-up and when a table
+ * doubles, never per event; musl's malloc would be 10 KiB of the static
+ * binary.  A block's mapping and size are kept in the 16 bytes before it.
+ */
+static void *mem_alloc(size_t n)
+{
+	size_t ps = getpagesize(), body = (n + 15) & ~(size_t)15, len;
+	char *m, *p;
+
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	len = (body + 16 + ps - 1) / ps * ps + ps;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	mprotect(m + len - ps, ps, PROT_NONE);
+	p = m + len - ps - body;
+	((size_t *)p)[-1] = len;
+	((size_t *)p)[-2] = n;
+	return p;
+}
+
+/* Give back a block of mem_alloc (NULL: nothing). */
+static void mem_free(void *p)
+{
+	if (p) {
+		size_t len = ((size_t *)p)[-1], ps = getpagesize();
+		char *end = (char *)p + ((((size_t *)p)[-2] + 15) & ~(size_t)15) + ps;
+
+		munmap(end - len, len);
+	}
+}
+
+/* A block of n bytes with p's first bytes (p NULL: a new one); NULL if
+ * there is no memory (p is kept then). */
+static void *mem_realloc(void *p, size_t n)
+{
+	void *q = mem_alloc(n);
+
+	if (q && p) {
+		size_t old = ((size_t *)p)[-2];
+
+		memcpy(q, p, old < n ? old : n);
+		mem_free(p);
+	}
+	return q;
 }
 
 /* Allocate zeroed memory at start-up; running out is fatal. */
 static void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	void *p = size && n > SIZE_MAX / size ? NULL : mem_alloc(n && size ? n * size : 1);
 
 	if (!p)
 		die("out of memory (%zu x %zu bytes)", n, size);
@@ -698,7 +1138,7 @@ static char *read_all(const char *path, size_t *lenp)
 	while ((n = read(fd, buf + len, cap - len)) > 0) {
 		len += n;
 		if (len == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
+			char *nb = mem_realloc(buf, cap * 2 + 1);
 
 			if (!nb)
 				die("out of memory reading %s", path);
@@ -708,30 +1148,12 @@ static char *read_all(const char *path, size_t *lenp)
 	}
 	close(fd);
 	if (n < 0) {
-		free(buf);
+		mem_free(buf);
 		return NULL;
 	}
 	buf[len] = 0;
 	*lenp = len;
 	return buf;
-}
-
-/* Write all of buf to fd; -1 on error. */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
 }
 
 /* Reads of the data, in the byte order of the data being read (G.ev.swap). */
@@ -787,23 +1209,168 @@ static void scopy(char *d, size_t n, const char *s)
 	d[l] = 0;
 }
 
+/* An unsigned number after any blanks: decimal, or as C writes it (0x1f,
+ * 017, 31) when base is 0; saturated at UINT64_MAX.  *end (if end) gets
+ * the first byte after it, or s if there is none.  No sign.  (strtoul
+ * would bring the C library's 2.7 KiB number scanner.) */
+static uint64_t num_u(const char *s, char **end, int base)
+{
+	const char *p = s + strspn(s, " \t");
+	const char *d0;
+	uint64_t v = 0;
+	unsigned b = 10, d;
+
+	if (base == 0 && *p == '0')
+		b = (p[1] | 32) == 'x' && isxdigit((unsigned char)p[2]) ? (p += 2, 16) : 8;
+	for (d0 = p;; p++) {
+		d = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0') :
+		    isxdigit((unsigned char)*p) ? (unsigned)((*p | 32) - 'a' + 10) : 99;
+		if (d >= b)
+			break;
+		v = v > (UINT64_MAX - d) / b ? UINT64_MAX : v * b + d;
+	}
+	if (end)
+		*end = (char *)(p > d0 ? p : s);
+	return v;
+}
+
+/* A decimal number with an optional '-' (else as num_u), within int64_t. */
+static int64_t num_i(const char *s, char **end)
+{
+	const char *p = s + strspn(s, " \t");
+	bool neg = *p == '-';
+	char *e;
+	uint64_t v = num_u(p + neg, &e, 10);
+
+	if (end)
+		*end = e == p + neg ? (char *)s : e;
+	if (neg)
+		return v > INT64_MAX ? INT64_MIN : -(int64_t)v;
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* The first place in h where n is, letters' case ignored if fold; NULL if
+ * none.  (strstr's two-way search is 1.3 KiB of the static binary; tc
+ * searches short lines and names.) */
+static char *str_find(const char *h, const char *n, bool fold)
+{
+	for (;; h++) {
+		size_t i = 0;
+
+		while (n[i] && (h[i] == n[i] ||
+				(fold && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)n[i]))))
+			i++;
+		if (!n[i])
+			return (char *)h;
+		if (!*h)
+			return NULL;
+	}
+}
+
+/* Swap two elements of sz bytes. */
+static void sort_swap(char *a, char *b, size_t sz)
+{
+	while (sz--) {
+		char t = *a;
+
+		*a++ = *b;
+		*b++ = t;
+	}
+}
+
+/* Move element i of the heap of n down to its place. */
+static void sort_sift(char *b, size_t i, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && cmp(b + c * sz, b + (c + 1) * sz) < 0)
+			c++;
+		if (cmp(b + i * sz, b + c * sz) >= 0)
+			return;
+		sort_swap(b + i * sz, b + c * sz, sz);
+	}
+}
+
+/* qsort's contract, by heapsort: O(n log n) for any input, in place, and
+ * the same order on every C library (cmp orders fully: ties broken). */
+static void sort(void *base, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	char *b = base;
+
+	for (size_t i = n / 2; i-- > 0;)
+		sort_sift(b, i, n, sz, cmp);
+	for (size_t e = n; e-- > 1;) {
+		sort_swap(b, b + e * sz, sz);
+		sort_sift(b, 0, e, sz, cmp);
+	}
+}
+
+/* A directory entry as getdents64 returns it. */
+struct dent64 {
+	uint64_t ino;
+	int64_t off;
+	uint16_t reclen;
+	uint8_t type;
+	char name[];
+};
+_Static_assert(offsetof(struct dent64, name) == 19, "linux_dirent64 layout");
+
+/* A directory of /proc read by getdents64, for its numeric entries (pids,
+ * tids): the C library's DIR needs its malloc.  fd < 0: at the end. */
+struct numdir {
+	int fd, pos, len;
+	uint64_t buf[512];
+};
+
+static void numdir_open(struct numdir *d, const char *path)
+{
+	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d->pos = d->len = 0;
+}
+
+/* The next entry whose name is a number above 0, or 0 at the end (the
+ * directory is closed then). */
+static int numdir_next(struct numdir *d)
+{
+	while (d->fd >= 0) {
+		const struct dent64 *e;
+		char *end;
+		uint64_t v;
+
+		if (d->pos >= d->len) {
+			d->len = syscall(SYS_getdents64, d->fd, d->buf, sizeof(d->buf));
+			d->pos = 0;
+			if (d->len <= 0) {
+				close(d->fd);
+				d->fd = -1;
+				break;
+			}
+		}
+		e = (const struct dent64 *)((const char *)d->buf + d->pos);
+		d->pos += e->reclen;
+		v = num_u(e->name, &end, 10);
+		if (end != e->name && !*end && v > 0 && v <= INT_MAX)
+			return (int)v;
+	}
+	return 0;
+}
+
 /* Parse a CPU list like "0-3,6" into set[0..n); false if malformed. */
 static bool parse_cpulist(const char *s, bool *set, int n)
 {
 	while (*s && *s != '\n') {
 		char *end;
-		long a = strtol(s, &end, 10), b = a;
+		int64_t a = num_i(s, &end), b = a;
 
 		if (end == s || a < 0)
 			return false;
 		s = end;
 		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
+			b = num_i(s + 1, &end);
 			if (end == s + 1 || b < a)
 				return false;
 			s = end;
 		}
-		for (long i = a; i <= b && i < n; i++)
+		for (int64_t i = a; i <= b && i < n; i++)
 			set[i] = true;
 		if (*s == ',')
 			s++;
@@ -820,16 +1387,16 @@ static int cpulist_count(const char *s)
 
 	while (*s && *s != '\n') {
 		char *end;
-		long a, b;
+		int64_t a, b;
 
 		if (!isdigit((unsigned char)*s))
 			return 0;
-		a = b = strtol(s, &end, 10);
+		a = b = num_i(s, &end);
 		s = end;
 		if (*s == '-') {
 			if (!isdigit((unsigned char)s[1]))
 				return 0;
-			b = strtol(s + 1, &end, 10);
+			b = num_i(s + 1, &end);
 			if (b < a)
 				return 0;
 			s = end;
@@ -871,8 +1438,8 @@ static int tfs_parse(const char *text, size_t len, struct tfs_fmt *f)
 		if (!strncmp(line, "name: ", 6)) {
 			scopy(f->name, sizeof(f->name), line + 6);
 		} else if (!strncmp(line, "ID: ", 4)) {
-			f->id = strtoul(line + 4, NULL, 10);
-		} else if ((q = strstr(line, "field:")) && f->nfield < TFS_MAX_FIELDS) {
+			f->id = num_u(line + 4, NULL, 10);
+		} else if ((q = str_find(line, "field:", false)) && f->nfield < TFS_MAX_FIELDS) {
 			struct tfs_field *fd = &f->field[f->nfield];
 			const char *semi = strchr(q, ';'), *o, *s, *sg;
 			const char *ne;
@@ -902,14 +1469,14 @@ static int tfs_parse(const char *text, size_t len, struct tfs_fmt *f)
 				ne = w;
 				scopy(fd->name, sizeof(fd->name), ne);
 			}
-			fd->dyn = strstr(q, "__data_loc") != NULL;
-			o = strstr(semi, "offset:");
-			s = strstr(semi, "size:");
-			sg = strstr(semi, "signed:");
+			fd->dyn = str_find(q, "__data_loc", false) != NULL;
+			o = str_find(semi, "offset:", false);
+			s = str_find(semi, "size:", false);
+			sg = str_find(semi, "signed:", false);
 			if (!o || !s)
 				continue;
-			fd->off = strtoul(o + 7, NULL, 10);
-			fd->size = strtoul(s + 5, NULL, 10);
+			fd->off = num_u(o + 7, NULL, 10);
+			fd->size = num_u(s + 5, NULL, 10);
 			fd->is_signed = sg && sg[7] == '1';
 			if (fd->size == 0 || fd->size > 4096 || fd->off > 65536)
 				continue;
@@ -1012,7 +1579,7 @@ static int tfs_usable(const char *root)
 	char path[1024];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", root);
+	sfmt(path, sizeof(path), "%s/events/sched/sched_switch/format", root);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return errno;
 	close(fd);
@@ -1027,15 +1594,15 @@ static void tfs_unreadable(const char *dir, int e)
 	if (e == EACCES || e == EPERM) {
 		if (stat(dir, &st) < 0)
 			st.st_mode = st.st_uid = 0;
-		snprintf(tfs_why, sizeof(tfs_why),
-			 "tracefs is mounted at %s but uid %d cannot read it (mode %03o, owner uid %d): run tc as root, or make it readable (as root: mount -o remount,mode=755 %s) and allow perf events (sysctl kernel.perf_event_paranoid=-1)",
-			 dir, (int)geteuid(), (unsigned)(st.st_mode & 0777), (int)st.st_uid, dir);
+		sfmt(tfs_why, sizeof(tfs_why),
+		     "tracefs is mounted at %s but uid %d cannot read it (mode %03o, owner uid %d): run tc as root, or make it readable (as root: mount -o remount,mode=755 %s) and allow perf events (sysctl kernel.perf_event_paranoid=-1)",
+		     dir, (int)geteuid(), (unsigned)(st.st_mode & 0777), (int)st.st_uid, dir);
 	} else if (e == EMFILE || e == ENFILE) {
-		snprintf(tfs_why, sizeof(tfs_why), "cannot read %s: out of file descriptors (raise ulimit -n)", dir);
+		sfmt(tfs_why, sizeof(tfs_why), "cannot read %s: out of file descriptors (raise ulimit -n)", dir);
 	} else if (!tfs_why[0]) {
-		snprintf(tfs_why, sizeof(tfs_why),
-			 "tracefs at %s has no events/sched/sched_switch (%s): a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
-			 dir, strerror(e));
+		sfmt(tfs_why, sizeof(tfs_why),
+		     "tracefs at %s has no events/sched/sched_switch (%s): a kernel with CONFIG_TRACEPOINTS and scheduler tracepoints is needed",
+		     dir, strerror(e));
 	}
 }
 
@@ -1047,9 +1614,9 @@ static void tfs_unreadable(const char *dir, int e)
 static int tfs_find(void)
 {
 	static const char *const places[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char line[1024], dev[256], dir[512], type[64];
+	char dev[256], dir[512], type[64], *mounts, *fs;
 	bool mounted = false, known = false;
-	FILE *m;
+	size_t len;
 	int e;
 
 	tfs_why[0] = 0;
@@ -1058,20 +1625,22 @@ static int tfs_find(void)
 			strcpy(G.ev.tfs_root, places[i]);
 			return 0;
 		}
-	if ((m = fopen("/proc/mounts", "re"))) {
-		while (fgets(line, sizeof(line), m))
-			if (mount_fields(line, dev, sizeof(dev), dir, sizeof(dir), type, sizeof(type)) &&
-			    !strcmp(type, "tracefs")) {
-				mounted = true;
-				if (!(e = tfs_usable(dir))) {
-					scopy(G.ev.tfs_root, sizeof(G.ev.tfs_root), dir);
-					fclose(m);
-					return 0;
-				}
-				tfs_unreadable(dir, e);
+	mounts = read_all("/proc/mounts", &len);
+	for (char *l = mounts, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(l, '\n')))
+			*nl = 0;
+		if (mount_fields(l, dev, sizeof(dev), dir, sizeof(dir), type, sizeof(type)) &&
+		    !strcmp(type, "tracefs")) {
+			mounted = true;
+			if (!(e = tfs_usable(dir))) {
+				scopy(G.ev.tfs_root, sizeof(G.ev.tfs_root), dir);
+				mem_free(mounts);
+				return 0;
 			}
-		fclose(m);
+			tfs_unreadable(dir, e);
+		}
 	}
+	mem_free(mounts);
 	if (!mounted && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
 		if (!(e = tfs_usable("/sys/kernel/tracing"))) {
 			strcpy(G.ev.tfs_root, "/sys/kernel/tracing");
@@ -1080,18 +1649,17 @@ static int tfs_find(void)
 		tfs_unreadable("/sys/kernel/tracing", e);
 	} else if (!mounted) {
 		e = errno;
-		if ((m = fopen("/proc/filesystems", "re"))) {
-			while (fgets(line, sizeof(line), m))
-				known |= strstr(line, "\ttracefs") != NULL;
-			fclose(m);
+		if ((fs = read_all("/proc/filesystems", &len))) {
+			known = str_find(fs, "\ttracefs\n", false) != NULL;
+			mem_free(fs);
 		}
 		if (!known)
-			snprintf(tfs_why, sizeof(tfs_why),
-				 "this kernel has no tracefs (not in /proc/filesystems): tc needs a kernel with CONFIG_FTRACE and CONFIG_TRACEPOINTS");
+			sfmt(tfs_why, sizeof(tfs_why),
+			     "this kernel has no tracefs (not in /proc/filesystems): tc needs a kernel with CONFIG_FTRACE and CONFIG_TRACEPOINTS");
 		else
-			snprintf(tfs_why, sizeof(tfs_why),
-				 "tracefs is not mounted, and mounting it failed (%s): as root, mount -t tracefs nodev /sys/kernel/tracing",
-				 strerror(e));
+			sfmt(tfs_why, sizeof(tfs_why),
+			     "tracefs is not mounted, and mounting it failed (%s): as root, mount -t tracefs nodev /sys/kernel/tracing",
+			     strerror(e));
 	}
 	return -1;
 }
@@ -1101,7 +1669,7 @@ static char *tfs_read(const char *rel, size_t *len)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", G.ev.tfs_root, rel);
+	sfmt(path, sizeof(path), "%s/%s", G.ev.tfs_root, rel);
 	return read_all(path, len);
 }
 
@@ -1157,10 +1725,10 @@ static void tp_name(int i, const char **sys, char *name, size_t n)
 {
 	if (i < EV_NTP) {
 		*sys = tp_defs[i].sys;
-		snprintf(name, n, "%s", tp_defs[i].name);
+		sfmt(name, n, "%s", tp_defs[i].name);
 	} else {
 		*sys = "syscalls";
-		snprintf(name, n, "sys_%s_%s", (i - EV_NTP) % 2 ? "exit" : "enter", io_calls[(i - EV_NTP) / 2].name);
+		sfmt(name, n, "sys_%s_%s", (i - EV_NTP) % 2 ? "exit" : "enter", io_calls[(i - EV_NTP) / 2].name);
 	}
 }
 
@@ -1197,11 +1765,11 @@ static const struct tfs_fmt *fmt_load(const char *sys, const char *name)
 	char *text;
 	const struct tfs_fmt *f;
 
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
+	sfmt(rel, sizeof(rel), "events/%s/%s/format", sys, name);
 	if (!(text = tfs_read(rel, &len)))
 		return NULL;
 	f = fmt_add(sys, text, len);
-	free(text);
+	mem_free(text);
 	return f;
 }
 
@@ -1233,9 +1801,9 @@ static int fmt_from_local(void)
 			const char *sys;
 
 			tp_name(k, &sys, name, sizeof(name));
-			snprintf(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, sys, name);
+			sfmt(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, sys, name);
 			if (read_small(path, buf, sizeof(buf)) > 0 &&
-			    strtoull(buf, NULL, 10) == a->pa.config && fmt_load(sys, name)) {
+			    num_u(buf, NULL, 10) == a->pa.config && fmt_load(sys, name)) {
 				n++;
 				break;
 			}
@@ -1302,8 +1870,8 @@ static void idmap_build(void)
 		n += G.ev.attr[i].nids;
 	while (cap < n * 2)
 		cap <<= 1;
-	free(G.ev.idmap_id);
-	free(G.ev.idmap_attr);
+	mem_free(G.ev.idmap_id);
+	mem_free(G.ev.idmap_attr);
 	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id));
 	G.ev.idmap_attr = xcalloc(cap, sizeof(*G.ev.idmap_attr));
 	G.ev.idmap_cap = cap;
@@ -2746,7 +3314,7 @@ static bool filter_task(const struct task *t)
 		return true;
 	for (int i = 0; i < G.opt.nfilt; i++) {
 		char *end;
-		long v = strtol(G.opt.filt[i], &end, 10);
+		int64_t v = num_i(G.opt.filt[i], &end);
 
 		if (*end ? !strncmp(t->comm, G.opt.filt[i], COMM_LEN - 1) : (v == t->tid || v == t->pid))
 			return true;
@@ -2827,11 +3395,11 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 static void mrg_free(void)
 {
 	for (int i = 0; i < G.mg.nq; i++) {
-		free(G.mg.q[i].e);
-		free(G.mg.q[i].b);
+		mem_free(G.mg.q[i].e);
+		mem_free(G.mg.q[i].b);
 	}
-	free(G.mg.q);
-	free(G.mg.heap);
+	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
 	G.mg.q = NULL;
 	G.mg.heap = NULL;
 	G.mg.nq = G.mg.nheap = 0;
@@ -2940,7 +3508,7 @@ static bool mq_grow_bytes(struct mq *q)
 		memcpy(b + (p & (nb - 1)), q->b + o, k);
 		p += k;
 	}
-	free(q->b);
+	mem_free(q->b);
 	q->b = b;
 	q->bcap = nb;
 	return true;
@@ -2963,7 +3531,7 @@ static bool mq_room(struct mq *q)
 	e = xcalloc(nc, sizeof(*e));
 	for (uint32_t i = 0; i < q->n; i++)
 		e[i] = *mq_at(q, i);
-	free(q->e);
+	mem_free(q->e);
 	q->e = e;
 	q->ecap = nc;
 	q->ehead = 0;
@@ -3241,12 +3809,15 @@ static const char *sysctl_str(const char *path)
 static void pe_cpus(void)
 {
 	char buf[4096];
+	cpu_set_t aff;
 
 	G.m.ncpu = 0;
 	if (read_small("/sys/devices/system/cpu/possible", buf, sizeof(buf)) > 0)
 		G.m.ncpu = cpulist_count(buf);
-	if (G.m.ncpu <= 0)
-		G.m.ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (G.m.ncpu <= 0 && !sched_getaffinity(0, sizeof(aff), &aff))	/* no sysfs: the CPUs tc may use */
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &aff))
+				G.m.ncpu = c + 1;
 	if (G.m.ncpu <= 0)
 		G.m.ncpu = 1;
 	if (G.m.ncpu > MAX_CPUS)
@@ -3290,7 +3861,10 @@ static void pe_add_tp(const struct tfs_fmt *f)
 static void pe_fd_limit(int need)
 {
 	struct rlimit rl;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = 0;
+
+	for (int c = 0; c < G.m.ncpu; c++)
+		ncpu += G.m.cpu_online[c];
 	int est = (EV_NTP + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
 	int spare = FD_SPARE + G.opt.view;
 
@@ -3298,7 +3872,7 @@ static void pe_fd_limit(int need)
 		return;
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		prlimit(0, RLIMIT_NOFILE, &rl, NULL);	/* setrlimit brings musl's all-threads call */
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (rl.rlim_cur == RLIM_INFINITY)
@@ -3317,7 +3891,7 @@ static void pe_fd_limit(int need)
 static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
 {
 	int e = errno;
-	uint64_t kib = (uint64_t)(pages + 1) * sysconf(_SC_PAGESIZE) / 1024;
+	uint64_t kib = (uint64_t)(pages + 1) * getpagesize() / 1024;
 	struct rlimit rl = { 0, 0 };
 
 	getrlimit(RLIMIT_MEMLOCK, &rl);
@@ -3336,17 +3910,16 @@ static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
  * none of its own calls is traced. */
 static void pe_self_filter(void)
 {
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
+	struct numdir d;
 	size_t n = 0;
+	int tid;
 
 	G.opt.self_filter[0] = 0;
-	while (d && (de = readdir(d)))
-		if (atoi(de->d_name) > 0 && n + 40 < sizeof(G.opt.self_filter))
-			n += snprintf(G.opt.self_filter + n, sizeof(G.opt.self_filter) - n, "%scommon_pid != %d",
-				      n ? " && " : "", atoi(de->d_name));
-	if (d)
-		closedir(d);
+	numdir_open(&d, "/proc/self/task");
+	while ((tid = numdir_next(&d)))
+		if (n + 40 < sizeof(G.opt.self_filter))
+			n += sfmt(G.opt.self_filter + n, sizeof(G.opt.self_filter) - n, "%scommon_pid != %d",
+				  n ? " && " : "", tid);
 }
 
 /* Open every event on online CPU c, the first with a ring of pages pages
@@ -3354,7 +3927,7 @@ static void pe_self_filter(void)
  * take, for the message when they run out.  Dies with what to do. */
 static void pe_open_cpu(int c, unsigned pages, int need)
 {
-	long psz = sysconf(_SC_PAGESIZE);
+	long psz = getpagesize();
 	struct rb *r;
 	int lead = -1;
 
@@ -3415,10 +3988,11 @@ static void pe_open_cpu(int c, unsigned pages, int need)
  */
 static void pe_setup(void)
 {
-	long psz = sysconf(_SC_PAGESIZE);
+	long psz = getpagesize();
 	unsigned pages = G.opt.mmap_pages ? G.opt.mmap_pages : DEF_MMAP_PAGES;
 	int need;
 
+	pe_cpus();
 	pe_fd_limit(-1);
 	if (tfs_find() < 0)
 		die("%s", tfs_why);
@@ -3445,8 +4019,8 @@ static void pe_setup(void)
 			char en[64], ex[64];
 			const struct tfs_fmt *f1, *f2;
 
-			snprintf(en, sizeof(en), "sys_enter_%s", io_calls[k].name);
-			snprintf(ex, sizeof(ex), "sys_exit_%s", io_calls[k].name);
+			sfmt(en, sizeof(en), "sys_enter_%s", io_calls[k].name);
+			sfmt(ex, sizeof(ex), "sys_exit_%s", io_calls[k].name);
 			f1 = fmt_load("syscalls", en);
 			f2 = f1 ? fmt_load("syscalls", ex) : NULL;
 			if (!f1 || !f2) {
@@ -3487,7 +4061,6 @@ static void pe_setup(void)
 	if (pages & (pages - 1) || pages == 0)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
-	pe_cpus();
 	for (int c = G.m.ncpu; G.opt.cpu_filt && c < MAX_CPUS; c++)
 		if (G.opt.cpu_filt[c])
 			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.m.ncpu - 1);
@@ -3618,7 +4191,7 @@ static void buf_add(struct buf *b, const void *d, size_t n)
 
 		while (cap < b->len + n)
 			cap *= 2;
-		if (!(np = realloc(b->p, cap)))
+		if (!(np = mem_realloc(b->p, cap)))
 			die("out of memory");
 		b->p = np;
 		b->cap = cap;
@@ -3667,19 +4240,19 @@ static void td_build(struct buf *b)
 
 	buf_add(b, "\x17\x08\x44tracing0.6", 14);
 	buf_add(b, v, 2);
-	buf_u32(b, sysconf(_SC_PAGESIZE));
+	buf_u32(b, getpagesize());
 	for (int i = 0; i < 2; i++) {
 		char rel[64];
 		size_t len = 0;
 		char *text;
 
-		snprintf(rel, sizeof(rel), "events/%s", hdrs[i]);
+		sfmt(rel, sizeof(rel), "events/%s", hdrs[i]);
 		if (!(text = tfs_read(rel, &len)))
 			die("cannot read %s/%s", G.ev.tfs_root, rel);
 		buf_add(b, hdrs[i], strlen(hdrs[i]) + 1);
 		buf_u64(b, len);
 		buf_add(b, text, len);
-		free(text);
+		mem_free(text);
 	}
 	buf_u32(b, 0);
 	for (int i = 0; i < G.ev.nattr; i++) {
@@ -3785,7 +4358,7 @@ static void feat_build(uint64_t base, int nr_online)
 	}
 #undef FEAT_BEGIN
 #undef FEAT_END
-	free(G.rec.blobs);
+	mem_free(G.rec.blobs);
 	G.rec.blobs = b.p;
 	G.rec.blobs_len = b.len;
 }
@@ -3894,8 +4467,8 @@ static void rec_give(int fd)
 
 	if (geteuid() != 0 || !u || !g)
 		return;
-	uid = strtoul(u, &e1, 10);
-	gid = strtoul(g, &e2, 10);
+	uid = num_u(u, &e1, 10);
+	gid = num_u(g, &e2, 10);
 	if (!*u || *e1 || !*g || *e2 || uid >= UINT32_MAX || gid >= UINT32_MAX) {
 		note("SUDO_UID=%s SUDO_GID=%s are not numbers: %s stays root's", u, g, G.opt.rec_path);
 		return;
@@ -3906,7 +4479,7 @@ static void rec_give(int fd)
 
 /*
  * Open G.opt.rec_path for the recording: sets G.rec.fd and G.rec.pipe.  "-" is
- * standard output (tc's own stdout then goes to stderr, so that neither tc
+ * standard output (tc's own stdout then goes to &tc_err, so that neither tc
  * nor the command writes into the stream).  Only a regular file at the path
  * is ever replaced, and it is kept as FILE.old; a FIFO or a character
  * device (/dev/null) gets a stream; a symlink, a directory, a block device
@@ -3957,7 +4530,7 @@ static void rec_open_out(void)
 		die("%s is a %s, not a file: tc writes only to a regular file, a FIFO or a character device",
 		    p, S_ISBLK(st.st_mode) ? "block device" : "socket");
 	} else {
-		if ((size_t)snprintf(old, sizeof(old), "%s.old", p) >= sizeof(old))
+		if ((size_t)sfmt(old, sizeof(old), "%s.old", p) >= sizeof(old))
 			die("%s: the name is too long to keep the existing file as %s.old; give a shorter name", p, p);
 		if (rename(p, old) < 0)
 			die("cannot keep the existing %s as %s: %s", p, old, strerror(errno));
@@ -4021,7 +4594,7 @@ static void rec_file_head(int nr_online)
 	memcpy(b.p, hdr, sizeof(hdr));
 	if (write_all(G.rec.fd, b.p, b.len) < 0)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
-	free(b.p);
+	mem_free(b.p);
 	G.rec.data_off = G.rec.pos = data_off;
 }
 
@@ -4080,8 +4653,8 @@ static void rec_pipe_head(int nr_online)
 	if (write_all(G.rec.fd, b.p, b.len) < 0)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
 	G.rec.data_off = G.rec.pos = b.len;
-	free(b.p);
-	free(r.p);
+	mem_free(b.p);
+	mem_free(r.p);
 }
 
 /*
@@ -4110,7 +4683,7 @@ static void rec_close(void)
 	uint64_t h[7];
 
 	rec_flush();
-	free(G.rec.buf);	/* rec_open allocates it: a flight or saved file each */
+	mem_free(G.rec.buf);	/* rec_open allocates it: a flight or saved file each */
 	G.rec.buf = NULL;
 	if (G.rec.pipe) {
 		close(G.rec.fd);
@@ -4155,9 +4728,9 @@ static void rec_save_close(const char *base, int n, const char *extra, char *msg
 
 	rec_round();
 	rec_close();
-	snprintf(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.opt.rec_path,
-		 (G.rec.last > G.rec.first ? G.rec.last - G.rec.first : 0) / 1e9, n,
-		 stat(G.opt.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
+	sfmt(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.opt.rec_path,
+	     (G.rec.last > G.rec.first ? G.rec.last - G.rec.first : 0) / 1e9, n,
+	     stat(G.opt.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
 	scopy(msg, msz, line);
 	G.opt.rec_path = base;
 	G.rec.first = G.rec.last = 0;
@@ -4195,39 +4768,27 @@ static void rec_comm(struct comm_rec *r, int pid, int tid, const char *comm)
  */
 static void rec_synth_comms(void)
 {
-	DIR *pd = opendir("/proc");
-	struct dirent *pe;
+	static struct numdir pd, td;	/* 4 KiB each, off the stack */
+	int pid, tid;
 
-	if (!pd)
-		return;
-	while ((pe = readdir(pd))) {
+	numdir_open(&pd, "/proc");
+	while ((pid = numdir_next(&pd))) {
 		char path[300];
-		DIR *td;
-		struct dirent *te;
-		int pid = atoi(pe->d_name);
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task", pid);
-		if (!(td = opendir(path)))
-			continue;
-		while ((te = readdir(td))) {
+		sfmt(path, sizeof(path), "/proc/%d/task", pid);
+		numdir_open(&td, path);
+		while ((tid = numdir_next(&td))) {
 			struct comm_rec r;
 			char comm[64];
-			int tid = atoi(te->d_name);
 
-			if (tid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+			sfmt(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
 			if (read_small(path, comm, sizeof(comm)) <= 0)
 				continue;
 			comm[strcspn(comm, "\n")] = 0;
 			rec_comm(&r, pid, tid, comm);
 			emit((const uint8_t *)&r, sizeof(r), 0, NULL);
 		}
-		closedir(td);
 	}
-	closedir(pd);
 }
 
 /* ---------------------------------------------------------------- flight recorder */
@@ -4272,22 +4833,22 @@ static const char *fl_mark_text(const char *mark, uint64_t *t)
 		return "a flight recording whose trigger cannot be read";
 	memcpy(kind, mark, n);
 	kind[n] = 0;
-	*t = strtoull(mark + n + 1, &p, 10);
-	tid = (int)strtol(p, &p, 10);
-	len = strtoull(p, &p, 10);
+	*t = num_u(mark + n + 1, &p, 10);
+	tid = (int)num_i(p, &p);
+	len = num_u(p, &p, 10);
 	if (*p == ' ')
 		scopy(comm, sizeof(comm), p + 1);
 	for (char *p = comm; *p; p++)	/* a name from the traced programs */
 		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
 			*p = '?';
 	if (!strcmp(kind, "lost"))
-		snprintf(out, sizeof(out), "flight recording: trigger lost (%" PRIu64 " events) at %" PRIu64 ".%06u s",
-			 len, (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
+		sfmt(out, sizeof(out), "flight recording: trigger lost (%" PRIu64 " events) at %" PRIu64 ".%06u s",
+		     len, (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
 	else
-		snprintf(out, sizeof(out), "flight recording: trigger %s: %s (tid %d) %s %" PRIu64 ".%03u ms, at %" PRIu64 ".%06u s",
-			 kind, comm, tid, !strcmp(kind, "wait") ? "waited runnable" : !strcmp(kind, "run") ?
-			 "ran" : "was blocked", len / 1000000, (unsigned)(len / 1000 % 1000),
-			 (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
+		sfmt(out, sizeof(out), "flight recording: trigger %s: %s (tid %d) %s %" PRIu64 ".%03u ms, at %" PRIu64 ".%06u s",
+		     kind, comm, tid, !strcmp(kind, "wait") ? "waited runnable" : !strcmp(kind, "run") ?
+		     "ran" : "was blocked", len / 1000000, (unsigned)(len / 1000 % 1000),
+		     (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
 	return out;
 }
 
@@ -4398,8 +4959,8 @@ static void fl_fire(int kind, const struct task *tk, uint64_t t, uint64_t len)
 	G.fl.pending = true;
 	G.fl.from = t > G.fl.secs_ns ? t - G.fl.secs_ns : 0;
 	G.fl.until = t + G.fl.after_ns;
-	snprintf(G.fl.mark, sizeof(G.fl.mark), "%s %" PRIu64 " %d %" PRIu64 " %.16s", trig_names[kind],
-		 t, tk ? tk->tid : -1, len, tk ? tk->comm : "");
+	sfmt(G.fl.mark, sizeof(G.fl.mark), "%s %" PRIu64 " %d %" PRIu64 " %.16s", trig_names[kind],
+	     t, tk ? tk->tid : -1, len, tk ? tk->comm : "");
 }
 
 /* Check the triggers against event e, before the model applies it. */
@@ -4480,19 +5041,19 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 }
 
 /* Write the kept records from time from to until as the next file
- * (FILE, FILE.1, ...), with what fired; say so on stderr, or on the view's
+ * (FILE, FILE.1, ...), with what fired; say so on &tc_err, or on the view's
  * status line while the view owns the terminal (in_view). */
 static void fl_write(uint64_t from, uint64_t until, bool in_view)
 {
 	char path[PATH_MAX], msg[PATH_MAX + 96];
 
 	if (G.fl.written)
-		snprintf(path, sizeof(path), "%s.%d", G.opt.rec_path, G.fl.written);
+		sfmt(path, sizeof(path), "%s.%d", G.opt.rec_path, G.fl.written);
 	else
-		snprintf(path, sizeof(path), "%s", G.opt.rec_path);
+		sfmt(path, sizeof(path), "%s", G.opt.rec_path);
 	fl_save(path, from, until, msg, sizeof(msg));
 	if (in_view)
-		snprintf(G.v.msg, sizeof(G.v.msg), "flight recorder: %.70s", msg);
+		sfmt(G.v.msg, sizeof(G.v.msg), "flight recorder: %.70s", msg);
 	else
 		note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
 	if (G.fl.dropped_t > from && !in_view)
@@ -4546,7 +5107,7 @@ static bool rd_fill(size_t need)
 		/* let go of what was read and is not queued: memory stays
 		 * small for any file size */
 		uint64_t keep = mrg_oldest_pos();
-		size_t to = (keep < G.rc.pos ? keep : G.rc.pos) & ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
+		size_t to = (keep < G.rc.pos ? keep : G.rc.pos) & ~(size_t)(getpagesize() - 1);
 
 		G.rc.checked = G.rc.pos;
 		if (to > G.rc.dropped) {
@@ -4707,7 +5268,7 @@ static int td_parse(const uint8_t *b, size_t len)
 
 		if (!td_str(b, len, &o) || len - o < 4)
 			goto out;
-		snprintf(sys, sizeof(sys), "%.*s", (int)(o - 1 - s0), (const char *)b + s0);
+		sfmt(sys, sizeof(sys), "%.*s", (int)(o - 1 - s0), (const char *)b + s0);
 		cnt = g32(b + o);
 		o += 4;
 		for (uint32_t j = 0; j < cnt; j++) {
@@ -4757,7 +5318,7 @@ static void rd_attrs(const char *path, uint64_t attr_size, uint64_t off, uint64_
 			die("%s: attr %" PRIu64 " has a bad id list", path, i);
 		ids = xcalloc(is / 8 + 1, 8);
 		if (rd_pread(ids, is, io) < 0) {
-			free(ids);	/* not yet anyone's: LeakSanitizer would report it */
+			mem_free(ids);	/* not yet anyone's */
 			die("%s: attr %" PRIu64 " ids are outside the file", path, i);
 		}
 		for (uint64_t k = 0; k < is / 8; k++)
@@ -4814,7 +5375,7 @@ static void rd_features(const char *path)
 		td = xcalloc(1, sz + 1);
 		if (rd_pread(td, sz, G.rd.feat_off[FEAT_TRACING_DATA]) < 0 || td_parse(td, sz) < 0)
 			note("%s: tracing data unreadable", path);
-		free(td);
+		mem_free(td);
 	}
 	if (G.rd.feat_bits >> FEAT_VERSION & 1 && G.rd.feat_size[FEAT_VERSION] >= 4 + sizeof(TC_WRITER)) {
 		char v[4 + sizeof(TC_WRITER)];
@@ -4848,7 +5409,7 @@ static void rd_map(const char *path)
 
 		if (m != MAP_FAILED) {
 			madvise(m, G.rd.fsize, MADV_SEQUENTIAL);
-			free(G.rc.buf);
+			mem_free(G.rc.buf);
 			G.rc.buf = m;
 			G.rc.mapped = true;
 			G.rc.off = 0;
@@ -4966,7 +5527,7 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 	G.rd.blocking = false;
 	if (got < sz || td_parse(td, sz) < 0)
 		note("tracing data unreadable");
-	free(td);
+	mem_free(td);
 	rd_bind(false);
 }
 
@@ -5159,12 +5720,12 @@ static void rd_feat_copy(uint64_t base)
 			buf_add(&b, blob, sz);
 			feat_done(&b, base, f, start);
 		}
-		free(blob);
+		mem_free(blob);
 	}
 	start = b.len;
 	buf_str(&b, TC_WRITER);
 	feat_done(&b, base, FEAT_VERSION, start);
-	free(G.rec.blobs);
+	mem_free(G.rec.blobs);
 	G.rec.blobs = b.p;
 	G.rec.blobs_len = b.len;
 }
@@ -5203,12 +5764,12 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	int fd;
 
 	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
-		snprintf(msg, msz, "a stream cannot be read again; --script shows it");
+		sfmt(msg, msz, "a stream cannot be read again; --script shows it");
 		return false;
 	}
 	fd = open(strcmp(G.opt.replay_path, "-") ? G.opt.replay_path : "/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size != G.rd.fsize) {
-		snprintf(msg, msz, "cannot read %.40s again: %s", G.opt.replay_path, fd < 0 ? strerror(errno) : "it changed");
+		sfmt(msg, msz, "cannot read %.40s again: %s", G.opt.replay_path, fd < 0 ? strerror(errno) : "it changed");
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -5230,7 +5791,7 @@ static void rd_pass_close(struct rd_pass *view)
 	if (G.rc.mapped)
 		munmap(G.rc.buf, G.rd.fsize);
 	else
-		free(G.rc.buf);
+		mem_free(G.rc.buf);
 	close(G.rc.fd);
 	rd_pass_swap(view);
 }
@@ -5273,7 +5834,7 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 	const char *base;
 
 	if (G.ev.swap) {
-		snprintf(msg, msz, "S saves a span of a file-mode recording of this byte order; this one: --script");
+		sfmt(msg, msz, "S saves a span of a file-mode recording of this byte order; this one: --script");
 		return -1;
 	}
 	if (!rd_pass_open(&view, msg, msz))
@@ -5381,7 +5942,7 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 
 	rd_history_stop();
 	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
-		snprintf(msg, msz, "a stream cannot be read again: exact only from the status line's time");
+		sfmt(msg, msz, "a stream cannot be read again: exact only from the status line's time");
 		return;
 	}
 	if (!G.z.h)
@@ -5389,8 +5950,8 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 	G.z.h->done = 0;
 	G.z.a = a;
 	G.z.keep = keep;
-	if ((pid = fork()) < 0) {
-		snprintf(msg, msz, "cannot read the file again: %s", strerror(errno));
+	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
+		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return;
 	}
 	if (!pid)
@@ -5415,7 +5976,7 @@ static void rd_history_take(char *msg, size_t msz)
 		return;
 	G.z.pid = 0;
 	if (!h->done) {	/* nothing of the ring is kept */
-		snprintf(msg, msz, "reading %.60s again failed", G.opt.replay_path);
+		sfmt(msg, msz, "reading %.60s again failed", G.opt.replay_path);
 		return;
 	}
 	for (int i = 0; i < G.m.ntask; i++) {
@@ -5471,7 +6032,7 @@ static void rp_copy(int out, const char *tmp, uint64_t off, uint64_t n)
 			rp_fail(tmp, "copying");
 		o += k;
 	}
-	free(cp);
+	mem_free(cp);
 }
 
 /* Is the feature table after the data whole, every feature below 64 in
@@ -5595,8 +6156,8 @@ static void rp_repair(const char *path)
 
 	bits = rp_features(path, end, &moved, &missing);
 	/* the new file: [0, end) of the old one, the table, the blobs */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.repair", path) >= sizeof(tmp) ||
-	    (size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+	if ((size_t)sfmt(tmp, sizeof(tmp), "%s.repair", path) >= sizeof(tmp) ||
+	    (size_t)sfmt(old, sizeof(old), "%s.old", path) >= sizeof(old))
 		die("%s: the name is too long to keep the original as %s.old", path, path);
 	if (lstat(old, &st) == 0)
 		die("%s exists (an earlier repair's original?): move it away first, tc does not overwrite it", old);
@@ -5656,8 +6217,9 @@ static void cmd_start(void)
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
-	fflush(NULL);
-	pid = fork();
+	out_flush(&tc_out);	/* nothing buffered is written twice */
+	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
+				   C library's thread locks (1.5 KiB of a static binary) */
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
@@ -5710,7 +6272,7 @@ static void cmd_go(void)
 			char old[PATH_MAX];
 
 			unlink(G.opt.rec_path);
-			snprintf(old, sizeof(old), "%s.old", G.opt.rec_path);
+			sfmt(old, sizeof(old), "%s.old", G.opt.rec_path);
 			if (G.rec.kept_old)
 				rename(old, G.opt.rec_path);
 		}
@@ -5767,20 +6329,19 @@ static bool cmd_proc_mine(struct cmd_proc *pr, int n, int i, int depth)
  */
 static int cmd_signal_tree(int sig)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	static struct numdir d;
 	struct cmd_proc *pr = NULL;
-	int n = 0, cap = 0, found = 0;
+	int n = 0, cap = 0, found = 0, pid;
 
-	while (d && (de = readdir(d))) {
+	numdir_open(&d, "/proc");
+	while ((pid = numdir_next(&d))) {
 		char path[64], buf[512], *rp;
-		int pid = atoi(de->d_name);
 
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		if (pid <= 0 || read_small(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+		sfmt(path, sizeof(path), "/proc/%d/stat", pid);
+		if (read_small(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
 			continue;
 		if (n == cap) {
-			void *np = realloc(pr, (cap = cap ? 2 * cap : 1024) * sizeof(*pr));
+			void *np = mem_realloc(pr, (cap = cap ? 2 * cap : 1024) * sizeof(*pr));
 
 			if (!np)
 				break;
@@ -5794,17 +6355,17 @@ static int cmd_signal_tree(int sig)
 			n++;
 		}
 	}
-	if (d)
-		closedir(d);
+	if (d.fd >= 0)		/* out of memory */
+		close(d.fd);
 	if (n)
-		qsort(pr, n, sizeof(*pr), cmd_proc_cmp);
+		sort(pr, n, sizeof(*pr), cmd_proc_cmp);
 	for (int i = 0; i < n; i++)
 		if (cmd_proc_mine(pr, n, i, 0) && !pr[i].zombie) {
 			found++;
 			if (sig)
 				kill(pr[i].pid, sig);
 		}
-	free(pr);
+	mem_free(pr);
 	return found;
 }
 
@@ -5844,95 +6405,98 @@ static void cmd_kill(void)
 
 /* ---------------------------------------------------------------- output */
 
-static FILE *out_script;
+static struct out *out_script;
 
 /* Write s to f with every byte that is not printable ASCII, a space or a
  * backslash as \xNN: names from traced programs never reach a terminal raw. */
-static void out_name(FILE *f, const char *s)
+static void out_name(struct out *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	while (*s) {
+		size_t n = 0;
 
-		if (c > ' ' && c < 0x7f && c != '\\')
-			fputc(c, f);
-		else
-			fprintf(f, "\\x%02x", c);
+		while (s[n] > ' ' && s[n] < 0x7f && s[n] != '\\')	/* 0x80 and up fail a test, char signed or not */
+			n++;
+		out_write(f, s, n);
+		if (!s[n])
+			break;
+		ofmt(f, "\\x%02x", (unsigned char)s[n]);
+		s += n + 1;
 	}
 }
 
 /* One --script line for e: "TIME_NS CPU EVENT key=value ...". */
-static void out_event(FILE *f, const struct ev *e)
+static void out_event(struct out *f, const struct ev *e)
 {
 	if (e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)
-		fprintf(f, "%" PRIu64 " %d sys_%s_%s", e->time, e->cpu,
-			e->kind == EV_SYS_ENTER ? "enter" : "exit", io_calls[e->b].name);
+		ofmt(f, "%" PRIu64 " %d sys_%s_%s", e->time, e->cpu,
+		     e->kind == EV_SYS_ENTER ? "enter" : "exit", io_calls[e->b].name);
 	else
-		fprintf(f, "%" PRIu64 " %d %s", e->time, e->cpu, ev_names[e->kind]);
+		ofmt(f, "%" PRIu64 " %d %s", e->time, e->cpu, ev_names[e->kind]);
 	switch (e->kind) {
 	case EV_SWITCH:
-		fputs(" prev_comm=", f);
+		oputs(" prev_comm=", f);
 		out_name(f, e->comm);
-		fprintf(f, " prev_pid=%d prev_state=%" PRId64 " next_comm=", e->a, e->v);
+		ofmt(f, " prev_pid=%d prev_state=%" PRId64 " next_comm=", e->a, e->v);
 		out_name(f, e->comm2);
-		fprintf(f, " next_pid=%d", e->b);
+		ofmt(f, " next_pid=%d", e->b);
 		break;
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
 	case EV_WAKING:
-		fputs(" comm=", f);
+		oputs(" comm=", f);
 		out_name(f, e->comm);
-		fprintf(f, " pid=%d target_cpu=%d waker=%d irq=%d", e->a, e->c, e->tid,
-			!!(e->flags & TRACE_IRQ_FLAGS));
+		ofmt(f, " pid=%d target_cpu=%d waker=%d irq=%d", e->a, e->c, e->tid,
+		     !!(e->flags & TRACE_IRQ_FLAGS));
 		break;
 	case EV_PFORK:
-		fputs(" parent_comm=", f);
+		oputs(" parent_comm=", f);
 		out_name(f, e->comm);
-		fprintf(f, " parent_pid=%d child_comm=", e->a);
+		ofmt(f, " parent_pid=%d child_comm=", e->a);
 		out_name(f, e->comm2);
-		fprintf(f, " child_pid=%d", e->b);
+		ofmt(f, " child_pid=%d", e->b);
 		break;
 	case EV_PEXEC:
-		fputs(" filename=", f);
+		oputs(" filename=", f);
 		out_name(f, e->comm);
-		fprintf(f, " pid=%d old_pid=%d", e->a, e->b);
+		ofmt(f, " pid=%d old_pid=%d", e->a, e->b);
 		break;
 	case EV_PEXIT:
 	case EV_MIGRATE:
-		fputs(" comm=", f);
+		oputs(" comm=", f);
 		out_name(f, e->comm);
-		fprintf(f, " pid=%d", e->a);
+		ofmt(f, " pid=%d", e->a);
 		if (e->kind == EV_MIGRATE)
-			fprintf(f, " orig_cpu=%d dest_cpu=%d", e->b, e->c);
+			ofmt(f, " orig_cpu=%d dest_cpu=%d", e->b, e->c);
 		break;
 	case EV_IDLE:
 	case EV_FREQ:
-		fprintf(f, " state=%" PRId64 " cpu_id=%d", e->v, e->c);
+		ofmt(f, " state=%" PRId64 " cpu_id=%d", e->v, e->c);
 		break;
 	case EV_COMM:
-		fprintf(f, " pid=%d tid=%d exec=%d comm=", e->a, e->b, (int)e->v);
+		ofmt(f, " pid=%d tid=%d exec=%d comm=", e->a, e->b, (int)e->v);
 		out_name(f, e->comm);
 		break;
 	case EV_FORK:
 	case EV_EXIT:
-		fprintf(f, " pid=%d ppid=%d tid=%d ptid=%d", e->a, e->b, e->c, (int)e->v);
+		ofmt(f, " pid=%d ppid=%d tid=%d ptid=%d", e->a, e->b, e->c, (int)e->v);
 		break;
 	case EV_LOST:
-		fprintf(f, " lost=%" PRId64, e->v);
+		ofmt(f, " lost=%" PRId64, e->v);
 		break;
 	case EV_SYS_ENTER:
-		fprintf(f, " pid=%d fd=%d", e->tid, e->a);
+		ofmt(f, " pid=%d fd=%d", e->tid, e->a);
 		break;
 	case EV_SYS_EXIT:
-		fprintf(f, " pid=%d ret=%" PRId64, e->tid, e->v);
+		ofmt(f, " pid=%d ret=%" PRId64, e->tid, e->v);
 		break;
 	}
-	fputc('\n', f);
+	oputc('\n', f);
 }
 
 /* ns as milliseconds with three decimals, exactly (truncated to µs). */
-static void out_ms(FILE *f, uint64_t ns)
+static void out_ms(struct out *f, uint64_t ns)
 {
-	fprintf(f, "\t%" PRIu64 ".%03u", ns / 1000000, (unsigned)(ns / 1000 % 1000));
+	ofmt(f, "\t%" PRIu64 ".%03u", ns / 1000000, (unsigned)(ns / 1000 % 1000));
 }
 
 /* Summary order: run time, largest first, then tid. */
@@ -5948,10 +6512,10 @@ static int out_cmp_run(const void *a, const void *b)
 /*
  * --summary: per task, then per CPU, tab-separated, times in ms (product.md,
  * "--summary output"; README.md says what each column means).  Tasks with
- * nothing but a name are left out.  Then, on stderr, a warning when the
+ * nothing but a name are left out.  Then, on &tc_err, a warning when the
  * kernel left out switches, with the task time unknown because of them.
  */
-static void out_summary(FILE *f)
+static void out_summary(struct out *f)
 {
 	int *idx = xcalloc(G.m.ntask, sizeof(int)), n = 0;
 
@@ -5964,53 +6528,53 @@ static void out_summary(FILE *f)
 		if ((known || t->switches || t->wakeups || t->io_count) && filter_task(t))
 			idx[n++] = i;
 	}
-	qsort(idx, n, sizeof(int), out_cmp_run);
-	fputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
+	sort(idx, n, sizeof(int), out_cmp_run);
+	oputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
 	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.m.task[idx[i]];
 
-		fprintf(f, "%d\t%d\t", t->tid, t->pid);
+		ofmt(f, "%d\t%d\t", t->tid, t->pid);
 		out_name(f, t->comm[0] ? t->comm : "?");
 		out_ms(f, t->total[ST_RUNNING]);
 		out_ms(f, t->total[ST_RUNNABLE]);
 		out_ms(f, t->total[ST_SLEEPING]);
 		out_ms(f, t->total[ST_BLOCKED]);
 		out_ms(f, t->io_wait);
-		fprintf(f, "\t%u\t%u", t->switches, t->wakeups);
+		ofmt(f, "\t%u\t%u", t->switches, t->wakeups);
 		out_ms(f, t->max_delay);
 		out_ms(f, t->total[ST_UNKNOWN]);
-		fprintf(f, "\t%u", t->inferred);
+		ofmt(f, "\t%u", t->inferred);
 		out_ms(f, t->initial);
-		fprintf(f, "\t%u", t->io_count);
+		ofmt(f, "\t%u", t->io_count);
 		out_ms(f, t->io_ns);
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
-			t->missing_out, t->lost_gaps);
+		ofmt(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
+		     t->missing_out, t->lost_gaps);
 	}
-	fputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
+	oputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *p = &G.m.cpu[c];
 		bool any = false;
 
 		if (!filter_cpu(c))
 			continue;
-		fprintf(f, "%d", c);
+		ofmt(f, "%d", c);
 		out_ms(f, p->busy);
 		out_ms(f, p->idle);
-		fprintf(f, "\t%u\t", p->switches);
+		ofmt(f, "\t%u\t", p->switches);
 		for (int k = 0; k < 10; k++)	/* "1:12.000,2:3.500": ms per idle state */
 			if (p->cstate_ns[k]) {
-				fprintf(f, "%s%d:%" PRIu64 ".%03u", any ? "," : "", k, p->cstate_ns[k] / 1000000,
-					(unsigned)(p->cstate_ns[k] / 1000 % 1000));
+				ofmt(f, "%s%d:%" PRIu64 ".%03u", any ? "," : "", k, p->cstate_ns[k] / 1000000,
+				     (unsigned)(p->cstate_ns[k] / 1000 % 1000));
 				any = true;
 			}
-		fprintf(f, "%s\t%" PRIu64 "\t%" PRId64, any ? "" : "-",
-			p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
+		ofmt(f, "%s\t%" PRIu64 "\t%" PRId64, any ? "" : "-",
+		     p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
 		out_ms(f, p->task_run);
-		fputc('\n', f);
+		oputc('\n', f);
 	}
-	free(idx);
-	fflush(f);
+	mem_free(idx);
+	out_flush(f);
 	if (G.m.inferred || G.m.missing_out)
 		note("warning: the kernel did not report %" PRIu64 " switch-ins and %" PRIu64 " switch-outs;"
 		     " %" PRIu64 ".%03u ms of task time is unknown because of them (unknown_ms)",
@@ -6033,25 +6597,25 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 
 	for (int k = 0; k < EV_NKIND; k++)
 		total += k == EV_LOST ? 0 : G.n.kind[k];
-	fprintf(stderr, "tc: %s %" PRIu64 " events (", verb, total);
+	ofmt(&tc_err, "tc: %s %" PRIu64 " events (", verb, total);
 	for (int k = 0, first = 1; k < EV_NKIND; k++)
 		if (k != EV_LOST && G.n.kind[k]) {
-			fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n.kind[k]);
+			ofmt(&tc_err, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n.kind[k]);
 			first = 0;
 		}
-	fprintf(stderr, "), lost %" PRIu64, G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+	ofmt(&tc_err, "), lost %" PRIu64, G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
 	for (size_t i = 0; i < sizeof(anomalies) / sizeof(anomalies[0]); i++)
 		if (*anomalies[i].v)
-			fprintf(stderr, ", %s %" PRIu64, anomalies[i].name, *anomalies[i].v);
+			ofmt(&tc_err, ", %s %" PRIu64, anomalies[i].name, *anomalies[i].v);
 	if (G.m.evicted_tasks)
-		fprintf(stderr, " (task table of %d)", TC_MAX_TASKS);
+		ofmt(&tc_err, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
-		fprintf(stderr, ", %.1f MiB", bytes / 1048576.0);
+		ofmt(&tc_err, ", %.1f MiB", bytes / 1048576.0);
 	if (G.mg.nmax)
-		fprintf(stderr, ", merge queue peak %zu records (%zu KiB)", G.mg.nmax, G.mg.peak >> 10);
+		ofmt(&tc_err, ", merge queue peak %zu records (%zu KiB)", G.mg.nmax, G.mg.peak >> 10);
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, ", %.3f s, tc's CPU %.3f s\n", secs,
-		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	ofmt(&tc_err, ", %.3f s, tc's CPU %.3f s\n", secs,
+	     ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 }
 
 /*
@@ -6481,13 +7045,9 @@ static struct lat_cidle {
 /* One line of a sysfs file into out (n bytes), newline cut; false if none. */
 static bool lat_sysfs_line(const char *path, char *out, size_t n)
 {
-	FILE *f = fopen(path, "re");
-	bool ok = f && fgets(out, n, f);
+	bool ok = read_small(path, out, n) > 0;
 
-	if (f)
-		fclose(f);
-	if (ok)
-		out[strcspn(out, "\n")] = 0;
+	out[strcspn(out, "\n")] = 0;
 	return ok;
 }
 
@@ -6501,9 +7061,9 @@ static void lat_cidle_init(void)
 		for (int k = 0; k < LAT_CIDLE; k++) {
 			struct lat_cidle *e = &lat_cidle[c * LAT_CIDLE + k];
 
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", c, k);
+			sfmt(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", c, k);
 			e->exit_us = lat_sysfs_line(path, line, sizeof(line)) ? atoi(line) : -1;
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", c, k);
+			sfmt(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", c, k);
 			if (!lat_sysfs_line(path, e->name, sizeof(e->name)))
 				e->name[0] = 0;
 		}
@@ -6514,12 +7074,12 @@ static void lat_cidle_text(char *out, size_t n, int cpu, int cs)
 {
 	const struct lat_cidle *e = lat_cidle && cpu >= 0 && cpu < G.m.ncpu && cs >= 0 && cs < LAT_CIDLE ?
 				    &lat_cidle[cpu * LAT_CIDLE + cs] : NULL;
-	size_t k = snprintf(out, n, "idle state %d", cs);
+	size_t k = sfmt(out, n, "idle state %d", cs);
 
 	if (e && e->name[0] && k < n)
-		k += snprintf(out + k, n - k, " %s", e->name);
+		k += sfmt(out + k, n - k, " %s", e->name);
 	if (e && e->exit_us >= 0 && k < n)
-		snprintf(out + k, n - k, "%sexit %dus", e->name[0] ? ", " : " ", e->exit_us);
+		sfmt(out + k, n - k, "%sexit %dus", e->name[0] ? ", " : " ", e->exit_us);
 }
 
 /* lat_cstate_at's walk: the idle state interval holding time t. */
@@ -6695,9 +7255,9 @@ static void lat_who_text(char *out, size_t n, int tid)
 	const struct task *p = tid > 0 ? task_find(tid) : NULL;
 
 	if (tid <= 0)
-		snprintf(out, n, "%s", tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle");
+		sfmt(out, n, "%s", tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle");
 	else
-		snprintf(out, n, "%s:%d", p && p->comm[0] ? p->comm : "?", tid);
+		sfmt(out, n, "%s:%d", p && p->comm[0] ? p->comm : "?", tid);
 }
 
 /* One panel line of r (blocked: a D span) into out (n bytes): "comm:tid
@@ -6710,25 +7270,25 @@ static void lat_rec_text(const struct lat_rec *r, bool blocked, char *out, size_
 	char who[48], cs[64];
 
 	lat_who_text(who, sizeof(who), r->tid);
-	k = snprintf(out, n, "%s %" PRIu64 ".%03u ms cpu%d", who, d / 1000000, (unsigned)(d / 1000 % 1000), r->cpu);
+	k = sfmt(out, n, "%s %" PRIu64 ".%03u ms cpu%d", who, d / 1000000, (unsigned)(d / 1000 % 1000), r->cpu);
 	if (k < n && r->nchain) {
 		lat_who_text(who, sizeof(who), r->chain[0].waker);
-		k += snprintf(out + k, n - k, " woken by %s", who);
+		k += sfmt(out + k, n - k, " woken by %s", who);
 	} else if (k < n && !blocked) {
-		k += snprintf(out + k, n - k, " preempted");
+		k += sfmt(out + k, n - k, " preempted");
 	}
 	if (k < n && r->cstate >= 0) {
 		lat_cidle_text(cs, sizeof(cs), r->cpu, r->cstate);
-		k += snprintf(out + k, n - k, " (%s)", cs);
+		k += sfmt(out + k, n - k, " (%s)", cs);
 	}
 	for (int i = 0; i < LAT_HOLD && r->hold_tid[i] >= 0 && k < n; i++) {
 		lat_who_text(who, sizeof(who), r->hold_tid[i]);
-		k += snprintf(out + k, n - k, "%s%s %u%%", i ? ", " : " held by ", who,
-			      (unsigned)(d ? (r->hold_ns[i] * 100 + d / 2) / d : 0));
+		k += sfmt(out + k, n - k, "%s%s %u%%", i ? ", " : " held by ", who,
+			  (unsigned)(d ? (r->hold_ns[i] * 100 + d / 2) / d : 0));
 	}
 	if (k < n && r->idle_ns)
-		snprintf(out + k, n - k, "%sidle %u%%", r->hold_tid[0] >= 0 ? ", " : " held by ",
-			 (unsigned)((r->idle_ns * 100 + d / 2) / d));
+		sfmt(out + k, n - k, "%sidle %u%%", r->hold_tid[0] >= 0 ? ", " : " held by ",
+		     (unsigned)((r->idle_ns * 100 + d / 2) / d));
 }
 
 /* One line of a waker chain step into out (n bytes): "comm:tid woken by
@@ -6740,12 +7300,12 @@ static void lat_step_text(const struct lat_step *s, char *out, size_t n)
 
 	lat_who_text(a, sizeof(a), s->tid);
 	lat_who_text(b, sizeof(b), s->waker);
-	snprintf(out, n, "%s woken by %s at %" PRIu64 ".%06us", a, b, t / 1000000000,
-		 (unsigned)(t / 1000 % 1000000));
+	sfmt(out, n, "%s woken by %s at %" PRIu64 ".%06us", a, b, t / 1000000000,
+	     (unsigned)(t / 1000 % 1000000));
 }
 
 /* "comm:tid" of a task, "irq", "idle", or "-" (unknown), escaped. */
-static void out_who(FILE *f, int tid)
+static void out_who(struct out *f, int tid)
 {
 	char who[48];
 
@@ -6754,64 +7314,64 @@ static void out_who(FILE *f, int tid)
 }
 
 /* A time stamp as seconds with six decimals, like perf and ftrace. */
-static void out_secs(FILE *f, uint64_t ns)
+static void out_secs(struct out *f, uint64_t ns)
 {
-	fprintf(f, "%" PRIu64 ".%06u", ns / 1000000000, (unsigned)(ns / 1000 % 1000000));
+	ofmt(f, "%" PRIu64 ".%06u", ns / 1000000000, (unsigned)(ns / 1000 % 1000000));
 }
 
 /* A share of a span: "12.5%" (of d ns, one decimal). */
-static void out_share(FILE *f, const char *sep, uint64_t ns, uint64_t d)
+static void out_share(struct out *f, const char *sep, uint64_t ns, uint64_t d)
 {
 	uint64_t pm = d ? (ns * 1000 + d / 2) / d : 0;
 
-	fprintf(f, "%s%" PRIu64 ".%u%%", sep, pm / 10, (unsigned)(pm % 10));
+	ofmt(f, "%s%" PRIu64 ".%u%%", sep, pm / 10, (unsigned)(pm % 10));
 }
 
 /* A record of the longest waits (holders: with the held_by column). */
-static void out_lat_rec(FILE *f, int rank, const struct lat_rec *r, bool holders)
+static void out_lat_rec(struct out *f, int rank, const struct lat_rec *r, bool holders)
 {
 	static const char *const what[] = { "idle", "other", "unknown" };
 	const uint64_t ns[] = { r->idle_ns, r->other_ns, r->unknown_ns };
 	uint64_t d = r->end - r->start;
 	const char *sep = "";
 
-	fprintf(f, "%d\t%d\t", rank, r->tid);
+	ofmt(f, "%d\t%d\t", rank, r->tid);
 	out_name(f, r->comm[0] ? r->comm : "?");
-	fprintf(f, "\t%d\t", r->cpu);
+	ofmt(f, "\t%d\t", r->cpu);
 	out_secs(f, r->start);
 	out_ms(f, d);
-	fputc('\t', f);
+	oputc('\t', f);
 	if (r->nchain)
 		out_who(f, r->chain[0].waker);
 	else
-		fputs("preempted", f);
+		oputs("preempted", f);
 	if (r->cstate >= 0)
-		fprintf(f, "\t%d", r->cstate);
+		ofmt(f, "\t%d", r->cstate);
 	else
-		fputs("\t-", f);
+		oputs("\t-", f);
 	if (holders) {
-		fputc('\t', f);
+		oputc('\t', f);
 		for (int k = 0; k < LAT_HOLD && r->hold_tid[k] >= 0; k++, sep = ",") {
-			fputs(sep, f);
+			oputs(sep, f);
 			out_who(f, r->hold_tid[k]);
 			out_share(f, " ", r->hold_ns[k], d);
 		}
 		for (int k = 0; k < 3; k++)
 			if (ns[k]) {
-				fprintf(f, "%s%s", sep, what[k]);
+				ofmt(f, "%s%s", sep, what[k]);
 				out_share(f, " ", ns[k], d);
 				sep = ",";
 			}
 		if (!*sep)
-			fputc('-', f);
+			oputc('-', f);
 	}
-	fputc('\t', f);
+	oputc('\t', f);
 	out_who(f, r->tid);
 	for (int k = 0; k < r->nchain; k++) {
-		fputs("<-", f);
+		oputs("<-", f);
 		out_who(f, r->chain[k].waker);
 	}
-	fputc('\n', f);
+	oputc('\n', f);
 }
 
 /* Waits per task, most delayed first. */
@@ -6830,56 +7390,56 @@ static int out_cmp_wait(const void *a, const void *b)
  * waits with who held the CPUs, the longest D spans.  Tab-separated, times
  * in ms, time stamps in seconds; README.md, "Answers", shows an example.
  */
-static void out_latency(FILE *f)
+static void out_latency(struct out *f)
 {
 	int *idx = xcalloc(G.m.ntask, sizeof(int)), n = 0;
 
 	for (int i = 0; i < G.m.ntask; i++)
 		if (G.m.task[i].lat_n && filter_task(&G.m.task[i]))
 			idx[n++] = i;
-	qsort(idx, n, sizeof(int), out_cmp_wait);
-	fputs("\nwait_tid\tpid\tcomm\twaits\tavg_ms\tp50_ms\tp99_ms\tmax_ms"
+	sort(idx, n, sizeof(int), out_cmp_wait);
+	oputs("\nwait_tid\tpid\tcomm\twaits\tavg_ms\tp50_ms\tp99_ms\tmax_ms"
 	      "\tpreempted\tpreempted_avg_ms\tpreempted_max_ms\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.m.task[idx[i]];
 
-		fprintf(f, "%d\t%d\t", t->tid, t->pid);
+		ofmt(f, "%d\t%d\t", t->tid, t->pid);
 		out_name(f, t->comm[0] ? t->comm : "?");
-		fprintf(f, "\t%u", t->lat_n);
+		ofmt(f, "\t%u", t->lat_n);
 		out_ms(f, t->lat_sum / t->lat_n);
 		out_ms(f, lat_pct(t, 50));
 		out_ms(f, lat_pct(t, 99));
 		out_ms(f, t->lat_max);
-		fprintf(f, "\t%u", t->lat_pre_n);
+		ofmt(f, "\t%u", t->lat_pre_n);
 		out_ms(f, t->lat_pre_n ? t->lat_pre_sum / t->lat_pre_n : 0);
 		out_ms(f, t->lat_pre_max);
-		fputc('\n', f);
+		oputc('\n', f);
 	}
-	free(idx);
-	fputs("\nrunnable_wait\ttid\tcomm\tcpu\tstart_s\twait_ms\twaker\tidle_state\theld_by\tchain\n", f);
+	mem_free(idx);
+	oputs("\nrunnable_wait\ttid\tcomm\tcpu\tstart_s\twait_ms\twaker\tidle_state\theld_by\tchain\n", f);
 	for (int i = 0; i < lat.nwait; i++)
 		out_lat_rec(f, i + 1, &lat.wait[i], true);
-	fputs("\nblocked_span\ttid\tcomm\tcpu\tstart_s\tblocked_ms\twaker\tidle_state\tchain\n", f);
+	oputs("\nblocked_span\ttid\tcomm\tcpu\tstart_s\tblocked_ms\twaker\tidle_state\tchain\n", f);
 	for (int i = 0; i < lat.nblk; i++)
 		out_lat_rec(f, i + 1, &lat.blk[i], false);
 }
 
 /* --chain TID: the waker chain of TID's last wakeup, one step a line. */
-static void out_chain(FILE *f, int tid)
+static void out_chain(struct out *f, int tid)
 {
 	struct lat_step s[LAT_CHAIN * 2];
 	int n = lat_chain(tid, G.m.last, s, LAT_CHAIN * 2);
 	const struct task *p;
 
-	fputs("\nchain_step\ttime_s\ttid\tcomm\twaker\n", f);
+	oputs("\nchain_step\ttime_s\ttid\tcomm\twaker\n", f);
 	for (int i = 0; i < n; i++) {
-		fprintf(f, "%d\t", i + 1);
+		ofmt(f, "%d\t", i + 1);
 		out_secs(f, s[i].t);
-		fprintf(f, "\t%d\t", s[i].tid);
+		ofmt(f, "\t%d\t", s[i].tid);
 		out_name(f, (p = task_find(s[i].tid)) && p->comm[0] ? p->comm : "?");
-		fputc('\t', f);
+		oputc('\t', f);
 		out_who(f, s[i].waker);
-		fputc('\n', f);
+		oputc('\n', f);
 	}
 }
 
@@ -7038,7 +7598,7 @@ static struct pv pf_table(struct pf *x, bool flags)
 		if (!pf_eat(x, "}"))
 			x->bad = true;
 		if (flags ? m && (rest & m) == m : !any && v == m) {
-			k += snprintf(out + k, sizeof(out) - k, "%s%s", any && flags ? sep : "", name);
+			k += sfmt(out + k, sizeof(out) - k, "%s%s", any && flags ? sep : "", name);
 			k = k < sizeof(out) ? k : sizeof(out) - 1;
 			rest &= flags ? ~m : rest;
 			any = true;
@@ -7047,9 +7607,9 @@ static struct pv pf_table(struct pf *x, bool flags)
 	if (!pf_eat(x, ")"))
 		x->bad = true;
 	if (flags && rest)	/* bits without a name, as the kernel prints them */
-		k += snprintf(out + k, sizeof(out) - k, "%s0x%" PRIx64, any ? sep : "", rest);
+		k += sfmt(out + k, sizeof(out) - k, "%s0x%" PRIx64, any ? sep : "", rest);
 	else if (!flags && !any)
-		k = snprintf(out, sizeof(out), "0x%" PRIx64, v);
+		k = sfmt(out, sizeof(out), "0x%" PRIx64, v);
 	return (struct pv){ 0, pf_keep(x, out, k < sizeof(out) ? k : sizeof(out) - 1) };
 }
 
@@ -7073,7 +7633,7 @@ static struct pv pf_unary(struct pf *x)
 	else if (isdigit((unsigned char)*x->p)) {
 		char *e;
 
-		v = (struct pv){ (int64_t)strtoull(x->p, &e, 0), NULL };
+		v = (struct pv){ (int64_t)num_u(x->p, &e, 0), NULL };
 		for (x->p = e; *x->p == 'u' || *x->p == 'U' || *x->p == 'l' || *x->p == 'L'; x->p++)
 			;
 	} else if (pf_eat(x, "REC->")) {
@@ -7189,7 +7749,7 @@ static void pf_put(struct pfo *o, const char *s, size_t n)
 		if (c >= ' ' && c < 0x7f && c != '\\')
 			o->s[o->n++] = c;
 		else
-			o->n += snprintf(o->s + o->n, 5, "\\x%02x", c);
+			o->n += sfmt(o->s + o->n, 5, "\\x%02x", c);
 	}
 	o->s[o->n] = 0;
 }
@@ -7237,14 +7797,14 @@ static bool pf_print(struct pf *x, const char *pf, struct pfo *o)
 		} else if (v.s) {
 			return false;
 		} else if (conv == 'p') {
-			n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.i);
+			n = sfmt(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.i);
 		} else {
 			strcpy(spec + k, conv == 'd' || conv == 'i' ? PRId64 : conv == 'o' ? PRIo64 :
 			       conv == 'u' ? PRIu64 : conv == 'c' ? "c" : conv == 'x' ? PRIx64 : PRIX64);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-			n = conv == 'c' ? snprintf(out, sizeof(out), spec, (int)v.i) :
-			    snprintf(out, sizeof(out), spec, v.i);
+			n = conv == 'c' ? sfmt(out, sizeof(out), spec, (int)v.i) :
+			    sfmt(out, sizeof(out), spec, v.i);
 #pragma GCC diagnostic pop
 		}
 		if (n > 0)
@@ -7261,14 +7821,14 @@ static const char *pf_text(const struct tfs_fmt *f)
 
 	if (i < 0 || i >= G.ev.nfmt || !fmt_text[i].text)
 		return NULL;
-	p = strstr(fmt_text[i].text, "print fmt: ");
+	p = str_find(fmt_text[i].text, "print fmt: ", false);
 	return p ? p + 11 : NULL;
 }
 
 /* The header of the kernel's trace file (tracer nop, latency columns). */
-static void out_ftrace_head(FILE *f)
+static void out_ftrace_head(struct out *f)
 {
-	fputs("# tracer: nop\n"
+	oputs("# tracer: nop\n"
 	      "#\n"
 	      "#                                _-----=> irqs-off/BH-disabled\n"
 	      "#                               / _----=> need-resched\n"
@@ -7301,7 +7861,7 @@ static void out_lat_flags(char *out, unsigned fl, unsigned pc)
 
 /* One --ftrace line for tracepoint event e (ri: its record), or a lost
  * events line; other records print nothing. */
-static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
+static void out_ftrace(struct out *f, const struct ev *e, const struct rinfo *ri)
 {
 	static struct pf x;
 	const struct attr *a = ri->attr >= 0 ? &G.ev.attr[ri->attr] : NULL;
@@ -7312,7 +7872,7 @@ static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
 	int pid;
 
 	if (e->kind == EV_LOST) {
-		fprintf(f, "CPU:%d [LOST %" PRId64 " EVENTS]\n", e->cpu, e->v);
+		ofmt(f, "CPU:%d [LOST %" PRId64 " EVENTS]\n", e->cpu, e->v);
 		return;
 	}
 	if (!a || !a->fmt || !ri->raw)
@@ -7341,13 +7901,13 @@ static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
 				x.used = 0;
 				pf_put(&o, pf_field(&x, fd->name, true).s ? x.arena : "", x.used ? strlen(x.arena) : 0);
 			} else {
-				snprintf(v, sizeof(v), "%" PRId64, fld_int(fd, ri->raw, ri->rawsz, 0));
+				sfmt(v, sizeof(v), "%" PRId64, fld_int(fd, ri->raw, ri->rawsz, 0));
 				pf_put(&o, v, strlen(v));
 			}
 		}
 	}
-	fprintf(f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06u: %s: %s\n", comm, pid, e->cpu, lat,
-		e->time / 1000000000, (unsigned)(e->time / 1000 % 1000000), a->fmt->name, o.s);
+	ofmt(f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06u: %s: %s\n", comm, pid, e->cpu, lat,
+	     e->time / 1000000000, (unsigned)(e->time / 1000 % 1000000), a->fmt->name, o.s);
 }
 
 /* ---------------------------------------------------------------- terminal */
@@ -7365,10 +7925,11 @@ static void out_ftrace(FILE *f, const struct ev *e, const struct rinfo *ri)
  *                    (16 colours), 7 (reverse), 1 (bold)
  *   ESC[2J           clear the screen (full redraw only)
  *
- * It is restored on every way out: term_restore() runs from exit paths,
- * from die(), and from the fatal-signal handler (async-signal-safe calls
- * only).  Output is non-blocking: a slow terminal makes tc skip frames,
- * never stop reading the rings.
+ * It is restored on every way out: term_restore() runs at the end of the
+ * view, from die() (tc's only other exit while the view runs), and from
+ * the fatal-signal handler (async-signal-safe calls only).  Output is
+ * non-blocking: a slow terminal makes tc skip frames, never stop reading
+ * the rings.
  */
 
 #define TERM_ENTER "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[2J"
@@ -7495,10 +8056,10 @@ static uint64_t term_rate(void)
  * the output buffer for rows x cols; the next frame is drawn whole. */
 static void scr_alloc(int rows, int cols)
 {
-	free(G.term.scr);
-	free(G.term.scr_prev);
-	free(G.term.acc);
-	free(G.term.ob);
+	mem_free(G.term.scr);
+	mem_free(G.term.scr_prev);
+	mem_free(G.term.acc);
+	mem_free(G.term.ob);
 	G.term.rows = rows;
 	G.term.cols = cols;
 	G.term.scr = xcalloc((size_t)rows * cols, sizeof(struct cell));
@@ -7561,10 +8122,10 @@ static void term_init(void)
 		lang = getenv("LC_CTYPE");
 	if (!lang || !*lang)
 		lang = getenv("LANG");
-	G.term.utf8 = !G.term.ascii && lang && (strcasestr(lang, "utf-8") || strcasestr(lang, "utf8"));
+	G.term.utf8 = !G.term.ascii && lang && (str_find(lang, "utf-8", true) || str_find(lang, "utf8", true));
 	if (!term || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.term.no_color)
 		G.term.ncolor = 0;
-	else if (strstr(term, "256") || getenv("COLORTERM"))
+	else if (str_find(term, "256", false) || getenv("COLORTERM"))
 		G.term.ncolor = 256;
 	else
 		G.term.ncolor = 16;
@@ -7573,7 +8134,6 @@ static void term_init(void)
 		sigaction(term_fatal_sig[i], &sa, &term_fatal_old[i]);
 	G.term.bps = term_rate();
 	term_size();
-	atexit(term_restore);
 	term_raw();
 }
 
@@ -7659,7 +8219,7 @@ draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsfmt(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	return draw_str(r, c, w, buf, fg, -1, attr);
 }
@@ -7668,15 +8228,15 @@ draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
 static void fmt_dur(char *out, size_t n, uint64_t ns)
 {
 	if (ns >= 10 * NS_PER_SEC)
-		snprintf(out, n, "%.1fs", ns / 1e9);
+		sfmt(out, n, "%.1fs", ns / 1e9);
 	else if (ns >= NS_PER_SEC)
-		snprintf(out, n, "%.2fs", ns / 1e9);
+		sfmt(out, n, "%.2fs", ns / 1e9);
 	else if (ns >= 1000000)
-		snprintf(out, n, "%.3gms", ns / 1e6);
+		sfmt(out, n, "%.3gms", ns / 1e6);
 	else if (ns >= 1000)
-		snprintf(out, n, "%.3gus", ns / 1e3);
+		sfmt(out, n, "%.3gus", ns / 1e3);
 	else
-		snprintf(out, n, "%" PRIu64 "ns", ns);
+		sfmt(out, n, "%" PRIu64 "ns", ns);
 }
 
 /* Read the varint at *p of the interval ring, moving *p past it. */
@@ -8129,7 +8689,7 @@ static void rows_build(void)
 			if ((t->state != ST_DEAD || t->last_seen >= G.v.start) && (!G.v.hide || row_busy(i)))
 				G.v.rowlist[n++] = i;
 	}
-	qsort(G.v.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
+	sort(G.v.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
 	G.v.nrowlist = n;
 }
 
@@ -8264,10 +8824,10 @@ static void fmt_secs(char *out, size_t n, uint64_t d, uint64_t step)
 	for (int i = dec; i < 9; i++)
 		div *= 10;
 	if (dec)
-		snprintf(out, n, "%" PRIu64 ".%0*" PRIu64 "s", (uint64_t)(d / NS_PER_SEC), dec & 15,
-			 (uint64_t)(d % NS_PER_SEC / div));
+		sfmt(out, n, "%" PRIu64 ".%0*" PRIu64 "s", (uint64_t)(d / NS_PER_SEC), dec & 15,
+		     (uint64_t)(d % NS_PER_SEC / div));
 	else
-		snprintf(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
+		sfmt(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
 }
 
 /* Time t as seconds from the first event, with the digits a one-column
@@ -8670,16 +9230,16 @@ static void draw_help(void)
 	int two = G.term.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
 	int r0 = (G.term.rows - n - 2) / 2, c0 = (G.term.cols - w) / 2;
 
-	snprintf(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
-		 G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read, G.m.gaps);
-	snprintf(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.bad.order,
-		 G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id);
-	snprintf(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.m.inferred);
-	snprintf(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.m.evicted_tasks,
-		 G.ib.evicted);
-	snprintf(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hist.hp[HK_CPU].w / 1e6,
-		 G.hist.hp[HK_TASK].w / 1e6, G.hist.stolen);
-	snprintf(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.v.refresh_ns / 1e6, G.v.ev_rate);
+	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
+	     G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read, G.m.gaps);
+	sfmt(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.bad.order,
+	     G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id);
+	sfmt(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.m.inferred);
+	sfmt(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.m.evicted_tasks,
+	     G.ib.evicted);
+	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hist.hp[HK_CPU].w / 1e6,
+	     G.hist.hp[HK_TASK].w / 1e6, G.hist.stolen);
+	sfmt(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.v.refresh_ns / 1e6, G.v.ev_rate);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
@@ -8785,18 +9345,18 @@ static void draw_worst(void)
 	n = panel_fit(wl.n);
 	for (int i = 0; i < n; i++)
 		lat_rec_text(&wl.top[i], G.v.pblk, lines[i], PANEL_W);
-	snprintf(title, sizeof(title), "longest %s in view", G.v.pblk ? "blocked (D) spans" : "runnable waits");
+	sfmt(title, sizeof(title), "longest %s in view", G.v.pblk ? "blocked (D) spans" : "runnable waits");
 	if (G.z.pid > 0) {
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " (reading the file again)");
+		sfmt(title + strlen(title), sizeof(title) - strlen(title), " (reading the file again)");
 	} else if (wl.a > G.v.start || wl.b < G.v.end) {	/* what the ring holds, or live the scan */
 		char a[24], b[24];
 
 		fmt_at(a, sizeof(a), wl.a);
 		fmt_at(b, sizeof(b), wl.b);
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), ", from %s to %s", a, b);
+		sfmt(title + strlen(title), sizeof(title) - strlen(title), ", from %s to %s", a, b);
 	}
 	if (!n)
-		snprintf(lines[n++], PANEL_W, "none in the visible span");
+		sfmt(lines[n++], PANEL_W, "none in the visible span");
 	draw_panel(title, lines, n, "j/k select, Enter: go there, Tab: waits / D spans, Esc or L: close");
 }
 
@@ -8836,15 +9396,15 @@ static void chain_end_text(const struct lat_step *s, int n, char *out, size_t le
 
 	lat_who_text(who, sizeof(who), w);
 	if (w == WAKER_IRQ)
-		snprintf(out, len, "ends at an interrupt (or a timer)");
+		sfmt(out, len, "ends at an interrupt (or a timer)");
 	else if (w == 0)
-		snprintf(out, len, "ends at the idle task (an interrupt or a timer on an idle CPU)");
+		sfmt(out, len, "ends at the idle task (an interrupt or a timer on an idle CPU)");
 	else if (n == PANEL_LINES)
-		snprintf(out, len, "goes on (longer than %d steps)", PANEL_LINES);
+		sfmt(out, len, "goes on (longer than %d steps)", PANEL_LINES);
 	else if (w > 0)
-		snprintf(out, len, "ends at %s: no wakeup of it before (already running, or not kept)", who);
+		sfmt(out, len, "ends at %s: no wakeup of it before (already running, or not kept)", who);
 	else
-		snprintf(out, len, "ends at an unknown waker");
+		sfmt(out, len, "ends at an unknown waker");
 }
 
 /* The W panel: the chain of wakers of G.v.ctid back from G.v.ct, one
@@ -8856,17 +9416,17 @@ static void draw_chain(void)
 	int n = panel_chain(s), k;
 
 	lat_who_text(who, sizeof(who), G.v.ctid);
-	k = snprintf(title, sizeof(title), "wakeup chain: %s", who);
+	k = sfmt(title, sizeof(title), "wakeup chain: %s", who);
 	for (int i = 0; i < n && k < PANEL_W; i++) {
 		lat_who_text(who, sizeof(who), s[i].waker);
-		k += snprintf(title + k, sizeof(title) - k, " <- %s", who);
+		k += sfmt(title + k, sizeof(title) - k, " <- %s", who);
 	}
 	for (int i = 0; i < n; i++)
 		lat_step_text(&s[i], lines[i], PANEL_W);
 	if (n)
 		chain_end_text(s, n, lines[n], PANEL_W);
 	else
-		snprintf(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v.ctid);
+		sfmt(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v.ctid);
 	draw_panel(title, lines, panel_fit(n + 1), "j/k step (the cursor and row follow), Esc or W: close");
 }
 
@@ -8881,7 +9441,7 @@ static void draw_label(int r, int row, int attr)
 	for (int i = 0; i < ncol; i++)
 		run += G.term.acc[i * ACC_N + ST_RUNNING];
 	if (LABEL_W >= 29)
-		snprintf(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v.end - G.v.start + 1)));
+		sfmt(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v.end - G.v.start + 1)));
 	if (row >= 0) {
 		const struct task *t = &G.m.task[row];
 
@@ -8958,16 +9518,16 @@ static void draw_frame(void)
 static void diff_sgr(const struct cell *p)
 {
 	char b[64];
-	int n = snprintf(b, sizeof(b), "\x1b[0%s%s", p->attr & CA_REVERSE ? ";7" : "", p->attr & CA_BOLD ? ";1" : "");
+	int n = sfmt(b, sizeof(b), "\x1b[0%s%s", p->attr & CA_REVERSE ? ";7" : "", p->attr & CA_BOLD ? ";1" : "");
 
 	if (p->fg && G.term.ncolor == 256)
-		n += snprintf(b + n, sizeof(b) - n, ";38;5;%d", col_256[p->fg - 1]);
+		n += sfmt(b + n, sizeof(b) - n, ";38;5;%d", col_256[p->fg - 1]);
 	else if (p->fg && G.term.ncolor)
-		n += snprintf(b + n, sizeof(b) - n, ";%d", 30 + col_16[p->fg - 1]);
+		n += sfmt(b + n, sizeof(b) - n, ";%d", 30 + col_16[p->fg - 1]);
 	if (p->bg && G.term.ncolor == 256)
-		n += snprintf(b + n, sizeof(b) - n, ";48;5;%d", col_256[p->bg - 1]);
+		n += sfmt(b + n, sizeof(b) - n, ";48;5;%d", col_256[p->bg - 1]);
 	else if (p->bg && G.term.ncolor)
-		n += snprintf(b + n, sizeof(b) - n, ";%d", 40 + col_16[p->bg - 1]);
+		n += sfmt(b + n, sizeof(b) - n, ";%d", 40 + col_16[p->bg - 1]);
 	b[n++] = 'm';
 	ob_add(b, n);
 }
@@ -9013,7 +9573,7 @@ static size_t draw_diff(void)
 			if (!memcmp(p, q, sizeof(*p)))
 				continue;
 			if (r != cr || c != cc)
-				ob_add(b, snprintf(b, sizeof(b), "\x1b[%d;%dH", r + 1, c + 1));
+				ob_add(b, sfmt(b, sizeof(b), "\x1b[%d;%dH", r + 1, c + 1));
 			if (p->fg != last.fg || p->bg != last.bg || p->attr != last.attr) {
 				diff_sgr(p);
 				last = *p;
@@ -9301,7 +9861,7 @@ static void view_waker(void)
 	} else {
 		ival_walk(t->last_ival, row, 0, waker_fn, &w);
 		if (!w.found) {
-			snprintf(G.v.msg, sizeof(G.v.msg), "no wakeup of %d before the cursor", t->tid);
+			sfmt(G.v.msg, sizeof(G.v.msg), "no wakeup of %d before the cursor", t->tid);
 			return;
 		}
 		waker = w.v.aux;
@@ -9309,12 +9869,12 @@ static void view_waker(void)
 	}
 	view_goto(at);
 	if (waker == WAKER_IRQ) {
-		snprintf(G.v.msg, sizeof(G.v.msg), "%d was woken by an interrupt", t->tid);
+		sfmt(G.v.msg, sizeof(G.v.msg), "%d was woken by an interrupt", t->tid);
 		return;
 	}
 	G.v.sel_key = waker;
 	if (row_find(waker) < 0)
-		snprintf(G.v.msg, sizeof(G.v.msg), "woken by %d, not shown", waker);
+		sfmt(G.v.msg, sizeof(G.v.msg), "woken by %d, not shown", waker);
 }
 
 /* Put the cursor on task slot row's next run after the cursor, else on
@@ -9352,7 +9912,7 @@ static void view_activity(int row)
 static void view_search(void)
 {
 	char *end;
-	long tid = strtol(G.v.query, &end, 10);
+	int64_t tid = num_i(G.v.query, &end);
 
 	view_place();
 	for (int i = 0; i < G.v.nrowlist; i++) {
@@ -9361,14 +9921,30 @@ static void view_search(void)
 		if (row < 0)
 			continue;
 		if ((*G.v.query && !*end && G.m.task[row].tid == tid) ||
-		    (*G.v.query && strstr(G.m.task[row].comm, G.v.query))) {
+		    (*G.v.query && str_find(G.m.task[row].comm, G.v.query, false))) {
 			G.v.sel = i;
 			G.v.sel_key = row_key(i);
 			view_activity(row);
 			return;
 		}
 	}
-	snprintf(G.v.msg, sizeof(G.v.msg), "no task matches '%s'", G.v.query);
+	sfmt(G.v.msg, sizeof(G.v.msg), "no task matches '%s'", G.v.query);
+}
+
+/* "tc-YYYYMMDD-HHMMSSZ.data" for time t (seconds since 1970) in UTC:
+ * days to a civil date as in Howard Hinnant's date algorithms.  The C
+ * library's gmtime would bring its time zone code, 5 KiB of a static
+ * binary; UTC, because a small target often has no time zone files. */
+static void utc_stamp(char *out, size_t n, int64_t t)
+{
+	int64_t s = t % 86400, days = t / 86400 + 719468;	/* days since 0000-03-01 */
+	int64_t era = (days >= 0 ? days : days - 146096) / 146097, doe = days - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+	int m = mp < 10 ? mp + 3 : mp - 9;
+
+	sfmt(out, n, "tc-%04d%02d%02d-%02d%02d%02dZ.data", (int)(yoe + era * 400 + (m <= 2)), m,
+	     (int)(doy - (153 * mp + 2) / 5 + 1), (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
 }
 
 /* The save key: what the window holds, every record of its span (live:
@@ -9378,20 +9954,16 @@ static void view_search(void)
 static void view_save(void)
 {
 	char path[64];
-	time_t now = time(NULL);
-	struct tm tm;
 	int fd;
 
 	if (G.opt.live && !G.fl.buf) {
-		snprintf(G.v.msg, sizeof(G.v.msg), "recording to %.60s: it holds everything", G.opt.rec_path);
+		sfmt(G.v.msg, sizeof(G.v.msg), "recording to %.60s: it holds everything", G.opt.rec_path);
 		return;
 	}
-	gmtime_r(&now, &tm);	/* UTC: no time zone files on a small target */
-	snprintf(path, sizeof(path), "tc-%04d%02d%02d-%02d%02d%02dZ.data", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	utc_stamp(path, sizeof(path), time(NULL));
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);	/* the recorder dies on failure */
 	if (fd < 0) {
-		snprintf(G.v.msg, sizeof(G.v.msg), "cannot save %s here: %s", path, strerror(errno));
+		sfmt(G.v.msg, sizeof(G.v.msg), "cannot save %s here: %s", path, strerror(errno));
 		return;
 	}
 	close(fd);
@@ -9410,7 +9982,7 @@ static void view_select_tid(int tid)
 
 	G.v.sel_key = tid;
 	if (!p || !filter_task(p))
-		snprintf(G.v.msg, sizeof(G.v.msg), "%d is not among the rows (filtered out)", tid);
+		sfmt(G.v.msg, sizeof(G.v.msg), "%d is not among the rows (filtered out)", tid);
 }
 
 /* L's Enter: the cursor on the selected wait (its start), its task's row
@@ -9449,7 +10021,7 @@ static void view_panel_open(int which)
 		return;
 	}
 	if (which == 'W' && row < 0) {
-		snprintf(G.v.msg, sizeof(G.v.msg), "W: select a task's row first");
+		sfmt(G.v.msg, sizeof(G.v.msg), "W: select a task's row first");
 		return;
 	}
 	if (which == 'W') {
@@ -9540,7 +10112,7 @@ static bool view_key(int key, int mx, int my)
 	case 'w': view_waker(); break;
 	case 'm': G.v.mark = G.v.cursor; G.v.has_mark = true; break;
 	case 's': G.v.order = (G.v.order + 1) % ORD_N;
-		snprintf(G.v.msg, sizeof(G.v.msg), "order: %s", ord_names[G.v.order]);
+		sfmt(G.v.msg, sizeof(G.v.msg), "order: %s", ord_names[G.v.order]);
 		break;
 	case '/': G.v.search = true; G.v.query[0] = 0; break;
 	case '?': G.v.help = true; break;
@@ -9548,7 +10120,7 @@ static bool view_key(int key, int mx, int my)
 	case 'c': G.v.cpucol = !G.v.cpucol; break;
 	case 'S': view_save(); break;
 	case 'i': G.v.hide = !G.v.hide;
-		snprintf(G.v.msg, sizeof(G.v.msg), "%s", G.v.hide ? "rows with nothing in view hidden" : "all rows shown");
+		sfmt(G.v.msg, sizeof(G.v.msg), "%s", G.v.hide ? "rows with nothing in view hidden" : "all rows shown");
 		break;
 	case K_CTRL_Z: G.v.want_suspend = true; break;
 	case K_MOUSE_CLICK:
@@ -9810,7 +10382,7 @@ static int run_record(void)
 		if (G.sig.stop || (G.opt.cmd && cmd_reap()))
 			break;
 	}
-	free(pfd);
+	mem_free(pfd);
 	status = capture_stop();
 	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9, G.fl.buf ? 0 : G.rec.pos);
 	if (G.sig.stop && !G.opt.cmd)
@@ -9931,7 +10503,7 @@ static void view_start(struct vloop *l)
 	if (G.rd.mark[0]) {	/* a flight recording: the cursor at what fired */
 		uint64_t t;
 
-		snprintf(G.v.msg, sizeof(G.v.msg), "%s", fl_mark_text(G.rd.mark, &t));
+		sfmt(G.v.msg, sizeof(G.v.msg), "%s", fl_mark_text(G.rd.mark, &t));
 		if (t >= G.v.start && t <= G.v.end)
 			G.v.cursor = t;
 	}
@@ -10003,9 +10575,9 @@ static void view_events(struct vloop *l, uint64_t now)
 	if (G.opt.live && G.opt.cmd && (G.sig.child || G.child.done)) {
 		G.sig.child = 0;
 		if (cmd_reap() && !G.v.exit[0])
-			snprintf(G.v.exit, sizeof(G.v.exit), "%.30s exited (status %d): q quits", G.opt.cmd[0],
-				 WIFEXITED(G.child.status) ? WEXITSTATUS(G.child.status) :
-				 128 + WTERMSIG(G.child.status));
+			sfmt(G.v.exit, sizeof(G.v.exit), "%.30s exited (status %d): q quits", G.opt.cmd[0],
+			     WIFEXITED(G.child.status) ? WEXITSTATUS(G.child.status) :
+			     128 + WTERMSIG(G.child.status));
 	}
 	if (now - l->rate_t >= NS_PER_SEC) {
 		uint64_t n = 0;
@@ -10106,7 +10678,7 @@ static int run_view(void)
 		if (now >= l.next_frame)
 			view_frame(&l);
 	}
-	free(pfd);
+	mem_free(pfd);
 	rd_history_stop();
 	term_restore();
 	if (G.opt.live) {
@@ -10136,15 +10708,15 @@ static int run_replay(void)
 	}
 	ret = rd_run(UINT64_MAX);
 	if (out_script)
-		fflush(out_script);
+		out_flush(out_script);
 	if (G.opt.summary && G.m.task) {
 		model_end();
-		out_summary(stdout);
+		out_summary(&tc_out);
 		if (G.opt.latency)
-			out_latency(stdout);
+			out_latency(&tc_out);
 		if (G.opt.chain_tid)
-			out_chain(stdout, G.opt.chain_tid);
-		fflush(stdout);
+			out_chain(&tc_out, G.opt.chain_tid);
+		out_flush(&tc_out);
 	}
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced)
@@ -10200,16 +10772,16 @@ static int fuzz_view(const char *spec)
 		kn -= used;
 		more = key == K_NONE || view_key(key, mx, my);
 	}
-	printf("%" PRIu64 " frames\n", G.term.frames);
+	ofmt(&tc_out, "%" PRIu64 " frames\n", G.term.frames);
 	return 0;
 }
 #endif
 
 /* ---------------------------------------------------------------- options and main */
 
-static void usage(FILE *f)
+static void usage(struct out *f)
 {
-	fputs("usage: tc --live [options] [-- command [args...]]    watch live\n"
+	oputs("usage: tc --live [options] [-- command [args...]]    watch live\n"
 	      "       tc --record FILE [options] [-- command ...]    record (perf.data) without a UI\n"
 	      "       tc --live --record FILE [options] [-- ...]     watch and record\n"
 	      "       tc --replay FILE [--speed N]                   browse a recording (tc's or perf's)\n"
@@ -10274,10 +10846,10 @@ static void parse_args(int argc, char **argv)
 			G.opt.ftrace = true;
 		} else if (!strcmp(a, "--chain")) {
 			char *end;
-			long tid;
+			int64_t tid;
 
 			NEEDV();
-			tid = strtol(v, &end, 10);
+			tid = num_i(v, &end);
 			if (*end || tid <= 0 || tid > PID_MAX)
 				die("--chain %s: a thread id is needed", v);
 			G.opt.chain_tid = tid;
@@ -10320,7 +10892,7 @@ static void parse_args(int argc, char **argv)
 			unsigned long m;
 
 			NEEDV();
-			m = strtoul(v, &end, 10);
+			m = num_u(v, &end, 10);
 			if (*end || m < 1 || m > 4095 || (sizeof(size_t) < 8 && m > 1024))
 				die("--history %s: MiB from 1 to %d are needed", v, sizeof(size_t) < 8 ? 1024 : 4095);
 			G.hist.mib = m;
@@ -10336,7 +10908,7 @@ static void parse_args(int argc, char **argv)
 			unsigned long p;
 
 			NEEDV();
-			p = strtoul(v, &end, 10);
+			p = num_u(v, &end, 10);
 			if (*end || !p || p > (1u << 20) || (p & (p - 1)))
 				die("-m %s: a power of two number of pages is needed", v);
 			G.opt.mmap_pages = p;
@@ -10359,7 +10931,7 @@ static void parse_args(int argc, char **argv)
 			unsigned long n;
 
 			NEEDV();
-			n = strtoul(v, &end, 10);
+			n = num_u(v, &end, 10);
 			if (*end || !n || n > (sizeof(size_t) < 8 ? 1024 : 4096))	/* MiB fit a size_t */
 				die("%s %s: a number from 1 to %d is needed", a, v, sizeof(size_t) < 8 ? 1024 : 4096);
 			if (!strcmp(a, "--keep"))
@@ -10367,19 +10939,21 @@ static void parse_args(int argc, char **argv)
 			else
 				G.fl.mem_mib = n;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			usage(&tc_out);
+			out_flush(&tc_out);
 			exit(0);
 		} else if (!strcmp(a, "--version")) {
-			printf("tc %s\n", TC_VERSION);
+			ofmt(&tc_out, "tc %s\n", TC_VERSION);
+			out_flush(&tc_out);
 			exit(0);
 		} else {
-			usage(stderr);
+			usage(&tc_err);
 			die("unknown option %s", a);
 		}
 #undef NEEDV
 	}
 	if (!!(G.opt.rec_path || G.opt.live) + !!G.opt.replay_path + !!G.opt.repair_path != 1) {
-		usage(stderr);
+		usage(&tc_err);
 		die("give one of --live, --record, --replay or --repair");
 	}
 	if (G.opt.cmd && !G.opt.rec_path && !G.opt.live)
@@ -10412,13 +10986,14 @@ static void parse_args(int argc, char **argv)
 #ifndef TC_TEST
 int main(int argc, char **argv)
 {
+	int ret;
+
 	G.rec.fd = -1;
 	parse_args(argc, argv);
 	if (G.opt.script) {
-		out_script = stdout;
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		out_script = &tc_out;
 		if (G.opt.ftrace)
-			out_ftrace_head(stdout);
+			out_ftrace_head(&tc_out);
 	}
 	if (G.opt.repair_path) {
 		rp_repair(G.opt.repair_path);
@@ -10428,10 +11003,12 @@ int main(int argc, char **argv)
 	if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW"))
 		return fuzz_view(getenv("TC_FUZZ_VIEW"));
 #endif
-	if (G.opt.view)
-		return run_view();
-	if (G.opt.replay_path)
-		return run_replay();
-	return run_record();
+	ret = G.opt.view ? run_view() : G.opt.replay_path ? run_replay() : run_record();
+	out_flush(&tc_out);
+	if (tc_out.err) {
+		note("writing standard output: %s", strerror(tc_out.err));
+		return 1;
+	}
+	return ret;
 }
 #endif

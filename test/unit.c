@@ -24,6 +24,8 @@
  *   decoding   rec_info and ev_decode of perf's and tc's sample layouts,
  *              side-band records with sample_id_all, every truncation
  *   tracing    td_parse of a TRACING_DATA blob, every prefix of it
+ *   libc       tc's printf, number parsing, search, sort, UTC date, memory
+ *              blocks and /proc directories, against the C library's
  *   misc       CPU lists, escaping of hostile task names
  *   view       the frame diff, key decoding, the following state machine
  *              (live, replay, --speed), hostile names on the screen
@@ -67,62 +69,81 @@ static void *tmalloc(size_t n)
 	return p;
 }
 
-/* out_script as an in-memory stream. */
-static char *ms_buf;
+/* out_script as a memory file; ms_sync puts what it holds in ms_buf. */
+static char *ms_buf, ms_b[4096];
 static size_t ms_len;
+static struct out ms_out = { .fd = -1, .cap = sizeof(ms_b), .b = ms_b };
 
 static void ms_open(void)
 {
-	out_script = open_memstream(&ms_buf, &ms_len);
-	if (!out_script) {
-		perror("unit: open_memstream");
+	ms_out.fd = memfd_create("unit", MFD_CLOEXEC);
+	ms_out.n = 0;
+	ms_out.err = 0;
+	if (ms_out.fd < 0) {
+		perror("unit: memfd_create");
 		exit(2);
 	}
+	out_script = &ms_out;
+}
+
+static void ms_sync(void)
+{
+	struct stat st;
+
+	out_flush(&ms_out);
+	free(ms_buf);
+	if (fstat(ms_out.fd, &st) < 0 || !(ms_buf = calloc(1, st.st_size + 1)) ||
+	    pread(ms_out.fd, ms_buf, st.st_size, 0) != st.st_size) {
+		perror("unit: memory file");
+		exit(2);
+	}
+	ms_len = st.st_size;
 }
 
 /* Free what tc and the last test allocated and zero the global state. */
 static void g_reset(void)
 {
-	if (out_script)
-		fclose(out_script);
+	if (ms_out.fd >= 0)
+		close(ms_out.fd);
+	ms_out.fd = -1;
 	out_script = NULL;
 	free(ms_buf);
 	ms_buf = NULL;
 	ms_len = 0;
 	for (int i = 0; i < MAX_FMTS; i++)
-		free(fmt_text[i].text);
+		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
 	for (int i = 0; G.mg.q && i < G.mg.nq; i++) {
-		free(G.mg.q[i].e);
-		free(G.mg.q[i].b);
+		mem_free(G.mg.q[i].e);
+		mem_free(G.mg.q[i].b);
 	}
-	free(G.mg.q);
-	free(G.mg.heap);
-	free(G.ev.idmap_id);
-	free(G.ev.idmap_attr);
+	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
+	mem_free(G.ev.idmap_id);
+	mem_free(G.ev.idmap_attr);
 	/* the model's and the view's tables (model_init, scr_setup) */
-	free(G.m.task);
-	free(G.m.task_hash);
-	free(G.m.cpu);
+	mem_free(G.m.task);
+	mem_free(G.m.task_hash);
+	mem_free(G.m.cpu);
 	ival_ring(0);	/* unmaps the interval ring */
-	free(G.term.scr);
-	free(G.term.scr_prev);
-	free(G.term.acc);
-	free(G.term.ob);
-	free(G.v.rowlist);
-	free(lat.runs);
-	free(lat.head);
-	free(lat.cur);
-	free(lat.since);
+	mem_free(G.term.scr);
+	mem_free(G.term.scr_prev);
+	mem_free(G.term.acc);
+	mem_free(G.term.ob);
+	mem_free(G.v.rowlist);
+	mem_free(lat.runs);
+	mem_free(lat.head);
+	mem_free(lat.cur);
+	mem_free(lat.since);
 	memset(&lat, 0, sizeof(lat));
-	free(lat_cidle);	/* the live view's idle states (lat_cidle_init) */
+	mem_free(lat_cidle);	/* the live view's idle states (lat_cidle_init) */
 	lat_cidle = NULL;
 	for (int k = 0; k < HK_N; k++) {	/* the view's history (hist_init) */
-		free(G.hist.hp[k].f);
-		free(G.hist.hp[k].hi);
-		free(G.hist.hp[k].row);
-		free(G.hist.hp[k].tid);
-		free(G.hist.hp[k].map);
+		mem_free(G.hist.hp[k].f);
+		mem_free(G.hist.hp[k].hi);
+		mem_free(G.hist.hp[k].row);
+		mem_free(G.hist.hp[k].tid);
+		mem_free(G.hist.hp[k].map);
 	}
 	while (nscratch)
 		free(scratch[--nscratch]);
@@ -1264,7 +1285,7 @@ static int out_lines(size_t *pos, uint64_t *t, int *cpu, int *id, int max)
 {
 	int k = 0;
 
-	fflush(out_script);
+	ms_sync();
 	while (*pos < ms_len) {
 		char *line = ms_buf + *pos, *nl = memchr(line, '\n', ms_len - *pos);
 
@@ -1413,8 +1434,8 @@ static void t_mq_full(void)
 	int oc[8], oid[8], k;
 
 	CHECK(merge_setup(1), "setup");
-	free(G.mg.q);
-	free(G.mg.heap);
+	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
 	mrg_init(1, 256, false);	/* 48-byte records take 64 in their slots */
 	n = mk_sample(rec, SMP_LIVE, &s);
 	CHECK(n == 48, "record of %zu bytes", n);
@@ -1599,7 +1620,7 @@ static void file_check(const char *what, const struct frec *f, int n, int ncpu, 
 		g_reset();
 		CHECK(merge_setup_file(), "%s: setup", what);
 		CHECK(file_read(buf, len, mode == 0, ncpu), "%s: read", what);
-		fflush(out_script);
+		ms_sync();
 		while (pos < ms_len && got <= k) {
 			char *line = ms_buf + pos, *nl = memchr(line, '\n', ms_len - pos), *p;
 			uint64_t t;
@@ -2036,7 +2057,7 @@ static void t_td_parse_prefixes(void)
 		CHECK(G.ev.nfmt == want, "prefix %zu: nfmt %d", len, G.ev.nfmt);
 		CHECK(!G.ev.swap, "prefix %zu: G.ev.swap left set", len);
 		for (int i = 0; i < G.ev.nfmt; i++)
-			free(fmt_text[i].text);
+			mem_free(fmt_text[i].text);
 		memset(fmt_text, 0, sizeof(fmt_text));
 		G.ev.nfmt = 0;
 	}
@@ -2081,7 +2102,7 @@ static void t_td_parse_bad_counts(void)
 	r = td_parse(c.p, c.len);
 	CHECK(r == 3 && G.ev.nfmt == 3, "system count 2^32-1: returned %d", r);
 	for (int i = 0; i < G.ev.nfmt; i++)
-		free(fmt_text[i].text);
+		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
 	G.ev.nfmt = 0;
 	/* the format count of power */
@@ -2090,7 +2111,7 @@ static void t_td_parse_bad_counts(void)
 	r = td_parse(c.p, c.len);
 	CHECK(r == 3, "format count 2^32-1: returned %d", r);
 	for (int i = 0; i < G.ev.nfmt; i++)
-		free(fmt_text[i].text);
+		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
 	G.ev.nfmt = 0;
 	/* a format size of 2^64-1 */
@@ -2161,6 +2182,209 @@ static void t_cpulist_count_malformed(void)
 	CHECK(!msg[0], "malformed lists not counted as 0:%s", msg);
 }
 
+/* ---------------------------------------------------------------- tc's libc parts, against the C library */
+
+#if defined(__GNUC__) && !defined(__clang__)	/* cut on purpose, to 5 bytes */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+/* One format with the same arguments through sfmt and snprintf. */
+#define FMT_EQ(...) do {							\
+	char a_[256], b_[256];						\
+	int la_ = sfmt(a_, sizeof(a_), __VA_ARGS__);			\
+	int lb_ = snprintf(b_, sizeof(b_), __VA_ARGS__);		\
+	CHECK(la_ == lb_ && !strcmp(a_, b_), "format %s: '%s' (%d), libc '%s' (%d)", #__VA_ARGS__, a_, la_, b_, lb_); \
+	la_ = sfmt(a_, 5, __VA_ARGS__);				\
+	lb_ = snprintf(b_, 5, __VA_ARGS__);				\
+	CHECK(la_ == lb_ && !strcmp(a_, b_), "cut to 5: %s: '%s', libc '%s'", #__VA_ARGS__, a_, b_); \
+} while (0)
+
+static void t_fmt_libc(void)
+{
+	static const int ints[] = { 0, 1, -1, 42, -42, 99999, INT_MAX, INT_MIN };
+	static const double dbl[] = { 0, 0.05, 0.125, 0.5, 1, 1.25, 2.5, 3.14159, 9.9996, 12.345, 99.95,
+				      123.456, 999.4, 999.96, 1234.5, 333333.333, 1e6, 12345678.9, 0.0004,
+				      0.00012345, 0.001, 7e-7, 1e9, 123456789.987654 };
+	char s[] = "abcdefgh", ten[16];
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		int v = ints[i];
+
+		FMT_EQ("%d|%5d|%-5d|%05d|% d|%+d|%i", v, v, v, v, v, v, v);
+		FMT_EQ("%u|%x|%X|%o|%02x|%03o|%06u|%.3d|%.0d|", v, v, v, v, v, v, v, v, v);
+		FMT_EQ("%hhd|%hd|%hu|%ld|%lu|%7d|%-7d|%-4d", (signed char)v, (short)v, (unsigned short)v,
+		       (long)v, (unsigned long)v, v, v, v);
+		FMT_EQ("%*d|%-*d|%.*d", 6, v, -6, v, 3, v);
+	}
+	FMT_EQ("%lld|%llu|%" PRId64 "|%" PRIu64 "|%" PRIx64 "|%zu|%jd", LLONG_MIN, ULLONG_MAX, INT64_MIN,
+	       UINT64_MAX, UINT64_MAX, SIZE_MAX, INTMAX_MIN);
+	FMT_EQ("%zd|%td|%ju", (ssize_t)-5, (ptrdiff_t)-7, (uintmax_t)8);
+	for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++) {
+		double v = dbl[i];
+
+		FMT_EQ("%.3f|%.1f|%.2f|%f|%.0f|%8.2f|%-8.1f|%08.3f|%+.1f", v, v, v, v, v, v, v, v, v);
+		FMT_EQ("%.3g|%g|%.1g|%.6g|%10.3g|%-10.4g|%.15g", v, v, v, v, v, v, v);
+		FMT_EQ("%.3f|%.3g|%g", -v, -v, -v);
+	}
+	FMT_EQ("%s|%10s|%-10s|%.3s|%.*s|%-*.*s|%16s|%.0s", s, s, s, s, 2, s, 6, 2, s, s, s);
+	FMT_EQ("%c%c|%3c|%-3c|%%|100%%", 'x', '!', 'y', 'z');
+	FMT_EQ("no conversions at all");
+	FMT_EQ("%s", "");
+	memset(ten, 'q', sizeof(ten));	/* no NUL within the precision: never read past it */
+	FMT_EQ("%.10s|", ten);
+	{
+		struct out o = { .fd = memfd_create("fmt", MFD_CLOEXEC), .cap = 7, .b = ten };
+		char got[64] = "";
+
+		ofmt(&o, "%s=%d;", "abcdefghij", -12);	/* more than the buffer: written in parts */
+		oputs("xy", &o);
+		oputc('\n', &o);
+		out_flush(&o);
+		CHECK(pread(o.fd, got, sizeof(got) - 1, 0) == 18 && !strcmp(got, "abcdefghij=-12;xy\n"), "out wrote '%s'", got);
+		close(o.fd);
+	}
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+static void t_num_libc(void)
+{
+	static const char *const u[] = { "0", "7", "123", "  42", "\t9x", "18446744073709551615",
+					 "18446744073709551616", "99999999999999999999999", "12abc", "abc", "",
+					 " ", "0x1f", "0X1fz", "017", "09", "0x", "0xg", "00", "4294967296" };
+	static const char *const i[] = { "-5", "  -12x", "9223372036854775807", "9223372036854775808",
+					 "-9223372036854775808", "-9223372036854775809", "-", "- 1", "-x", "31" };
+
+	for (size_t k = 0; k < sizeof(u) / sizeof(u[0]); k++)
+		for (int base = 0; base <= 10; base += 10) {
+			char *e1, *e2;
+			uint64_t a = num_u(u[k], &e1, base);
+			unsigned long long b = strtoull(u[k], &e2, base);
+
+			CHECK(a == b && e1 == e2, "num_u('%s', %d) = %" PRIu64 " +%d, strtoull %llu +%d", u[k], base, a,
+			      (int)(e1 - u[k]), b, (int)(e2 - u[k]));
+		}
+	for (size_t k = 0; k < sizeof(i) / sizeof(i[0]); k++) {
+		char *e1, *e2;
+		int64_t a = num_i(i[k], &e1);
+		long long b = strtoll(i[k], &e2, 10);
+
+		CHECK((a == b && e1 == e2) || !strcmp(i[k], "- 1"), "num_i('%s') = %" PRId64 " +%d, strtoll %lld +%d",
+		      i[k], a, (int)(e1 - i[k]), b, (int)(e2 - i[k]));
+	}
+	{
+		char *e;
+
+		CHECK(num_u("-5", &e, 10) == 0 && !strcmp(e, "-5"), "a sign is not a number");
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void t_str_sort_libc(void)
+{
+	static const char *const h[] = { "", "a", "abc", "aab", "xabcabd", "ttracefs", "nodev\ttracefs\n",
+					 "en_US.UTF-8", "C.utf8", "xterm-256color" };
+	static const char *const n[] = { "", "a", "ab", "abd", "b", "\ttracefs\n", "utf-8", "UTF8", "256", "zz" };
+	uint32_t x[1000], y[1000], seed = 1;
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
+		for (size_t j = 0; j < sizeof(n) / sizeof(n[0]); j++) {
+			CHECK(str_find(h[i], n[j], false) == strstr(h[i], n[j]), "str_find('%s', '%s')", h[i], n[j]);
+			CHECK(str_find(h[i], n[j], true) == strcasestr(h[i], n[j]), "str_find('%s', '%s', fold)",
+			      h[i], n[j]);
+		}
+	for (size_t len = 0; len <= 1000; len += len < 10 ? 1 : 331) {
+		for (size_t i = 0; i < len; i++)
+			x[i] = y[i] = (seed = seed * 1103515245 + 12345) >> 16 & (len < 10 ? 3 : 0xffff);
+		sort(x, len, sizeof(x[0]), cmp_u32);
+		qsort(y, len, sizeof(y[0]), cmp_u32);
+		CHECK(!memcmp(x, y, len * sizeof(x[0])), "sort of %zu differs from qsort", len);
+	}
+}
+
+static void t_utc_stamp(void)
+{
+	static const int64_t t[] = { 0, 59, 86399, 86400, 951782400, 951868799, 1709164800, 1735689599,
+				     4102444800, 4107542400, 253402300799 };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]) + 50; i++) {
+		int64_t v = i < sizeof(t) / sizeof(t[0]) ? t[i] : (int64_t)(i * 2654435761u % 4000000000u) * 7;
+		time_t tt = v;
+		struct tm tm;
+		char a[64], b[64];
+
+		gmtime_r(&tt, &tm);
+		utc_stamp(a, sizeof(a), v);
+		snprintf(b, sizeof(b), "tc-%04d%02d%02d-%02d%02d%02dZ.data", tm.tm_year + 1900, tm.tm_mon + 1,
+			 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		CHECK(!strcmp(a, b), "%" PRId64 ": %s, gmtime %s", v, a, b);
+	}
+}
+
+/* Blocks are zeroed, keep their bytes through mem_realloc, and a write
+ * just past the 16-byte rounded end faults. */
+static void t_mem_guard(void)
+{
+	static const size_t sz[] = { 1, 15, 16, 4080, 4096, 4097, 100000 };
+
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		unsigned char *p = mem_alloc(sz[i]), *q;
+		size_t end = (sz[i] + 15) & ~(size_t)15;
+		int st;
+		pid_t pid;
+
+		CHECK(p && !((uintptr_t)p & 15), "mem_alloc(%zu) = %p", sz[i], (void *)p);
+		for (size_t j = 0; j < end; j++)
+			CHECK(!p[j], "byte %zu of %zu not zero", j, sz[i]);
+		memset(p, 0xa5, end);
+		if ((pid = fork()) == 0) {
+			signal(SIGSEGV, SIG_DFL);
+			p[end] = 1;
+			_exit(0);
+		}
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a write past %zu bytes did not fault (status %x)", sz[i], st);
+		q = mem_realloc(p, 2 * sz[i]);
+		CHECK(q && q[0] == 0xa5 && q[sz[i] - 1] == 0xa5 && !q[2 * sz[i] - 1], "mem_realloc(%zu)", sz[i]);
+		mem_free(q);
+	}
+}
+
+/* numdir_next gives the numeric entries of a directory, each once. */
+static void t_numdir(void)
+{
+	char dir[] = "/tmp/tc-unit-XXXXXX", path[64];
+	static const char *const names[] = { "1", "22", "abc", "0", "007", "12x", "2147483648", "31" };
+	struct numdir d;
+	int got = 0, v;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	numdir_open(&d, dir);
+	while ((v = numdir_next(&d)))
+		got |= v == 1 ? 1 : v == 22 ? 2 : v == 7 ? 4 : v == 31 ? 8 : 16;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	CHECK(got == 15 && d.fd < 0, "entries found: %x, fd %d", got, d.fd);
+	numdir_open(&d, "/nonexistent");
+	CHECK(!numdir_next(&d), "a missing directory has entries");
+}
+
 /* ---------------------------------------------------------------- escaping */
 
 static void t_out_name(void)
@@ -2170,7 +2394,7 @@ static void t_out_name(void)
 
 	ms_open();
 	out_name(out_script, in);
-	fflush(out_script);
+	ms_sync();
 	CHECK(ms_len == strlen(want) && !memcmp(ms_buf, want, ms_len), "got '%.*s', want '%s'",
 	      (int)ms_len, ms_buf, want);
 	for (size_t i = 0; i < ms_len; i++)
@@ -2187,7 +2411,7 @@ static void t_out_event_hostile(void)
 	strcpy(e.comm2, "x\ny \xff");
 	ms_open();
 	out_event(out_script, &e);
-	fflush(out_script);
+	ms_sync();
 	CHECK(ms_len > 0 && ms_buf[ms_len - 1] == '\n', "no line end");
 	for (size_t i = 0; i + 1 < ms_len; i++)
 		CHECK(ms_buf[i] >= ' ' && ms_buf[i] < 0x7f, "byte 0x%02x at %zu written raw",
@@ -2834,7 +3058,7 @@ static void t_view_hostile_names(void)
 	CHECK(!ob_clean(0, msg, sizeof(msg)), "draw_str names: %s", msg);
 
 	/* the whole frame, with the names coming from events */
-	free(G.term.scr); free(G.term.scr_prev); free(G.term.acc); free(G.term.ob);
+	mem_free(G.term.scr); mem_free(G.term.scr_prev); mem_free(G.term.acc); mem_free(G.term.ob);
 	G.term.scr = G.term.scr_prev = NULL;
 	G.term.acc = NULL;
 	G.term.ob = NULL;
@@ -3660,14 +3884,14 @@ static void rec_write(const char *path, const char *cut)
 				    write_all(fd, rec, 12) < 0)
 					exit(2);
 				close(fd);
-				free(all);
+				mem_free(all);
 			}
 		}
 	}
 	rec_round();
 	rec_close();
-	free(G.rec.blobs);
-	free(G.rec.buf);
+	mem_free(G.rec.blobs);
+	mem_free(G.rec.buf);
 }
 
 /* Read path to the script stream (ms_buf); returns rd_run's result. */
@@ -3678,13 +3902,13 @@ static int rec_read(const char *path)
 	ms_open();
 	rd_open(path);
 	ret = rd_run(UINT64_MAX);
-	fflush(out_script);
+	ms_sync();
 	for (int i = 0; i < G.ev.nattr; i++)
-		free(G.ev.attr[i].ids);
+		mem_free(G.ev.attr[i].ids);
 	if (G.rc.mapped)
 		munmap(G.rc.buf, G.rd.fsize);
 	else
-		free(G.rc.buf);
+		mem_free(G.rc.buf);
 	close(G.rc.fd);
 	return ret;
 }
@@ -3824,7 +4048,7 @@ static void t_lat_holders(void)
 	      r->hold_tid[1], r->hold_ns[1], r->idle_ns);
 	ms_open();
 	out_latency(out_script);
-	fflush(out_script);
+	ms_sync();
 	CHECK(strstr(ms_buf, "1\t20\tt20\t1\t0.000003\t0.006\tpreempted\t-\tt30:30 66.7%,t21:21 66.7%,t10:10 33.3%,idle 33.3%\tt20:20\n"),
 	      "rank 1 line not found in:\n%s", ms_buf);
 	CHECK(strstr(ms_buf, "2\t30\tt30\t0\t0.000002\t0.003\tt20:20\t-\tt10:10 100.0%,t21:21 66.7%,t20:20 33.3%\tt30:30<-t20:20\n"),
@@ -4223,6 +4447,12 @@ int main(void)
 	RUN(td_parse_prefixes);
 	RUN(td_parse_big_endian);
 	RUN(td_parse_bad_counts);
+	RUN(fmt_libc);
+	RUN(num_libc);
+	RUN(str_sort_libc);
+	RUN(utc_stamp);
+	RUN(mem_guard);
+	RUN(numdir);
 	RUN(cpulist);
 	RUN(cpulist_count_malformed);
 	RUN(out_name);
