@@ -35,16 +35,22 @@ TC_CFLAGS = $(TC_OPT) $(TC_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
-# The static build: small code, unused functions and data dropped by the
+# The static build: small code (-Oz: 1.7 KiB less than -Os, and a
+# replay's CPU time 4% more), unused functions and data dropped by the
 # linker, no unwind tables (C, no exceptions), no build id, and no
 # page of padding between the code and the read-only data (-z
 # noseparate-code; a static binary maps its few pages anyway) nor
 # before the relocation-read-only part (-z norelro: a static non-PIE
-# binary has no dynamic relocations for it to protect).
-TC_SMALL = -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+# binary has no dynamic relocations for it to protect), nor up to a page
+# boundary before the data (-z common-page-size=16: the data's first page
+# then also holds the code's last bytes, as the loader maps it anyway).
+TC_SMALL = -Oz -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
-	   -Wl,-z,noseparate-code -Wl,-z,norelro
+	   -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=16
 STATIC_MAX = 131072
+# and, for musl-gcc (gcc), functions called once stay functions: 400 bytes
+# less than inlined into their caller.
+MUSL_SMALL = -fno-inline-functions-called-once
 
 # musl's include directory has no Linux UAPI headers (linux/perf_event.h):
 # give musl-gcc the system's linux/, asm/ and asm-generic/ and nothing else,
@@ -52,6 +58,9 @@ STATIC_MAX = 131072
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 KASM := $(firstword $(wildcard /usr/include/$(MULTIARCH)/asm /usr/include/asm))
 MUSL_INC = .musl-include
+
+# make test compares tc-static with tc where musl-gcc is installed.
+TEST_STATIC := $(if $(shell command -v $(MUSL_CC) 2>/dev/null),tc-static)
 
 # test/unit.c is written together with tc.c; build it when it exists.
 UNIT := $(if $(wildcard test/unit.c),test/unit test/unit-san)
@@ -89,7 +98,7 @@ tc32: tc.c
 	$(CC) -m32 $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 # make static says how the size stands against the 128 KiB goal;
-# make static-check fails when it is over (not yet met: see the README).
+# make static-check fails when it is over (CI runs it).
 static: tc-static
 	@size=$$(stat -c %s tc-static); \
 	if [ $$size -le $(STATIC_MAX) ]; then \
@@ -107,7 +116,7 @@ tc-static: tc.c
 	ln -s /usr/include/linux $(MUSL_INC)/linux
 	ln -s /usr/include/asm-generic $(MUSL_INC)/asm-generic
 	ln -s $(KASM) $(MUSL_INC)/asm
-	$(MUSL_CC) -static $(TC_WARN) $(TC_SMALL) -isystem $(MUSL_INC) $(CPPFLAGS) $(CFLAGS) \
+	$(MUSL_CC) -static $(TC_WARN) $(TC_SMALL) $(MUSL_SMALL) -isystem $(MUSL_INC) $(CPPFLAGS) $(CFLAGS) \
 		$(EXTRA_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 	$(STRIP) -R .comment $@
 
@@ -157,7 +166,7 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin $(UNIT)
+test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin $(UNIT)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.

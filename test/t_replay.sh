@@ -254,8 +254,45 @@ mkdata_perf_reads() {
 	fi
 }
 
+# The static build (musl, and tc's own printf, allocator and number
+# parsing in place of the C library's) prints what the glibc build prints:
+# --summary, --latency, --script, --ftrace, --help and errors, byte for
+# byte, for the synthetic files and the committed recordings, hostile
+# names included.
+static_same() {
+	local st=$ROOT/tc-static f m v bad= n=0
+	[ -x "$st" ] || { skip static_same "no tc-static (make static needs musl-gcc)"; return; }
+	for v in "basic" "basic --be" "basic --long4" "power" "lost"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		"$MKDATA" "${@:2}" --scenario "$1" "$T/mk-$n.data" 2>/dev/null || bad="$bad [mkdata $v]"
+		n=$((n + 1))
+	done
+	for f in "$T"/mk-*.data "$ROOT"/test/fuzz-seeds/*.data; do
+		for m in "--summary" "--summary --latency" "--script" "--script --ftrace"; do
+			# shellcheck disable=SC2086
+			timeout 60 "$TC" --replay "$f" $m >"$T/a" 2>"$T/a.err"
+			# shellcheck disable=SC2086
+			timeout 60 "$st" --replay "$f" $m >"$T/b" 2>"$T/b.err"
+			cmp -s "$T/a" "$T/b" || bad="$bad [$(basename "$f") $m: stdout]"
+			# stderr's last line has tc's CPU time in it
+			cmp -s <(grep -v "tc's CPU" "$T/a.err") <(grep -v "tc's CPU" "$T/b.err") ||
+				bad="$bad [$(basename "$f") $m: stderr]"
+		done
+	done
+	"$TC" --help >"$T/a" 2>&1; "$st" --help >"$T/b" 2>&1
+	cmp -s "$T/a" "$T/b" || bad="$bad [--help]"
+	"$TC" --history 0 >"$T/a" 2>&1; "$st" --history 0 >"$T/b" 2>&1
+	cmp -s "$T/a" "$T/b" || bad="$bad [an error]"
+	if [ -z "$bad" ]; then
+		pass static_same
+	else
+		fail static_same "tc-static and tc differ:$bad"
+	fi
+}
+
 run_tests replay_basic replay_basic_be replay_basic_long4 replay_basic_be_long4 \
-	replay_power replay_lost mkdata_perf_reads
+	replay_power replay_lost mkdata_perf_reads static_same
 
 # ---------------------------------------------------------------- bad input
 
