@@ -2322,6 +2322,8 @@ static void t_utc_stamp(void)
 		struct tm tm;
 		char a[64], b[64];
 
+		if ((int64_t)tt != v)
+			continue;	/* past 2038 where time_t has 32 bits: no gmtime to compare with */
 		gmtime_r(&tt, &tm);
 		utc_stamp(a, sizeof(a), v);
 		snprintf(b, sizeof(b), "tc-%04d%02d%02d-%02d%02d%02dZ.data", tm.tm_year + 1900, tm.tm_mon + 1,
