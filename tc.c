@@ -621,16 +621,20 @@ static struct {
  * tc's printf, and its buffered output on a file descriptor, instead of
  * the C library's printf and stdio: those are 14 KiB of a 128 KiB static
  * binary (the floating-point printer alone is 5 KiB).  The formatter does
- * what tc's formats use: flags '-', '0', ' ' and '+'; width and precision
- * as digits or '*'; sizes hh, h, l, ll, z, j and t; conversions d i u x X
- * o c s % and, for doubles, f and g to 15 digits, rounded as the C
- * library rounds.  The compiler checks every call against printf's
- * rules.
+ * what tc's formats and the kernel's print formats (--ftrace) use:
+ * flags '-', '0', ' ', '+' and '#'; width and precision as digits or '*',
+ * up to FMT_MAX; sizes hh, h, l, ll, z, j and t; conversions d i u x X o c
+ * s % and, for doubles, f and g, rounded as the C library rounds while
+ * the double times 10^precision stays below 2^53 with a power of ten
+ * that is exact (all of tc's: %.1f to %.3f and %.3g of times and sizes).
+ * The compiler checks every call against printf's rules.
  */
 
+#define FMT_MAX (1 << 20)
+
 /* A buffered writer on a file descriptor.  unbuf: written out at the end
- * of every call (&tc_err).  err: the errno of a write that failed (what
- * comes after is dropped), 0 if none. */
+ * of every call (&tc_err).  err: the errno of a write that failed, 0 if
+ * none (a buffered out drops what comes after). */
 struct out {
 	int fd;
 	bool unbuf;
@@ -672,8 +676,8 @@ static int write_all(int fd, const void *buf, size_t len)
 /* Write out what o holds. */
 static void out_flush(struct out *o)
 {
-	if (o->n && !o->err && write_all(o->fd, o->b, o->n) < 0)
-		o->err = errno ? errno : EIO;
+	if (o->n && (!o->err || o->unbuf) && write_all(o->fd, o->b, o->n) < 0)
+		o->err = errno ? errno : EIO;	/* stdout: the rest is dropped; stderr tries again */
 	o->n = 0;
 }
 
@@ -705,8 +709,11 @@ static void sink_put(struct sink *k, const char *p, size_t n)
 /* c, n times, to the sink. */
 static void sink_rep(struct sink *k, char c, int n)
 {
-	while (n-- > 0)
-		sink_put(k, &c, 1);
+	char b[64];
+
+	memset(b, c, sizeof(b));
+	for (; n > 0; n -= (int)sizeof(b))
+		sink_put(k, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b));
 }
 
 /* A field of width w: the sign or prefix pre, zeros (zero: when padded
@@ -860,7 +867,7 @@ static void fmt_to(struct sink *k, const char *f, va_list ap0)
 
 	va_copy(ap, ap0);
 	for (; *f; f++) {
-		bool left = false, zpad = false, neg = false;
+		bool left = false, zpad = false, neg = false, alt = false;
 		const char *pre = "", *sp = "";
 		int w = 0, p = -1, sz = 0;
 		char d[64], *body = d, c;
@@ -874,24 +881,28 @@ static void fmt_to(struct sink *k, const char *f, va_list ap0)
 			f += n - 1;
 			continue;
 		}
-		for (f++; *f == '-' || *f == '0' || *f == ' ' || *f == '+'; f++)
+		for (f++; *f == '-' || *f == '0' || *f == ' ' || *f == '+' || *f == '#'; f++)
 			if (*f == '-')
 				left = true;
 			else if (*f == '0')
 				zpad = true;
+			else if (*f == '#')
+				alt = true;
 			else if (*f == '+' || !*sp)
 				sp = *f == '+' ? "+" : " ";
-		if (*f == '*')
-			w = va_arg(ap, int), f++, left |= w < 0, w = w < 0 ? -w : w;
+		if (*f == '*')	/* widths and precisions stop at FMT_MAX (formats from files) */
+			w = va_arg(ap, int), f++, left |= w < 0, w = w < -FMT_MAX ? FMT_MAX : w < 0 ? -w : w;
 		for (; *f >= '0' && *f <= '9'; f++)
-			w = w * 10 + *f - '0';
+			w = w < FMT_MAX ? w * 10 + *f - '0' : w;
 		if (*f == '.') {
 			p = 0;
 			if (*++f == '*')
 				p = va_arg(ap, int), f++;
 			for (; *f >= '0' && *f <= '9'; f++)
-				p = p * 10 + *f - '0';
+				p = p < FMT_MAX ? p * 10 + *f - '0' : p;
 		}
+		w = w > FMT_MAX ? FMT_MAX : w;
+		p = p > FMT_MAX ? FMT_MAX : p;
 		for (; *f && strchr("hlzjt", *f); f++)
 			sz = *f == 'h' ? (sz < 0 ? -2 : -1) : *f == 'l' ? sz + 1 : *f == 'z' ? 3 : *f == 'j' ? 4 : 5;
 		switch (c = *f) {
@@ -904,7 +915,8 @@ static void fmt_to(struct sink *k, const char *f, va_list ap0)
 			if (p == 0 && v == 0)
 				n = 0;
 			digits = p > (int)n ? p - (int)n : 0;
-			pre = neg ? "-" : c == 'd' || c == 'i' ? sp : "";
+			pre = neg ? "-" : c == 'd' || c == 'i' ? sp : !alt || !v ? "" : c == 'x' ? "0x" :
+			      c == 'X' ? "0X" : c == 'o' && !digits ? "0" : "";
 			fmt_field(k, pre, body, n, w, digits, left, zpad && p < 0);
 			break;
 		}
@@ -1107,13 +1119,14 @@ static uint64_t now_ns(void)
 }
 
 /* Read up to cap-1 bytes of a (small, /proc or /sys) file into buf, NUL
- * terminated.  Returns the length or -1. */
+ * terminated.  Returns the length, or -1 (buf is "" then). */
 static ssize_t read_small(const char *path, char *buf, size_t cap)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
 	ssize_t n;
 
+	buf[0] = 0;
 	if (fd < 0)
 		return -1;
 	while (len + 1 < cap && (n = read(fd, buf + len, cap - 1 - len)) > 0)
@@ -4462,7 +4475,7 @@ static void rec_checkpoint(void)
 static void rec_give(int fd)
 {
 	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
-	unsigned long uid, gid;
+	uint64_t uid, gid;
 	char *e1, *e2;
 
 	if (geteuid() != 0 || !u || !g)
@@ -4474,7 +4487,7 @@ static void rec_give(int fd)
 		return;
 	}
 	if (fchown(fd, uid, gid) < 0)
-		note("cannot give %s to uid %lu gid %lu: %s", G.opt.rec_path, uid, gid, strerror(errno));
+		note("cannot give %s to uid %" PRIu64 " gid %" PRIu64 ": %s", G.opt.rec_path, uid, gid, strerror(errno));
 }
 
 /*
@@ -10889,7 +10902,7 @@ static void parse_args(int argc, char **argv)
 				G.v.window_ns = d * 1e9;
 		} else if (!strcmp(a, "--history")) {
 			char *end;
-			unsigned long m;
+			uint64_t m;
 
 			NEEDV();
 			m = num_u(v, &end, 10);
@@ -10905,7 +10918,7 @@ static void parse_args(int argc, char **argv)
 				die("-d %s: not a number of seconds", v);
 		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
 			char *end;
-			unsigned long p;
+			uint64_t p;
 
 			NEEDV();
 			p = num_u(v, &end, 10);
@@ -10928,7 +10941,7 @@ static void parse_args(int argc, char **argv)
 				die("--trigger %s: wait>D, blocked>D, run>D or lost, D like 500us, 30ms, 2s (at most 8 triggers)", v);
 		} else if (!strcmp(a, "--keep") || !strcmp(a, "--flight-mem")) {
 			char *end;
-			unsigned long n;
+			uint64_t n;
 
 			NEEDV();
 			n = num_u(v, &end, 10);
@@ -11000,8 +11013,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 #ifdef TC_FUZZ
-	if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW"))
-		return fuzz_view(getenv("TC_FUZZ_VIEW"));
+	if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW")) {
+		ret = fuzz_view(getenv("TC_FUZZ_VIEW"));
+		out_flush(&tc_out);
+		return ret;
+	}
 #endif
 	ret = G.opt.view ? run_view() : G.opt.replay_path ? run_replay() : run_record();
 	out_flush(&tc_out);

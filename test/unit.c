@@ -2187,6 +2187,7 @@ static void t_cpulist_count_malformed(void)
 #if defined(__GNUC__) && !defined(__clang__)	/* cut on purpose, to 5 bytes */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#pragma GCC diagnostic ignored "-Wformat-overflow"
 #endif
 
 /* One format with the same arguments through sfmt and snprintf. */
@@ -2230,7 +2231,19 @@ static void t_fmt_libc(void)
 	FMT_EQ("%s|%10s|%-10s|%.3s|%.*s|%-*.*s|%16s|%.0s", s, s, s, s, 2, s, 6, 2, s, s, s);
 	FMT_EQ("%c%c|%3c|%-3c|%%|100%%", 'x', '!', 'y', 'z');
 	FMT_EQ("no conversions at all");
+	for (int i = 0; i < 3; i++) {	/* the kernel's print formats use '#' */
+		unsigned v = i == 0 ? 0 : i == 1 ? 31 : 0xdeadbeef;
+
+		FMT_EQ("%#x|%#X|%#o|%#lx|%#016llx|%#10x|%-#8x|%#.3o|%#.0x", v, v, v, (unsigned long)v,
+		       (unsigned long long)v, v, v, v, v);
+	}
 	FMT_EQ("%s", "");
+	{	/* widths from a file: bounded, no overflow, the length says so */
+		char b[16];
+		int l = sfmt(b, sizeof(b), "%99999999999999d|%.99999999999999d", 5, 6);
+
+		CHECK(l == 2 * (1 << 20) + 1 && !strcmp(b, "               "), "huge widths: %d '%s'", l, b);
+	}
 	memset(ten, 'q', sizeof(ten));	/* no NUL within the precision: never read past it */
 	FMT_EQ("%.10s|", ten);
 	{
@@ -2243,6 +2256,14 @@ static void t_fmt_libc(void)
 		out_flush(&o);
 		CHECK(pread(o.fd, got, sizeof(got) - 1, 0) == 18 && !strcmp(got, "abcdefghij=-12;xy\n"), "out wrote '%s'", got);
 		close(o.fd);
+		o = (struct out){ .fd = -1, .unbuf = true, .cap = 7, .b = ten };	/* stderr: a failed write */
+		ofmt(&o, "lost");
+		o.fd = memfd_create("err", MFD_CLOEXEC);
+		oputs("kept", &o);				/* is not the end of it */
+		CHECK(o.err == EBADF && pread(o.fd, got, sizeof(got) - 1, 0) == 4 && !memcmp(got, "kept", 4),
+		      "stderr after a failed write: err %d, '%.4s'", o.err, got);
+		close(o.fd);
+		CHECK(read_small("/nonexistent", got, sizeof(got)) < 0 && !got[0], "read_small of nothing: '%s'", got);
 	}
 }
 
