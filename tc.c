@@ -1136,8 +1136,8 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
 	return len;
 }
 
-/* Read a whole file into a malloc'd buffer (for format files and the like,
- * at start-up).  Returns NULL on error. */
+/* Read a whole file into a block of mem_alloc (for format files and the
+ * like, at start-up).  Returns NULL on error. */
 static char *read_all(const char *path, size_t *lenp)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
