@@ -633,7 +633,7 @@ static struct {
 #define FMT_MAX (1 << 20)
 
 /* A buffered writer on a file descriptor.  unbuf: written out at the end
- * of every call (&tc_err).  err: the errno of a write that failed, 0 if
+ * of every call (stderr).  err: the errno of a write that failed, 0 if
  * none (a buffered out drops what comes after). */
 struct out {
 	int fd;
@@ -755,9 +755,9 @@ static double fmt_p10(int k)
 }
 
 /* The integer nearest to v * 10^k (v >= 0; 10^k is exact for |k| <= 22),
- * a half to even, as the C library rounds the double's exact value.  The product (or
- * quotient) is rounded once; only when that lands on a half does its
- * exact error, from Dekker's product (split at 2^27 + 1), decide. */
+ * a half to even, as the C library rounds the double's exact value.  The
+ * product (or quotient) is rounded once; only when that lands on a half
+ * does its exact error, from Dekker's product (split at 2^27 + 1), decide. */
 static uint64_t fmt_round(double v, int k)
 {
 	double d = fmt_p10(k < 0 ? -k : k), x = k < 0 ? v / d : v * d, a = k < 0 ? x : v, s, ah, al, bh, bl, p, e;
@@ -990,20 +990,24 @@ static void __attribute__((format(printf, 2, 3))) ofmt(struct out *o, const char
 	va_end(ap);
 }
 
-static void oputs(const char *s, struct out *o)
+/* n bytes of p to o, written out now if o is unbuffered. */
+static void out_put(struct out *o, const char *p, size_t n)
 {
-	out_write(o, s, strlen(s));
+	out_write(o, p, n);
 	if (o->unbuf)
 		out_flush(o);
+}
+
+static void oputs(const char *s, struct out *o)
+{
+	out_put(o, s, strlen(s));
 }
 
 static void oputc(int c, struct out *o)
 {
 	char b = (char)c;
 
-	out_write(o, &b, 1);
-	if (o->unbuf)
-		out_flush(o);
+	out_put(o, &b, 1);
 }
 
 /* ---------------------------------------------------------------- utilities */
@@ -1012,7 +1016,7 @@ static void cmd_kill(void);
 static void term_restore(void);
 static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
-/* "tc: <message>" and a newline to &tc_err, in one write. */
+/* "tc: <message>" and a newline to stderr, in one write. */
 static void __attribute__((format(printf, 1, 0))) say(const char *fmt, va_list ap)
 {
 	tc_err.unbuf = false;
@@ -1023,7 +1027,7 @@ static void __attribute__((format(printf, 1, 0))) say(const char *fmt, va_list a
 	tc_err.unbuf = true;
 }
 
-/* Print "tc: <message>" to &tc_err, stop the traced command, exit 1. */
+/* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
 	va_list ap;
@@ -3875,11 +3879,11 @@ static void pe_fd_limit(int need)
 {
 	struct rlimit rl;
 	long ncpu = 0;
+	int est, spare = FD_SPARE + G.opt.view;
 
 	for (int c = 0; c < G.m.ncpu; c++)
 		ncpu += G.m.cpu_online[c];
-	int est = (EV_NTP + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
-	int spare = FD_SPARE + G.opt.view;
+	est = (EV_NTP + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
@@ -4492,7 +4496,7 @@ static void rec_give(int fd)
 
 /*
  * Open G.opt.rec_path for the recording: sets G.rec.fd and G.rec.pipe.  "-" is
- * standard output (tc's own stdout then goes to &tc_err, so that neither tc
+ * standard output (tc's own stdout then goes to stderr, so that neither tc
  * nor the command writes into the stream).  Only a regular file at the path
  * is ever replaced, and it is kept as FILE.old; a FIFO or a character
  * device (/dev/null) gets a stream; a symlink, a directory, a block device
@@ -5054,7 +5058,7 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 }
 
 /* Write the kept records from time from to until as the next file
- * (FILE, FILE.1, ...), with what fired; say so on &tc_err, or on the view's
+ * (FILE, FILE.1, ...), with what fired; say so on stderr, or on the view's
  * status line while the view owns the terminal (in_view). */
 static void fl_write(uint64_t from, uint64_t until, bool in_view)
 {
@@ -6427,7 +6431,7 @@ static void out_name(struct out *f, const char *s)
 	while (*s) {
 		size_t n = 0;
 
-		while (s[n] > ' ' && s[n] < 0x7f && s[n] != '\\')	/* 0x80 and up fail a test, char signed or not */
+		while (s[n] > ' ' && s[n] < 0x7f && s[n] != '\\')	/* 0x80 and up: signed or not, one fails */
 			n++;
 		out_write(f, s, n);
 		if (!s[n])
@@ -6525,7 +6529,7 @@ static int out_cmp_run(const void *a, const void *b)
 /*
  * --summary: per task, then per CPU, tab-separated, times in ms (product.md,
  * "--summary output"; README.md says what each column means).  Tasks with
- * nothing but a name are left out.  Then, on &tc_err, a warning when the
+ * nothing but a name are left out.  Then, on stderr, a warning when the
  * kernel left out switches, with the task time unknown because of them.
  */
 static void out_summary(struct out *f)
@@ -11010,16 +11014,14 @@ int main(int argc, char **argv)
 	}
 	if (G.opt.repair_path) {
 		rp_repair(G.opt.repair_path);
-		return 0;
+		ret = 0;
 	}
 #ifdef TC_FUZZ
-	if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW")) {
+	else if (G.opt.view && G.opt.replay_path && getenv("TC_FUZZ_VIEW"))
 		ret = fuzz_view(getenv("TC_FUZZ_VIEW"));
-		out_flush(&tc_out);
-		return ret;
-	}
 #endif
-	ret = G.opt.view ? run_view() : G.opt.replay_path ? run_replay() : run_record();
+	else
+		ret = G.opt.view ? run_view() : G.opt.replay_path ? run_replay() : run_record();
 	out_flush(&tc_out);
 	if (tc_out.err) {
 		note("writing standard output: %s", strerror(tc_out.err));

@@ -291,8 +291,21 @@ static_same() {
 	fi
 }
 
+# Output that cannot be written is an error, not a silent success.
+replay_stdout_full() {
+	local rc
+	[ -w /dev/full ] || { skip replay_stdout_full "no /dev/full"; return; }
+	timeout 60 "$TC" --replay "$ROOT/test/fuzz-seeds/tc-record-true.data" --script >/dev/full 2>"$T/err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q 'writing standard output: No space left on device' "$T/err"; then
+		pass replay_stdout_full
+	else
+		fail replay_stdout_full "exit status $rc: $(head -3 "$T/err")"
+	fi
+}
+
 run_tests replay_basic replay_basic_be replay_basic_long4 replay_basic_be_long4 \
-	replay_power replay_lost mkdata_perf_reads static_same
+	replay_power replay_lost mkdata_perf_reads static_same replay_stdout_full
 
 # ---------------------------------------------------------------- bad input
 
