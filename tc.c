@@ -1173,6 +1173,26 @@ static char *read_all(const char *path, size_t *lenp)
 	return buf;
 }
 
+/* In a child of tc: be killed when tc ends (and end now if tc already
+ * has), and with quiet read and write nothing of the view's terminal
+ * (standard input, output and error on /dev/null).  False if that
+ * cannot be done. */
+static bool child_of(pid_t parent, bool quiet)
+{
+	int nul;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		return false;	/* tc ended before the line above */
+	if (!quiet)
+		return true;
+	if ((nul = open("/dev/null", O_RDWR)) < 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0)
+		return false;
+	if (nul > 2)
+		close(nul);
+	return true;
+}
+
 /* Reads of the data, in the byte order of the data being read (G.ev.swap). */
 static uint16_t g16(const void *p)
 {
@@ -2672,13 +2692,13 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 		 * has room for, some of the span is given up for them) */
 		uint64_t close = (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40;
 		uint64_t far = (G.ib.head + (close < G.ib.cap / 4 ? close : G.ib.cap / 4)) >> G.ib.shift;
-		const struct ibchunk *k = &G.ib.ch[far % nch];
+		const struct ibchunk *fk = &G.ib.ch[far % nch];
 
 		if (end > clip)
 			end = clip;
 		/* chunks are given up oldest first and their newest ends grow:
 		 * full when that one holds intervals of the span to keep */
-		if (far + 1 != G.ib.chunk && k->n && k->maxend > G.z.keep)
+		if (far + 1 != G.ib.chunk && fk->n && fk->maxend > G.z.keep)
 			G.z.full = true;
 		if (end <= G.z.a)
 			return;
@@ -5893,14 +5913,10 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	struct rd_pass view = { 0 };
 	char msg[160];
 	uint64_t lim = G.z.a;
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
-	if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+	if (!child_of(parent, true))
 		_exit(1);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);	/* the view ended before the line above */
 	G.z.ptask = G.m.task;
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
@@ -5987,9 +6003,8 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 static void rd_history_take(char *msg, size_t msz)
 {
 	struct zheads *h = G.z.h;
-	int st;
 
-	if (G.z.pid <= 0 || waitpid(G.z.pid, &st, WNOHANG) == 0)
+	if (G.z.pid <= 0 || waitpid(G.z.pid, NULL, WNOHANG) == 0)
 		return;
 	G.z.pid = 0;
 	if (!h->done) {	/* nothing of the ring is kept */
@@ -6243,20 +6258,10 @@ static void cmd_start(void)
 		int e;
 
 		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);	/* tc died before PDEATHSIG was set */
+		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
+			_exit(127);
 		close(err[0]);
 		signal(SIGPIPE, SIG_DFL);
-		if (G.opt.view) {	/* the terminal is the view's: no keys, no output */
-			int nul = open("/dev/null", O_RDWR);
-
-			dup2(nul, 0);
-			dup2(nul, 1);
-			dup2(nul, 2);
-			if (nul > 2)
-				close(nul);
-		}
 		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
 			;
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -7165,6 +7170,7 @@ static bool lat_scan_task_fn(const struct ival *v, void *arg)
  * whose task may run there (on), into the wait's own table. */
 struct lat_hold {
 	struct lat_rec *r;
+	const struct task *p;		/* r's task, NULL if gone */
 	bool on, done;			/* done: the walk is past its start */
 	int tids[LAT_TIDS];		/* lat_charge's table */
 	uint64_t ns[LAT_TIDS], covered;
@@ -7202,6 +7208,7 @@ static void lat_span_holders(struct lat_rec *top, int n)
 
 	for (int i = 0; i < n; i++) {
 		hs.h[i].r = &top[i];
+		hs.h[i].p = task_find(top[i].tid);
 		if (top[i].start < hs.from)
 			hs.from = top[i].start;
 	}
@@ -7210,9 +7217,8 @@ static void lat_span_holders(struct lat_rec *top, int n)
 
 		for (int i = 0; i < n; i++) {
 			struct lat_hold *h = &hs.h[i];
-			const struct task *p = task_find(top[i].tid);
 
-			h->on = p && lat_allowed(p, c);
+			h->on = h->p && lat_allowed(h->p, c);
 			h->done = false;
 			h->covered = q->cur >= 0 || q->since ? q->since : G.m.last;
 			if (h->on)
