@@ -4017,6 +4017,33 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 	}
 }
 
+/* -I: the tracepoints of both ends of every I/O call the kernel has;
+ * dies if it has none. */
+static void pe_add_io(void)
+{
+	int missing = 0;
+
+	for (int k = 0; k < N_IO; k++) {
+		char en[64], ex[64];
+		const struct tfs_fmt *f1, *f2;
+
+		sfmt(en, sizeof(en), "sys_enter_%s", io_calls[k].name);
+		sfmt(ex, sizeof(ex), "sys_exit_%s", io_calls[k].name);
+		f1 = fmt_load("syscalls", en);
+		f2 = f1 ? fmt_load("syscalls", ex) : NULL;
+		if (!f1 || !f2) {
+			missing++;
+			continue;
+		}
+		pe_add_tp(f1);
+		pe_add_tp(f2);
+	}
+	if (missing == N_IO)
+		die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.ev.tfs_root);
+	if (missing)
+		note("-I: %d of the %d I/O system calls have no tracepoint in this kernel, skipped", missing, N_IO);
+}
+
 /*
  * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
  * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
@@ -4049,29 +4076,8 @@ static void pe_setup(void)
 		}
 		pe_add_tp(f);
 	}
-	if (G.opt.io) {	/* both ends of every I/O call the kernel has */
-		int missing = 0;
-
-		for (int k = 0; k < N_IO; k++) {
-			char en[64], ex[64];
-			const struct tfs_fmt *f1, *f2;
-
-			sfmt(en, sizeof(en), "sys_enter_%s", io_calls[k].name);
-			sfmt(ex, sizeof(ex), "sys_exit_%s", io_calls[k].name);
-			f1 = fmt_load("syscalls", en);
-			f2 = f1 ? fmt_load("syscalls", ex) : NULL;
-			if (!f1 || !f2) {
-				missing++;
-				continue;
-			}
-			pe_add_tp(f1);
-			pe_add_tp(f2);
-		}
-		if (missing == N_IO)
-			die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.ev.tfs_root);
-		if (missing)
-			note("-I: %d of the %d I/O system calls have no tracepoint in this kernel, skipped", missing, N_IO);
-	}
+	if (G.opt.io)
+		pe_add_io();
 	if (G.opt.power_only && !G.ev.nattr)
 		die("-P: this kernel has no power:cpu_idle or power:cpu_frequency tracepoint");
 	if (!G.opt.power_only) {	/* the dummy event: task names, forks and exits */
