@@ -193,6 +193,9 @@ enum st {
 	ST_N
 };
 
+static const char *const st_names[ST_N] = { "unknown", "running", "runnable", "sleeping",
+					     "blocked", "I/O", "exited" };
+
 #ifndef TC_MAX_TASKS
 #define TC_MAX_TASKS 16384	/* task table; -DTC_MAX_TASKS=N to change */
 #endif
@@ -418,6 +421,7 @@ static struct {
 		unsigned mmap_pages;
 		char **cmd;
 		bool latency, ftrace;	/* --latency, --ftrace */
+		bool states;		/* --states: every state interval as it closes */
 		int chain_tid;		/* --chain TID, 0 none */
 	} opt;
 
@@ -2676,6 +2680,33 @@ static uint64_t z_clip(const uint64_t *last, int32_t row)
 	return q->cur >= 0 ? q->since : UINT64_MAX;
 }
 
+/*
+ * --states: interval [start, end) of row as one line, tab-separated, times
+ * in ns as in the recording (see out_states):
+ *   task TID STATE START END CPU    STATE running, runnable, sleeping,
+ *                                   blocked; CPU where it ran, else -1
+ *   io TID CALL START END RET       an I/O call (-I)
+ *   cpu CPU TID START END           the task running on CPU (0: idle)
+ *   cstate CPU STATE START END      an idle state
+ *   freq CPU KHZ START END
+ * Time a row has no line for is unknown.
+ */
+static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+{
+	int c = -1 - row;
+
+	if (row >= 0 && last == &G.m.task[row].last_ival)
+		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
+		     state >= 0 && state < ST_N ? st_names[state] : "?", start, end, state == ST_RUNNING ? aux : -1);
+	else if (row >= 0)
+		ofmt(&tc_out, "io\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
+		     state >= 0 && state < N_IO ? io_calls[state].name : "?", start, end, aux);
+	else
+		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
+		     last == &G.m.cpu[c].last_cival ? "cstate" : last == &G.m.cpu[c].last_fival ? "freq" : "cpu",
+		     c, state, start, end);
+}
+
 /* Keep interval [start, end) of row in state, in the summaries and in the
  * ring of exact intervals, whose oldest are overwritten (and counted) when
  * it is full.  A running task's aux is set to its CPU.  A reading child
@@ -2703,12 +2734,16 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 		if (end <= G.z.a)
 			return;
 	}
-	if (!G.ib.cap || end <= start)
+	if (end <= start)
+		return;
+	if (row >= 0 && last == &G.m.task[row].last_ival && state == ST_RUNNING)
+		aux = G.m.task[row].run_cpu >= 0 ? G.m.task[row].run_cpu : G.m.task[row].cpu;
+	if (G.opt.states && !G.z.pass)
+		ival_print(last, row, state, aux, start, end);
+	if (!G.ib.cap)
 		return;
 	if (!G.hist.on)
 		hist_init();
-	if (row >= 0 && last == &G.m.task[row].last_ival && state == ST_RUNNING)
-		aux = G.m.task[row].cpu;
 	if (!G.z.pass)
 		hist_ival(last, row, state, aux, start, end);
 	p = G.ib.head;
@@ -3078,6 +3113,8 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 			s = cp->since;	/* a gap came before the CPU's first switch */
 		if (p) {
 			p->since = s;
+			if (s < p->first_seen)
+				p->first_seen = s;	/* it ran since s */
 			p->state = ST_RUNNING;
 			p->stated = true;
 			p->run_cpu = c;
@@ -5595,7 +5632,7 @@ static void rd_queues(void)
 	if (G.rd.pipe)
 		rd_bind(true);
 	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
-	if (G.opt.summary || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
+	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
 }
 
@@ -6525,6 +6562,29 @@ static void out_event(struct out *f, const struct ev *e)
 static void out_ms(struct out *f, uint64_t ns)
 {
 	ofmt(f, "\t%" PRIu64 ".%03u", ns / 1000000, (unsigned)(ns / 1000 % 1000));
+}
+
+/*
+ * --states, after the intervals (ival_print): the model's totals in ns over
+ * the span each row was accounted, one line per task, then per CPU:
+ *   task_total TID FIRST LAST RUN RUNNABLE SLEEP BLOCKED UNKNOWN EXITED
+ *   cpu_total CPU FIRST LAST BUSY IDLE
+ * A task's totals add up to LAST - FIRST; a CPU's time that is neither
+ * busy nor idle is unknown.
+ */
+static void out_states_totals(struct out *f)
+{
+	for (int i = 0; i < G.m.ntask; i++) {
+		const struct task *t = &G.m.task[i];
+
+		ofmt(f, "task_total\t%d\t%" PRIu64 "\t%" PRIu64, t->tid, t->first_seen, G.m.last);
+		for (int s = ST_RUNNING; s <= ST_BLOCKED; s++)
+			ofmt(f, "\t%" PRIu64, t->total[s]);
+		ofmt(f, "\t%" PRIu64 "\t%" PRIu64 "\n", t->total[ST_UNKNOWN], t->total[ST_DEAD]);
+	}
+	for (int c = 0; c < G.m.ncpu; c++)
+		ofmt(f, "cpu_total\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", c, G.m.first,
+		     G.m.last, G.m.cpu[c].busy, G.m.cpu[c].idle);
 }
 
 /* Summary order: run time, largest first, then tid. */
@@ -7999,8 +8059,6 @@ static const char io_ascii[IO_NKIND] = { 'I', 'W', 'S', 'P' };
 /* The state colour of each enum st (unknown and dead share one). */
 static const uint8_t st_col[ST_N] = { COL_UNKNOWN, COL_RUN, COL_RUNNABLE, COL_SLEEP,
 				      COL_BLOCKED, COL_IO, COL_UNKNOWN };
-static const char *const st_names[ST_N] = { "unknown", "running", "runnable", "sleeping",
-					     "blocked", "I/O", "exited" };
 /* --ascii glyphs of the states when the row is not running */
 static const char st_ascii[ST_N] = { ' ', '#', 'r', '.', 'D', 'I', ' ' };
 
@@ -10738,6 +10796,10 @@ static int run_replay(void)
 	ret = rd_run(UINT64_MAX);
 	if (out_script)
 		out_flush(out_script);
+	if (G.opt.states && G.m.task) {
+		model_end();
+		out_states_totals(&tc_out);
+	}
 	if (G.opt.summary && G.m.task) {
 		model_end();
 		out_summary(&tc_out);
@@ -10869,6 +10931,8 @@ static void parse_args(int argc, char **argv)
 			G.opt.script = true;
 		} else if (!strcmp(a, "--summary")) {
 			G.opt.summary = true;
+		} else if (!strcmp(a, "--states")) {
+			G.opt.states = true;
 		} else if (!strcmp(a, "--latency")) {
 			G.opt.latency = true;
 		} else if (!strcmp(a, "--ftrace")) {
@@ -10989,15 +11053,17 @@ static void parse_args(int argc, char **argv)
 		die("a command to trace goes with --live or --record");
 	if (G.opt.live && G.opt.rec_path && !strcmp(G.opt.rec_path, "-"))
 		die("--live --record -: the view needs standard output; record to a file or a FIFO, or drop --live");
-	if ((G.opt.script || G.opt.summary) && !G.opt.replay_path)
-		die("--script and --summary go with --replay");
-	if (G.v.speed > 0 && (!G.opt.replay_path || G.opt.script || G.opt.summary))
-		die("--speed goes with --replay (in the view)");
+	if ((G.opt.script || G.opt.summary || G.opt.states) && !G.opt.replay_path)
+		die("--script, --summary and --states go with --replay");
+	if (G.opt.script + G.opt.summary + G.opt.states > 1)
+		die("--script, --summary and --states are one output each: give one of them");
 	if ((G.opt.latency || G.opt.chain_tid) && !G.opt.summary)
 		die("--latency and --chain go with --summary");
 	if (G.opt.ftrace && !G.opt.script)
 		die("--ftrace goes with --script");
-	G.opt.view = G.opt.live || (G.opt.replay_path && !G.opt.script && !G.opt.summary);
+	G.opt.view = G.opt.live || (G.opt.replay_path && !G.opt.script && !G.opt.summary && !G.opt.states);
+	if (G.v.speed > 0 && (!G.opt.replay_path || !G.opt.view))
+		die("--speed goes with --replay (in the view)");
 	if (G.opt.power_only && (G.opt.tasks_only || G.opt.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
 	if ((G.fl.ntrig || G.fl.keep || G.fl.after_set) && !G.fl.secs_ns)
