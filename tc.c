@@ -418,11 +418,11 @@ static struct {
 		char self_filter[512];	/* -I: the tracepoint filter excluding tc's threads */
 		bool *cpu_filt;		/* NULL: every CPU */
 		double duration;	/* seconds, 0 = until stopped */
-		unsigned mmap_pages;
+		uint64_t mmap_pages;
 		char **cmd;
 		bool latency, ftrace;	/* --latency, --ftrace */
 		bool states;		/* --states: every state interval as it closes */
-		int chain_tid;		/* --chain TID, 0 none */
+		uint64_t chain_tid;	/* --chain TID, 0 none */
 	} opt;
 
 	struct events {			/* tracefs and events */
@@ -577,7 +577,7 @@ static struct {
 	} v;
 
 	struct history {		/* view history (see struct hpool) */
-		unsigned mib;		/* --history: MiB for intervals and summaries */
+		uint64_t mib;		/* --history: MiB for intervals and summaries */
 		struct hpool hp[HK_N];
 		bool on;		/* hist_init done */
 		uint64_t base, cap;	/* time of bucket 0, span kept (0: all) */
@@ -600,8 +600,10 @@ static struct {
 
 	struct flight {			/* flight recorder (--flight, see its section) */
 		uint64_t secs_ns, after_ns;	/* kept before a trigger, recorded after it */
-		size_t mem_mib, cap;		/* --flight-mem, the ring's bytes */
-		int keep, written;		/* files at most, files written */
+		uint64_t mem_mib;		/* --flight-mem */
+		size_t cap;			/* the ring's bytes */
+		uint64_t keep;			/* --keep: files at most */
+		unsigned written;		/* files written */
 		struct trig { int kind; uint64_t d; } trig[8];
 		int ntrig;
 		uint8_t *buf;			/* [u64 time][record, padded to 8] ... */
@@ -609,7 +611,6 @@ static struct {
 		uint64_t newest, dropped_t;	/* newest time kept, newest time dropped */
 		bool pending;			/* fired: write once until is recorded */
 		uint64_t from, until, arm_after;
-		bool after_set;			/* --after given */
 		char mark[96];			/* what fired: "kind time tid length comm" */
 	} fl;
 
@@ -8250,6 +8251,152 @@ static bool ob_flush(void)
 	return true;
 }
 
+/* ---------------------------------------------------------------- input */
+
+enum key {
+	K_NONE = 0, K_CTRL_C = 3, K_CTRL_Z = 26, K_ESC = 27,
+	K_UP = 0x100, K_DOWN, K_LEFT, K_RIGHT, K_PGUP, K_PGDN, K_SLEFT, K_SRIGHT,
+	K_HOME, K_END, K_MOUSE_CLICK, K_WHEEL_UP, K_WHEEL_DOWN, K_UNKNOWN,
+};
+
+/*
+ * Decode one key from b[0..n).  Returns the bytes it took (and *key, and
+ * for the mouse *mx, *my 0-based), or 0 if b holds only the start of an
+ * escape sequence: the caller waits for more, and takes a lone ESC as the
+ * Esc key when nothing follows soon.
+ */
+static size_t key_decode(const uint8_t *b, size_t n, int *key, int *mx, int *my)
+{
+	static const struct { const char *seq; int key; } seqs[] = {
+		{ "[A", K_UP }, { "[B", K_DOWN }, { "[C", K_RIGHT }, { "[D", K_LEFT },
+		{ "OA", K_UP }, { "OB", K_DOWN }, { "OC", K_RIGHT }, { "OD", K_LEFT },
+		{ "[5~", K_PGUP }, { "[6~", K_PGDN }, { "[1;2C", K_SRIGHT }, { "[1;2D", K_SLEFT },
+		{ "[H", K_HOME }, { "[F", K_END }, { "[1~", K_HOME }, { "[4~", K_END },
+	};
+	size_t i;
+
+	if (!n)
+		return 0;
+	if (b[0] != 27) {
+		*key = b[0];
+		return 1;
+	}
+	if (n == 1)
+		return 0;
+	if (b[1] != '[' && b[1] != 'O') {
+		*key = K_ESC;	/* ESC then another key: Esc, the key comes next */
+		return 1;
+	}
+	if (n >= 3 && b[1] == '[' && b[2] == '<') {	/* SGR mouse: ESC[<b;x;yM */
+		unsigned v[3] = { 0, 0, 0 };
+		int k = 0;
+
+		for (i = 3; i < n && i < 32; i++) {
+			if (isdigit(b[i]))
+				v[k] = v[k] * 10 + (b[i] - '0');
+			else if (b[i] == ';' && k < 2)
+				k++;
+			else if (b[i] == 'M' || b[i] == 'm') {
+				*mx = v[1] > 0 ? v[1] - 1 : 0;
+				*my = v[2] > 0 ? v[2] - 1 : 0;
+				*key = b[i] == 'm' ? K_NONE : v[0] == 64 ? K_WHEEL_UP : v[0] == 65 ? K_WHEEL_DOWN :
+				       (v[0] & 3) == 0 && !(v[0] & 32) ? K_MOUSE_CLICK : K_NONE;
+				return i + 1;
+			} else
+				break;
+		}
+		if (i == n && n < 32)
+			return 0;
+		*key = K_UNKNOWN;
+		return i < n ? i + 1 : n;
+	}
+	for (size_t s = 0; s < sizeof(seqs) / sizeof(seqs[0]); s++) {
+		size_t l = strlen(seqs[s].seq);
+
+		if (n - 1 >= l && !memcmp(b + 1, seqs[s].seq, l)) {
+			*key = seqs[s].key;
+			return 1 + l;
+		}
+		if (n - 1 < l && !memcmp(b + 1, seqs[s].seq, n - 1))
+			return 0;	/* a prefix: wait for the rest */
+	}
+	/* an unknown CSI: skip to its final byte */
+	for (i = 2; i < n && i < 16; i++)
+		if (b[i] >= 0x40 && b[i] <= 0x7e) {
+			*key = K_UNKNOWN;
+			return i + 1;
+		}
+	if (i == n && n < 16)
+		return 0;
+	*key = K_UNKNOWN;
+	return i;
+}
+
+/* What a key does in the view (view_key). */
+enum kact {
+	KA_QUIT, KA_DOWN, KA_UP, KA_PGDN, KA_PGUP, KA_LEFT, KA_RIGHT, KA_PAN_L, KA_PAN_R,
+	KA_ZOOM_IN, KA_ZOOM_OUT, KA_WHOLE, KA_NEXT, KA_PREV, KA_WAKER, KA_PANEL, KA_MARK,
+	KA_ORDER, KA_FIND, KA_CPUCOL, KA_HIDE, KA_SAVE, KA_PAUSE, KA_SUSPEND, KA_HELP, KA_CLICK,
+};
+
+/*
+ * The view's keys: the key codes of an action, and for the first action
+ * of a group the keys and words that ? and --help (and so tc.1) show for
+ * the group, each at most 19 columns (? fits two columns in 80).
+ */
+static const struct keydef {
+	int16_t key[3];
+	uint8_t act;
+	const char *keys, *help;
+} keydefs[] = {
+	{ { 'j', K_DOWN }, KA_DOWN, "j k Down Up", "select a row" },
+	{ { 'k', K_UP }, KA_UP, NULL, NULL },
+	{ { K_PGDN }, KA_PGDN, "PgDn PgUp", "a screen of rows" },
+	{ { K_PGUP }, KA_PGUP, NULL, NULL },
+	{ { 'h', K_LEFT }, KA_LEFT, "h l Left Right", "move the cursor" },
+	{ { 'l', K_RIGHT }, KA_RIGHT, NULL, NULL },
+	{ { '<', 'H', K_SLEFT }, KA_PAN_L, "< > H Shift-arrows", "pan a quarter" },
+	{ { '>', K_SRIGHT }, KA_PAN_R, NULL, NULL },
+	{ { '+', '=', K_WHEEL_UP }, KA_ZOOM_IN, "+ = - wheel", "zoom in / out" },
+	{ { '-', K_WHEEL_DOWN }, KA_ZOOM_OUT, NULL, NULL },
+	{ { '0', K_ESC }, KA_WHOLE, "0 Esc", "whole, follow" },
+	{ { 'n' }, KA_NEXT, "n p", "next / prev change" },
+	{ { 'p' }, KA_PREV, NULL, NULL },
+	{ { 'w' }, KA_WAKER, "w", "go to the waker" },
+	{ { 'L' }, KA_PANEL, "L", "worst waits panel" },
+	{ { 'W' }, KA_PANEL, "W", "wakeup chain panel" },
+	{ { 'm' }, KA_MARK, "m", "set a mark" },
+	{ { 's' }, KA_ORDER, "s", "task order" },
+	{ { '/' }, KA_FIND, "/", "find a task" },
+	{ { 'c' }, KA_CPUCOL, "c", "cells by CPU" },
+	{ { 'i' }, KA_HIDE, "i", "hide empty rows" },
+	{ { 'S' }, KA_SAVE, "S", "save view as a file" },
+	{ { ' ' }, KA_PAUSE, "space", "pause / resume" },
+	{ { K_CTRL_Z }, KA_SUSPEND, "Ctrl-Z", "suspend (fg)" },
+	{ { '?' }, KA_HELP, "?", "this help" },
+	{ { 'q', K_CTRL_C }, KA_QUIT, "q Ctrl-C", "quit" },
+	{ { K_MOUSE_CLICK }, KA_CLICK, "mouse click", "select row and time" },
+};
+#define N_KEYS ((int)(sizeof(keydefs) / sizeof(keydefs[0])))
+
+/* The action of key, or NULL if it has none. */
+static const struct keydef *key_find(int key)
+{
+	for (int i = 0; i < N_KEYS; i++)
+		for (int k = 0; k < 3; k++)
+			if (keydefs[i].key[k] == key && key)
+				return &keydefs[i];
+	return NULL;
+}
+
+/* --help's list of keys: a line per group of the table. */
+static void key_help(struct out *f)
+{
+	for (int i = 0; i < N_KEYS; i++)
+		if (keydefs[i].keys)
+			ofmt(f, "  %-24s%s\n", keydefs[i].keys, keydefs[i].help);
+}
+
 /* ---------------------------------------------------------------- drawing */
 
 /*
@@ -9280,29 +9427,6 @@ static void draw_legend(int r)
  * counter on the right (below the keys on a narrow terminal). */
 static void draw_help(void)
 {
-	static const char *const keys[] = {
-		"tc keys",
-		"j k Up Down PgUp PgDn  select a row",
-		"h l Left Right         move the cursor",
-		"H < > Shift-Left/Right pan a quarter",
-		"+ = -                  zoom in / out",
-		"0 Esc                  whole, follow",
-		"n p                    next/prev change",
-		"w                      go to the waker",
-		"L                      worst waits panel",
-		"W                      wakeup chain panel",
-		"m                      set a mark",
-		"s                      task order",
-		"/                      find a task",
-		"c                      cells by CPU",
-		"i                      hide idle rows",
-		"S                      save the window as a file",
-		"space                  pause / resume",
-		"Ctrl-Z                 suspend (fg)",
-		"q Ctrl-C               quit",
-		"mouse: click selects a row and the",
-		"time; the wheel zooms",
-	};
 	static const char *const legend[] = {
 		"cells (legend under the axis)",
 		"block height: share running (busy)",
@@ -9312,11 +9436,17 @@ static void draw_help(void)
 		"  older than the history kept)",
 		"",
 	};
-	char cnt[6][80];
-	int nk = sizeof(keys) / sizeof(keys[0]), nl = sizeof(legend) / sizeof(legend[0]);
-	int two = G.term.cols >= 80, w = two ? 80 : 40, n = two ? nk : nk + nl + 6;
-	int r0 = (G.term.rows - n - 2) / 2, c0 = (G.term.cols - w) / 2;
+	char cnt[6][80], keys[N_KEYS + 1][48];
+	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
+	int n, r0, c0;
 
+	scopy(keys[0], sizeof(keys[0]), "tc keys");
+	for (int i = 0; i < N_KEYS; i++)
+		if (keydefs[i].keys)
+			sfmt(keys[nk++], sizeof(keys[0]), "%-19s %s", keydefs[i].keys, keydefs[i].help);
+	n = two ? (nk > nl + 6 ? nk : nl + 6) : nk + nl + 6;
+	r0 = (G.term.rows - n - 2) / 2;
+	c0 = (G.term.cols - w) / 2;
 	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
 	     G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read, G.m.gaps);
 	sfmt(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.bad.order,
@@ -9671,87 +9801,6 @@ static size_t draw_diff(void)
 			cc = c + 1;
 		}
 	return G.term.ob_len - start;
-}
-
-/* ---------------------------------------------------------------- input */
-
-enum key {
-	K_NONE = 0, K_CTRL_C = 3, K_CTRL_Z = 26, K_ESC = 27,
-	K_UP = 0x100, K_DOWN, K_LEFT, K_RIGHT, K_PGUP, K_PGDN, K_SLEFT, K_SRIGHT,
-	K_HOME, K_END, K_MOUSE_CLICK, K_WHEEL_UP, K_WHEEL_DOWN, K_UNKNOWN,
-};
-
-/*
- * Decode one key from b[0..n).  Returns the bytes it took (and *key, and
- * for the mouse *mx, *my 0-based), or 0 if b holds only the start of an
- * escape sequence: the caller waits for more, and takes a lone ESC as the
- * Esc key when nothing follows soon.
- */
-static size_t key_decode(const uint8_t *b, size_t n, int *key, int *mx, int *my)
-{
-	static const struct { const char *seq; int key; } seqs[] = {
-		{ "[A", K_UP }, { "[B", K_DOWN }, { "[C", K_RIGHT }, { "[D", K_LEFT },
-		{ "OA", K_UP }, { "OB", K_DOWN }, { "OC", K_RIGHT }, { "OD", K_LEFT },
-		{ "[5~", K_PGUP }, { "[6~", K_PGDN }, { "[1;2C", K_SRIGHT }, { "[1;2D", K_SLEFT },
-		{ "[H", K_HOME }, { "[F", K_END }, { "[1~", K_HOME }, { "[4~", K_END },
-	};
-	size_t i;
-
-	if (!n)
-		return 0;
-	if (b[0] != 27) {
-		*key = b[0];
-		return 1;
-	}
-	if (n == 1)
-		return 0;
-	if (b[1] != '[' && b[1] != 'O') {
-		*key = K_ESC;	/* ESC then another key: Esc, the key comes next */
-		return 1;
-	}
-	if (n >= 3 && b[1] == '[' && b[2] == '<') {	/* SGR mouse: ESC[<b;x;yM */
-		unsigned v[3] = { 0, 0, 0 };
-		int k = 0;
-
-		for (i = 3; i < n && i < 32; i++) {
-			if (isdigit(b[i]))
-				v[k] = v[k] * 10 + (b[i] - '0');
-			else if (b[i] == ';' && k < 2)
-				k++;
-			else if (b[i] == 'M' || b[i] == 'm') {
-				*mx = v[1] > 0 ? v[1] - 1 : 0;
-				*my = v[2] > 0 ? v[2] - 1 : 0;
-				*key = b[i] == 'm' ? K_NONE : v[0] == 64 ? K_WHEEL_UP : v[0] == 65 ? K_WHEEL_DOWN :
-				       (v[0] & 3) == 0 && !(v[0] & 32) ? K_MOUSE_CLICK : K_NONE;
-				return i + 1;
-			} else
-				break;
-		}
-		if (i == n && n < 32)
-			return 0;
-		*key = K_UNKNOWN;
-		return i < n ? i + 1 : n;
-	}
-	for (size_t s = 0; s < sizeof(seqs) / sizeof(seqs[0]); s++) {
-		size_t l = strlen(seqs[s].seq);
-
-		if (n - 1 >= l && !memcmp(b + 1, seqs[s].seq, l)) {
-			*key = seqs[s].key;
-			return 1 + l;
-		}
-		if (n - 1 < l && !memcmp(b + 1, seqs[s].seq, n - 1))
-			return 0;	/* a prefix: wait for the rest */
-	}
-	/* an unknown CSI: skip to its final byte */
-	for (i = 2; i < n && i < 16; i++)
-		if (b[i] >= 0x40 && b[i] <= 0x7e) {
-			*key = K_UNKNOWN;
-			return i + 1;
-		}
-	if (i == n && n < 16)
-		return 0;
-	*key = K_UNKNOWN;
-	return i;
 }
 
 /* ---------------------------------------------------------------- view state */
@@ -10149,6 +10198,7 @@ static bool view_panel_key(int key)
 static bool view_key(int key, int mx, int my)
 {
 	int body = G.term.rows - 1 - G.v.row0;
+	const struct keydef *d;
 
 	G.v.msg[0] = 0;
 	if (G.v.search) {
@@ -10173,44 +10223,44 @@ static bool view_key(int key, int mx, int my)
 	}
 	if (G.v.panel && view_panel_key(key))
 		return true;
-	switch (key) {
-	case 'q':
-	case K_CTRL_C:
-		return false;
-	case 'j': case K_DOWN: G.v.sel++; G.v.sel_key = INT_MIN; break;
-	case 'k': case K_UP: G.v.sel = G.v.sel > 0 ? G.v.sel - 1 : 0; G.v.sel_key = INT_MIN; break;
-	case K_PGDN: G.v.sel += body; G.v.sel_key = INT_MIN; break;
-	case K_PGUP: G.v.sel = G.v.sel > body ? G.v.sel - body : 0; G.v.sel_key = INT_MIN; break;
-	case 'h': case K_LEFT: view_cursor(-1); break;
-	case 'l': case K_RIGHT: view_cursor(1); break;
-	case 'H': case '<': case K_SLEFT: view_pan(-1); break;
-	case '>': case K_SRIGHT: view_pan(1); break;
-	case 'L': case 'W': view_panel_open(key); break;
-	case '+': case '=': case K_WHEEL_UP: view_zoom(1, 2); break;
-	case '-': case K_WHEEL_DOWN: view_zoom(2, 1); break;
-	case '0': case K_ESC:
+	if (!(d = key_find(key)))
+		return true;
+	switch (d->act) {
+	case KA_QUIT: return false;
+	case KA_DOWN: G.v.sel++; G.v.sel_key = INT_MIN; break;
+	case KA_UP: G.v.sel = G.v.sel > 0 ? G.v.sel - 1 : 0; G.v.sel_key = INT_MIN; break;
+	case KA_PGDN: G.v.sel += body; G.v.sel_key = INT_MIN; break;
+	case KA_PGUP: G.v.sel = G.v.sel > body ? G.v.sel - body : 0; G.v.sel_key = INT_MIN; break;
+	case KA_LEFT: view_cursor(-1); break;
+	case KA_RIGHT: view_cursor(1); break;
+	case KA_PAN_L: view_pan(-1); break;
+	case KA_PAN_R: view_pan(1); break;
+	case KA_PANEL: view_panel_open(key); break;
+	case KA_ZOOM_IN: view_zoom(1, 2); break;
+	case KA_ZOOM_OUT: view_zoom(2, 1); break;
+	case KA_WHOLE:
 		view_whole(&G.v.start, &G.v.end);
 		G.v.following = G.opt.live || G.v.speed > 0;
 		if (G.v.following || G.v.cursor < G.v.start || G.v.cursor > G.v.end)
 			G.v.cursor = G.v.following ? G.v.end : G.v.start;
 		break;
-	case 'n': view_change(1); break;
-	case 'p': view_change(-1); break;
-	case 'w': view_waker(); break;
-	case 'm': G.v.mark = G.v.cursor; G.v.has_mark = true; break;
-	case 's': G.v.order = (G.v.order + 1) % ORD_N;
+	case KA_NEXT: view_change(1); break;
+	case KA_PREV: view_change(-1); break;
+	case KA_WAKER: view_waker(); break;
+	case KA_MARK: G.v.mark = G.v.cursor; G.v.has_mark = true; break;
+	case KA_ORDER: G.v.order = (G.v.order + 1) % ORD_N;
 		sfmt(G.v.msg, sizeof(G.v.msg), "order: %s", ord_names[G.v.order]);
 		break;
-	case '/': G.v.search = true; G.v.query[0] = 0; break;
-	case '?': G.v.help = true; break;
-	case ' ': if (G.opt.live || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
-	case 'c': G.v.cpucol = !G.v.cpucol; break;
-	case 'S': view_save(); break;
-	case 'i': G.v.hide = !G.v.hide;
+	case KA_FIND: G.v.search = true; G.v.query[0] = 0; break;
+	case KA_HELP: G.v.help = true; break;
+	case KA_PAUSE: if (G.opt.live || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
+	case KA_CPUCOL: G.v.cpucol = !G.v.cpucol; break;
+	case KA_SAVE: view_save(); break;
+	case KA_HIDE: G.v.hide = !G.v.hide;
 		sfmt(G.v.msg, sizeof(G.v.msg), "%s", G.v.hide ? "rows with nothing in view hidden" : "all rows shown");
 		break;
-	case K_CTRL_Z: G.v.want_suspend = true; break;
-	case K_MOUSE_CLICK:
+	case KA_SUSPEND: G.v.want_suspend = true; break;
+	case KA_CLICK:
 		if (my >= G.v.row0 && my < G.v.row0 + body && G.v.top + my - G.v.row0 < G.v.nrowlist) {
 			G.v.sel = G.v.top + my - G.v.row0;
 			G.v.sel_key = INT_MIN;
@@ -10870,212 +10920,278 @@ static int fuzz_view(const char *spec)
 
 /* ---------------------------------------------------------------- options and main */
 
-static void usage(struct out *f)
+/*
+ * The command line is one table: a row per option, with its names, how
+ * its value is read and bounded, the field it sets, the modes it goes
+ * with and its help line.  parse_args, --help (and from it the man page
+ * tc.1, make tc.1) and the test of README's option list all read it, so
+ * the four never disagree.
+ */
+
+/* What a command does, for the options that go with it. */
+enum mode {
+	MD_LIVE = 1, MD_RECORD = 2, MD_VIEW = 4, MD_SUMMARY = 8, MD_SCRIPT = 16, MD_STATES = 32,
+	MD_REPAIR = 64, MD_FLIGHT = 128,
+	MD_NMODE = 8,
+	MD_CAPTURE = MD_LIVE | MD_RECORD,	/* tracing the kernel */
+	MD_SCREEN = MD_LIVE | MD_VIEW,		/* the terminal view */
+};
+static const char *const mode_names[MD_NMODE] = {
+	"--live", "--record", "--replay (the view)", "--summary", "--script", "--states", "--repair", "--flight",
+};
+
+/* How an option's value is read. */
+enum oarg {
+	OA_FLAG,	/* none: the bool field is set */
+	OA_STR,		/* the value, as given (a const char * field) */
+	OA_UINT,	/* a whole number in [lo, hi] (a uint64_t field) */
+	OA_DEC,		/* a decimal number in [lo, hi] (a double field) */
+	OA_NS,		/* seconds in [lo, hi] (a uint64_t field of ns) */
+	OA_FN,		/* fn reads it; false: refused */
+};
+enum { OF_POS = 1, OF_POW2 = 2, OF_REPEAT = 4 };	/* above lo, a power of two, repeatable */
+
+static bool opt_pid(const char *v);
+static bool opt_cpus(const char *v);
+
+static const struct optdef {
+	const char *name;	/* --long */
+	char letter;		/* -x, or 0 */
+	uint8_t arg, flags;	/* enum oarg, OF_* */
+	uint16_t modes;		/* the modes it goes with; 0: it names the mode */
+	const char *meta;	/* its value in --help */
+	void *p;		/* the field it sets */
+	uint32_t lo, hi;
+	bool (*fn)(const char *v);
+	const char *help;	/* '\n' continues on the next line */
+} optdefs[] = {
+	{ "--live", 0, OA_FLAG, 0, 0, NULL, &G.opt.live, 0, 0, NULL, NULL },
+	{ "--record", 0, OA_STR, 0, 0, NULL, &G.opt.rec_path, 0, 0, NULL, NULL },
+	{ "--replay", 0, OA_STR, 0, 0, NULL, &G.opt.replay_path, 0, 0, NULL, NULL },
+	{ "--repair", 0, OA_STR, 0, 0, NULL, &G.opt.repair_path, 0, 0, NULL, NULL },
+	{ "--summary", 0, OA_FLAG, 0, 0, NULL, &G.opt.summary, 0, 0, NULL, NULL },
+	{ "--script", 0, OA_FLAG, 0, 0, NULL, &G.opt.script, 0, 0, NULL, NULL },
+	{ "--states", 0, OA_FLAG, 0, 0, NULL, &G.opt.states, 0, 0, NULL, NULL },
+	{ "--power-only", 'P', OA_FLAG, 0, MD_CAPTURE | MD_VIEW, NULL, &G.opt.power_only, 0, 0, NULL,
+	  "CPU rows only: idle states and frequency" },
+	{ "--tasks-only", 'T', OA_FLAG, 0, MD_CAPTURE, NULL, &G.opt.tasks_only, 0, 0, NULL,
+	  "scheduler events only, no power events" },
+	{ "--io", 'I', OA_FLAG, 0, MD_CAPTURE, NULL, &G.opt.io, 0, 0, NULL,
+	  "also trace I/O system calls (read, write, sync, ...)" },
+	{ "--pid", 'p', OA_FN, OF_REPEAT, MD_LIVE | MD_VIEW | MD_SUMMARY | MD_FLIGHT, "PID|NAME", NULL, 0, 0,
+	  opt_pid, "only these tasks (repeatable, at most 32)" },
+	{ "--cpu", 'C', OA_FN, 0, MD_CAPTURE | MD_VIEW | MD_SUMMARY, "LIST", NULL, 0, 0, opt_cpus,
+	  "only these CPUs (0-3,6)" },
+	{ "--window", 'w', OA_NS, OF_POS, MD_SCREEN, "SECONDS", &G.v.window_ns, 0, 1e6, NULL,
+	  "width of the rolling live window (default 10)" },
+	{ "--duration", 'd', OA_DEC, OF_POS, MD_CAPTURE, "SECONDS", &G.opt.duration, 0, 1e9, NULL,
+	  "stop recording after this long" },
+	{ "--mmap-pages", 'm', OA_UINT, OF_POW2, MD_CAPTURE, "N", &G.opt.mmap_pages, 1, 1 << 20, NULL,
+	  "ring buffer pages per CPU (a power of two)" },
+	{ "--latency", 0, OA_FLAG, 0, MD_SUMMARY, NULL, &G.opt.latency, 0, 0, NULL,
+	  "worst waits, who held the CPUs, wait percentiles" },
+	{ "--chain", 0, OA_UINT, 0, MD_SUMMARY, "TID", &G.opt.chain_tid, 1, PID_MAX, NULL,
+	  "who woke TID last, who woke that one, ..." },
+	{ "--ftrace", 0, OA_FLAG, 0, MD_SCRIPT, NULL, &G.opt.ftrace, 0, 0, NULL,
+	  "the kernel's trace text format (Perfetto opens it)" },
+	{ "--speed", 0, OA_DEC, OF_POS, MD_VIEW, "N", &G.v.speed, 0, 1e6, NULL,
+	  "replay at N times the recorded pace" },
+	{ "--flight", 0, OA_NS, OF_POS, MD_CAPTURE, "SECONDS", &G.fl.secs_ns, 0, 1e6, NULL,
+	  "keep the last SECONDS in memory (with --record FILE);\n"
+	  "write FILE when a trigger fires, on SIGUSR2, at stop" },
+	{ "--trigger", 0, OA_FN, OF_REPEAT, MD_FLIGHT, "COND", NULL, 0, 0, fl_parse_trigger,
+	  "wait>D, blocked>D, run>D (D like 500us, 30ms, 2s)\n"
+	  "or lost; at most 8; -p narrows them to those tasks" },
+	{ "--after", 0, OA_NS, 0, MD_FLIGHT, "SECONDS", &G.fl.after_ns, 0, 1e6, NULL,
+	  "recorded after a trigger (default 1)" },
+	{ "--keep", 0, OA_UINT, 0, MD_FLIGHT, "N", &G.fl.keep, 1, 4096, NULL,
+	  "at most N files FILE, FILE.1, ... (default 1)" },
+	{ "--flight-mem", 0, OA_UINT, 0, MD_FLIGHT | MD_LIVE, "MIB", &G.fl.mem_mib, 1,
+	  sizeof(size_t) < 8 ? 1024 : 4096, NULL, "flight recorder memory (default 16 a second kept)" },
+	{ "--history", 0, OA_UINT, 0, MD_SCREEN, "MIB", &G.hist.mib, 1, sizeof(size_t) < 8 ? 1024 : 4095, NULL,
+	  "memory for the view's history (default 64)" },
+	{ "--ascii", 0, OA_FLAG, 0, MD_SCREEN, NULL, &G.term.ascii, 0, 0, NULL, "no UTF-8 block characters" },
+	{ "--no-color", 0, OA_FLAG, 0, MD_SCREEN, NULL, &G.term.no_color, 0, 0, NULL,
+	  "monochrome (also when NO_COLOR is set)" },
+	{ "--help", 'h', OA_FLAG, 0, 0, NULL, NULL, 0, 0, NULL, NULL },	/* these two: at once */
+	{ "--version", 0, OA_FLAG, 0, 0, NULL, NULL, 0, 0, NULL, NULL },
+};
+#define N_OPTS ((int)(sizeof(optdefs) / sizeof(optdefs[0])))
+
+/* -p PID|NAME: one more task filter; false when there are too many. */
+static bool opt_pid(const char *v)
 {
-	oputs("usage: tc --live [options] [-- command [args...]]    watch live\n"
-	      "       tc --record FILE [options] [-- command ...]    record (perf.data) without a UI\n"
-	      "       tc --live --record FILE [options] [-- ...]     watch and record\n"
-	      "       tc --replay FILE [--speed N]                   browse a recording (tc's or perf's)\n"
-	      "       tc --replay FILE --summary | --script          per-task totals | every event\n"
-	      "       tc --replay FILE --summary [--latency] [--chain TID]\n"
-	      "                          --latency: worst waits, who held the CPUs, wait percentiles\n"
-	      "                          --chain TID: who woke TID last, who woke that one, ...\n"
-	      "       tc --replay FILE --script --ftrace             the kernel's trace text format\n"
-	      "       tc --repair FILE                               make a cut-off recording whole\n"
-	      "       tc --help | --version\n"
-	      "options:\n"
-	      "  -P, --power-only         CPU rows only: idle states and frequency\n"
-	      "  -T, --tasks-only         scheduler events only, no power events\n"
-	      "  -I, --io                 also trace I/O system calls\n"
-	      "  -p, --pid PID|NAME       show only these tasks (repeatable)\n"
-	      "  -C, --cpu LIST           only these CPUs (0-3,6)\n"
-	      "  -w, --window SECONDS     width of the rolling live window (default 10)\n"
-	      "  -d, --duration SECONDS   stop recording after this long\n"
-	      "  -m, --mmap-pages N       ring buffer pages per CPU (a power of two, default 128)\n"
-	      "  --speed N                replay at N times the recorded pace\n"
-	      "  --flight SECONDS         with --record: keep the last SECONDS in memory; write FILE\n"
-	      "                           when a trigger fires, on SIGUSR2, or when tc stops\n"
-	      "  --trigger COND           wait>D, blocked>D, run>D (D like 500us, 30ms, 2s) or lost;\n"
-	      "                           repeatable; -p narrows it to those tasks\n"
-	      "  --after SECONDS          recorded after a trigger (default 1)\n"
-	      "  --keep N                 files FILE, FILE.1, ... at most; tc stops after the Nth (default 1)\n"
-	      "  --flight-mem MIB         the flight recorder's memory (default 16 MiB a second kept)\n"
-	      "  --history MIB            memory for the view's history (default 64)\n"
-	      "  --ascii                  no UTF-8 block characters\n"
-	      "  --no-color               monochrome (also NO_COLOR set, or TERM=dumb)\n"
-	      "keys in the view: ? shows them\n", f);
+	if (G.opt.nfilt == (int)(sizeof(G.opt.filt) / sizeof(G.opt.filt[0])))
+		return false;
+	G.opt.filt[G.opt.nfilt++] = v;
+	return true;
 }
 
-/* Parse argv into G; exits on --help, --version and errors. */
+/* -C LIST: the CPUs to show or trace; false if the list is malformed. */
+static bool opt_cpus(const char *v)
+{
+	G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
+	return parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) && cpulist_count(v);
+}
+
+/* The modes of mask as words: "--live or --record". */
+static void opt_modes_text(char *s, size_t n, unsigned mask)
+{
+	size_t l = 0;
+	int k = 0;
+
+	s[0] = 0;
+	for (int m = 0; m < MD_NMODE; m++)
+		if (mask & 1u << m)
+			l += sfmt(s + l, l < n ? n - l : 0, "%s%s", k++ ? (mask >> (m + 1) ? ", " : " or ") : "",
+				  mode_names[m]);
+}
+
+/* What a value of option o must be, in the words of every error about it. */
+static void opt_want(char *s, size_t n, const struct optdef *o)
+{
+	const char *what = o->arg == OA_NS ? "a number of seconds" : o->flags & OF_POW2 ? "a power of two" :
+			   o->arg == OA_UINT ? "a whole number" : "a number";
+	size_t l;
+
+	if (o->arg != OA_FN) {
+		sfmt(s, n, "%s %s %u %s %u is needed", what, o->flags & OF_POS ? "above" : "from", o->lo,
+		     o->flags & OF_POS ? "and at most" : "to", o->hi);
+		return;
+	}
+	l = sfmt(s, n, "expected %s: ", o->meta);
+	for (const char *h = o->help; *h && l + 1 < n; h++)
+		s[l++] = *h == '\n' ? ' ' : *h;
+	s[l < n ? l : n - 1] = 0;
+}
+
+/* Set option o, given as a, from its value v (NULL for a flag); dies if
+ * v is refused. */
+static void opt_set(const struct optdef *o, const char *a, const char *v)
+{
+	char want[256], *end = (char *)v;
+	double d = 0;
+
+	if (o->arg == OA_UINT)
+		d = (double)num_u(v, &end, 10);
+	else if (o->arg == OA_DEC || o->arg == OA_NS)
+		d = num_dec(v, &end);
+	if (o->arg == OA_FN ? !o->fn(v) :
+	    o->arg >= OA_UINT && (end == v || *end || d < o->lo || d > o->hi || ((o->flags & OF_POS) && !(d > o->lo)) ||
+				  ((o->flags & OF_POW2) && ((uint64_t)d & ((uint64_t)d - 1))))) {
+		opt_want(want, sizeof(want), o);
+		die("%s %s: %s", a, v, want);
+	}
+	switch (o->arg) {
+	case OA_FLAG: *(bool *)o->p = true; break;
+	case OA_STR: *(const char **)o->p = v; break;
+	case OA_UINT: *(uint64_t *)o->p = d; break;
+	case OA_DEC: *(double *)o->p = d; break;
+	case OA_NS: *(uint64_t *)o->p = d * 1e9; break;
+	}
+}
+
+/* --help: the commands, then every option and key from their tables. */
+static void usage(struct out *f)
+{
+	oputs("usage: tc --live [options] [-- command [args...]]     watch live\n"
+	      "       tc --record FILE|- [options] [-- command ...]   record, no view\n"
+	      "       tc --live --record FILE [options] [-- ...]      watch and record\n"
+	      "       tc --replay FILE|- [--speed N]                  browse a recording\n"
+	      "       tc --replay FILE|- --summary [--latency] [--chain TID]  totals\n"
+	      "       tc --replay FILE|- --script [--ftrace]          every event\n"
+	      "       tc --replay FILE|- --states                     every state interval\n"
+	      "       tc --repair FILE                    make a cut-off recording whole\n"
+	      "       tc --help | --version\n"
+	      "options:\n", f);
+	for (int i = 0; i < N_OPTS; i++) {
+		const struct optdef *o = &optdefs[i];
+		char name[40];
+		int n;
+
+		if (!o->help)
+			continue;
+		n = sfmt(name, sizeof(name), "%c%c%s%s%s%s", o->letter ? '-' : ' ', o->letter ? o->letter : ' ',
+			 o->letter ? ", " : "  ", o->name, o->meta ? " " : "", o->meta ? o->meta : "");
+		ofmt(f, "  %s%*s", name, n < 24 ? 24 - n : 1, "");
+		for (const char *h = o->help; *h; h++)
+			if (*h != '\n')
+				oputc(*h, f);
+			else
+				ofmt(f, "\n%26s", "");
+		oputc('\n', f);
+	}
+	oputs("keys in the view:\n", f);
+	key_help(f);
+}
+
+/* Parse argv into G; exits on --help, --version and errors.  Every option
+ * is checked against the modes its row names, in the same words. */
 static void parse_args(int argc, char **argv)
 {
+	uint8_t given[N_OPTS] = { 0 };
+	unsigned mode;
+	char modes[160];
+
+	G.fl.keep = 1;
+	G.fl.after_ns = NS_PER_SEC;
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const struct optdef *o = NULL;
 
-#define NEEDV() do { if (!v) die("%s needs a value (see tc --help)", a); i++; } while (0)
 		if (!strcmp(a, "--")) {
 			if (i + 1 < argc)
 				G.opt.cmd = argv + i + 1;
 			break;
-		} else if (!strcmp(a, "--record")) {
-			NEEDV();
-			G.opt.rec_path = v;
-		} else if (!strcmp(a, "--replay")) {
-			NEEDV();
-			G.opt.replay_path = v;
-		} else if (!strcmp(a, "--repair")) {
-			NEEDV();
-			G.opt.repair_path = v;
-		} else if (!strcmp(a, "--script")) {
-			G.opt.script = true;
-		} else if (!strcmp(a, "--summary")) {
-			G.opt.summary = true;
-		} else if (!strcmp(a, "--states")) {
-			G.opt.states = true;
-		} else if (!strcmp(a, "--latency")) {
-			G.opt.latency = true;
-		} else if (!strcmp(a, "--ftrace")) {
-			G.opt.ftrace = true;
-		} else if (!strcmp(a, "--chain")) {
-			char *end;
-			int64_t tid;
-
-			NEEDV();
-			tid = num_i(v, &end);
-			if (*end || tid <= 0 || tid > PID_MAX)
-				die("--chain %s: a thread id is needed", v);
-			G.opt.chain_tid = tid;
-		} else if (!strcmp(a, "--live")) {
-			G.opt.live = true;
-		} else if (!strcmp(a, "-P") || !strcmp(a, "--power-only")) {
-			G.opt.power_only = true;
-		} else if (!strcmp(a, "-T") || !strcmp(a, "--tasks-only")) {
-			G.opt.tasks_only = true;
-		} else if (!strcmp(a, "-I") || !strcmp(a, "--io")) {
-			G.opt.io = true;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
-			NEEDV();
-			if (G.opt.nfilt == (int)(sizeof(G.opt.filt) / sizeof(G.opt.filt[0])))
-				die("too many -p filters");
-			G.opt.filt[G.opt.nfilt++] = v;
-		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
-			NEEDV();
-			G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
-			if (!parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) || !cpulist_count(v))
-				die("-C %s: a CPU list like 0-3,6 is needed", v);
-		} else if (!strcmp(a, "--ascii")) {
-			G.term.ascii = true;
-		} else if (!strcmp(a, "--no-color")) {
-			G.term.no_color = true;
-		} else if (!strcmp(a, "--speed") || !strcmp(a, "-w") || !strcmp(a, "--window")) {
-			char *end;
-			double d;
-
-			NEEDV();
-			d = num_dec(v, &end);
-			if (*end || !(d > 0) || d > 1e6)
-				die("%s %s: a positive number is needed", a, v);
-			if (!strcmp(a, "--speed"))
-				G.v.speed = d;
-			else
-				G.v.window_ns = d * 1e9;
-		} else if (!strcmp(a, "--history")) {
-			char *end;
-			uint64_t m;
-
-			NEEDV();
-			m = num_u(v, &end, 10);
-			if (*end || m < 1 || m > 4095 || (sizeof(size_t) < 8 && m > 1024))
-				die("--history %s: MiB from 1 to %d are needed", v, sizeof(size_t) < 8 ? 1024 : 4095);
-			G.hist.mib = m;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
-			char *end;
-
-			NEEDV();
-			G.opt.duration = num_dec(v, &end);
-			if (*end || !(G.opt.duration > 0) || G.opt.duration > 1e9)
-				die("-d %s: not a number of seconds", v);
-		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
-			char *end;
-			uint64_t p;
-
-			NEEDV();
-			p = num_u(v, &end, 10);
-			if (*end || !p || p > (1u << 20) || (p & (p - 1)))
-				die("-m %s: a power of two number of pages is needed", v);
-			G.opt.mmap_pages = p;
-		} else if (!strcmp(a, "--flight") || !strcmp(a, "--after")) {
-			char *end;
-			double d;
-
-			NEEDV();
-			d = num_dec(v, &end);
-			if (*end || !(d >= 0) || d > 1e6 || (!strcmp(a, "--flight") && !(d > 0)))
-				die("%s %s: a number of seconds is needed", a, v);
-			*(!strcmp(a, "--flight") ? &G.fl.secs_ns : &G.fl.after_ns) = d * 1e9;
-			G.fl.after_set |= !strcmp(a, "--after");
-		} else if (!strcmp(a, "--trigger")) {
-			NEEDV();
-			if (!fl_parse_trigger(v))
-				die("--trigger %s: wait>D, blocked>D, run>D or lost, D like 500us, 30ms, 2s (at most 8 triggers)", v);
-		} else if (!strcmp(a, "--keep") || !strcmp(a, "--flight-mem")) {
-			char *end;
-			uint64_t n;
-
-			NEEDV();
-			n = num_u(v, &end, 10);
-			if (*end || !n || n > (sizeof(size_t) < 8 ? 1024 : 4096))	/* MiB fit a size_t */
-				die("%s %s: a number from 1 to %d is needed", a, v, sizeof(size_t) < 8 ? 1024 : 4096);
-			if (!strcmp(a, "--keep"))
-				G.fl.keep = n;
-			else
-				G.fl.mem_mib = n;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(&tc_out);
-			out_flush(&tc_out);
-			exit(0);
-		} else if (!strcmp(a, "--version")) {
-			ofmt(&tc_out, "tc %s\n", TC_VERSION);
-			out_flush(&tc_out);
-			exit(0);
-		} else {
+		}
+		for (int k = 0; k < N_OPTS && !o; k++)
+			if (!strcmp(a, optdefs[k].name) || (a[0] == '-' && a[1] == optdefs[k].letter && a[1] && !a[2]))
+				o = &optdefs[k];
+		if (!o) {
 			usage(&tc_err);
 			die("unknown option %s", a);
 		}
-#undef NEEDV
+		if (!o->p && !o->fn) {	/* --help, --version */
+			if (!strcmp(o->name, "--help"))
+				usage(&tc_out);
+			else
+				ofmt(&tc_out, "tc %s\n", TC_VERSION);
+			out_flush(&tc_out);
+			exit(0);
+		}
+		if (given[o - optdefs]++ && !(o->flags & OF_REPEAT))
+			die("%s is given twice", a);
+		if (o->arg != OA_FLAG && ++i == argc)
+			die("%s needs a value (see tc --help)", a);
+		opt_set(o, a, o->arg == OA_FLAG ? NULL : argv[i]);
 	}
 	if (!!(G.opt.rec_path || G.opt.live) + !!G.opt.replay_path + !!G.opt.repair_path != 1) {
 		usage(&tc_err);
 		die("give one of --live, --record, --replay or --repair");
 	}
-	if (G.opt.cmd && !G.opt.rec_path && !G.opt.live)
+	if (G.opt.script + G.opt.summary + G.opt.states > 1)
+		die("--summary, --script and --states are one output each: give one of them");
+	if ((G.opt.script || G.opt.summary || G.opt.states) && !G.opt.replay_path)
+		die("--summary, --script and --states go with --replay");
+	mode = G.opt.repair_path ? MD_REPAIR : G.opt.live ? MD_LIVE : G.opt.rec_path ? MD_RECORD :
+	       G.opt.summary ? MD_SUMMARY : G.opt.script ? MD_SCRIPT : G.opt.states ? MD_STATES : MD_VIEW;
+	if (G.fl.secs_ns)
+		mode |= MD_FLIGHT;
+	for (int k = 0; k < N_OPTS; k++)
+		if (given[k] && optdefs[k].modes && !(optdefs[k].modes & mode)) {
+			opt_modes_text(modes, sizeof(modes), optdefs[k].modes);
+			die("%s goes with %s", optdefs[k].name, modes);
+		}
+	if (G.opt.cmd && !(mode & MD_CAPTURE))
 		die("a command to trace goes with --live or --record");
 	if (G.opt.live && G.opt.rec_path && !strcmp(G.opt.rec_path, "-"))
 		die("--live --record -: the view needs standard output; record to a file or a FIFO, or drop --live");
-	if ((G.opt.script || G.opt.summary || G.opt.states) && !G.opt.replay_path)
-		die("--script, --summary and --states go with --replay");
-	if (G.opt.script + G.opt.summary + G.opt.states > 1)
-		die("--script, --summary and --states are one output each: give one of them");
-	if ((G.opt.latency || G.opt.chain_tid) && !G.opt.summary)
-		die("--latency and --chain go with --summary");
-	if (G.opt.ftrace && !G.opt.script)
-		die("--ftrace goes with --script");
-	G.opt.view = G.opt.live || (G.opt.replay_path && !G.opt.script && !G.opt.summary && !G.opt.states);
-	if (G.v.speed > 0 && (!G.opt.replay_path || !G.opt.view))
-		die("--speed goes with --replay (in the view)");
 	if (G.opt.power_only && (G.opt.tasks_only || G.opt.io))
 		die("-P shows CPUs only: it does not go with -T or -I");
-	if ((G.fl.ntrig || G.fl.keep || G.fl.after_set) && !G.fl.secs_ns)
-		die("--trigger, --after and --keep go with --flight SECONDS");
-	if (G.fl.mem_mib && !G.fl.secs_ns && !G.opt.live)
-		die("--flight-mem goes with --flight SECONDS or --live");
 	if (G.fl.secs_ns && (!G.opt.rec_path || !strcmp(G.opt.rec_path, "-")))
 		die("--flight goes with --record FILE");
-	if (!G.fl.keep)
-		G.fl.keep = 1;
-	if (!G.fl.after_set)
-		G.fl.after_ns = NS_PER_SEC;
+	G.opt.view = mode & MD_SCREEN;
 }
 
 #ifndef TC_TEST
