@@ -236,14 +236,16 @@ struct task {
 	uint64_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
 	uint64_t io_wait;	/* ns inside I/O calls while runnable, sleeping or blocked */
 	int run_cpu;		/* the CPU whose cur it is while running, else -1 */
-	/* evidence: its first sample on ev_cpu since that CPU's switch ev_gen */
+	/* evidence: its first sample on ev_cpu since that CPU's switch ev_gen
+	 * and since it was last seen elsewhere (task_moved) */
 	int ev_cpu;		/* -1: none yet */
 	uint32_t ev_gen;
 	uint64_t ev_first;
+	bool moved;		/* seen off the CPU of its evidence: not there since the trace began */
 	/* a wakeup that came while it still ran, applied at its switch-out */
 	bool wk_pending;
 	int wk_waker;
-	bool unk_missing;	/* its unknown state is due to a missing switch */
+	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
 	uint32_t lost_gaps;	/* losses of its CPU's ring that made it unknown */
 	/* answers (see lat_wait_end): runnable waits, wakeups for the chain */
@@ -271,6 +273,7 @@ struct cpu {
 	int64_t freq;		/* kHz, -1 unknown */
 	uint64_t freq_since;
 	bool seen;		/* a switch was seen on it */
+	bool traced;		/* a tracepoint record was seen on it */
 	uint64_t cstate_ns[10];	/* time per idle state (deeper ones in the last) */
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
@@ -282,7 +285,20 @@ struct cpu {
 	bool gap;		/* a gap since its last switch */
 	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
 	uint64_t last_t;	/* its newest record: where a loss of its ring begins */
+	uint32_t inferred, inferred_idle;	/* switch-ins inferred on it; of them, out of idle */
+	uint32_t missing_out;	/* switch-outs of its tasks the kernel did not report */
+	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 };
+
+/*
+ * Why a row is unknown: the aux of its unknown intervals (a task's
+ * ST_UNKNOWN, a CPU's tid -1) is UNK_AUX(why, gap): before its first
+ * event, a gap (the gap log says which: events lost on a CPU, a pause),
+ * or a switch the kernel left out.
+ */
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING };
+#define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 2))
+#define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
 
 /* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
  * as ival_get decodes it from the byte ring ival_add writes (see there); a
@@ -372,6 +388,7 @@ struct attr {
 	const struct tfs_field *fp[F_NFLD];
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
 	int nids;
+	uint64_t nsamples;		/* its samples read */
 };
 
 /* A queued record: its time, and where it is (see the merge section). */
@@ -417,6 +434,7 @@ static struct {
 		int nfilt;
 		char self_filter[512];	/* -I: the tracepoint filter excluding tc's threads */
 		bool *cpu_filt;		/* NULL: every CPU */
+		const char *cpu_arg;	/* -C's list, as given */
 		double duration;	/* seconds, 0 = until stopped */
 		uint64_t mmap_pages;
 		char **cmd;
@@ -467,11 +485,14 @@ static struct {
 		size_t task_hash_cap;
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
+		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
 		uint64_t evicted_tasks, bad_pid, gaps;
 		uint64_t inferred;	/* switch-ins the kernel did not report */
+		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
 		int64_t freq_max;	/* highest frequency seen, kHz */
 		uint64_t missing_out;	/* switch-outs the kernel did not report */
-		uint64_t missing_unknown;	/* ns of task time unknown because of missing switches */
+		struct gaplog { uint64_t at, lost; int cpu; } gapv[GAP_LOG];	/* gap n at n % GAP_LOG:
+					 * its time, events lost (0: a pause), CPU (-1: any) */
 	} m;
 
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
@@ -563,6 +584,7 @@ static struct {
 		int sel, sel_key, top, order;
 		char query[32], msg[96];
 		int *rowlist, nrowlist, rowlist_cap;
+		uint8_t *rowbusy;	/* per task slot: it did something in the span (rows_build) */
 		uint64_t window_ns, refresh_ns, ev_rate;
 		double speed;		/* replay pace, 0 = not paced */
 		bool paused, want_pause, want_suspend;
@@ -609,8 +631,10 @@ static struct {
 		uint8_t *buf;			/* [u64 time][record, padded to 8] ... */
 		uint64_t head, tail;		/* running byte positions */
 		uint64_t newest, dropped_t;	/* newest time kept, newest time dropped */
+		uint64_t oldest;		/* time of the first record kept */
 		bool pending;			/* fired: write once until is recorded */
 		uint64_t from, until, arm_after;
+		uint64_t fired;			/* when the pending trigger fired */
 		char mark[96];			/* what fired: "kind time tid length comm" */
 	} fl;
 
@@ -1032,7 +1056,10 @@ static void __attribute__((format(printf, 1, 0))) say(const char *fmt, va_list a
 	tc_err.unbuf = true;
 }
 
-/* Print "tc: <message>" to stderr, stop the traced command, exit 1. */
+static int die_status = 1;	/* the exit status of die() */
+
+/* Print "tc: <message>" to stderr, stop the traced command, exit with
+ * die_status (1). */
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
 	va_list ap;
@@ -1043,7 +1070,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	say(fmt, ap);
 	va_end(ap);
 	cmd_kill();
-	exit(1);
+	exit(die_status);
 }
 
 /* Print "tc: <message>" to stderr and go on. */
@@ -2532,8 +2559,8 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 		k = last == &G.m.task[row].last_iival ? HK_IO : HK_TASK;
 	else
 		k = last == &G.m.cpu[c].last_cival ? HK_CSTATE : last == &G.m.cpu[c].last_fival ? HK_FREQ : HK_CPU;
-	if (k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0))
-		return;
+	if ((k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0)) || (k == HK_CPU && state < 0))
+		return;		/* unknown: what no summary holds */
 	if (!G.hist.base)
 		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
 	while (!G.hist.cap && end > G.hist.base && (end - 1 - G.hist.base) / G.hist.hp[k].w >= (uint64_t)G.hist.hp[k].nb)
@@ -2681,31 +2708,62 @@ static uint64_t z_clip(const uint64_t *last, int32_t row)
 	return q->cur >= 0 ? q->since : UINT64_MAX;
 }
 
+/* Why a row is unknown, from the aux of its unknown interval (UNK_AUX): a
+ * word (--states) or a phrase (the view's readouts), with what the gap log
+ * still holds of the gap. */
+static void unk_text(int32_t aux, bool word, char *s, size_t n)
+{
+	static const char *const text[][2] = {
+		{ "unseen", "no event of it yet" }, { "missing", "a switch the kernel left out" },
+		{ "gap", "events lost, or a pause" }, { "paused", "recording paused" }, { "lost", "events lost" },
+	};
+	uint32_t g = (uint32_t)aux >> 2;
+	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
+	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
+	int k = (aux & 3) == UNK_UNSEEN ? 0 : (aux & 3) == UNK_MISSING ? 1 : G.m.gaps - full >= GAP_LOG ? 2 :
+		!l->lost ? 3 : 4;
+
+	if (k == 4 && !word && l->cpu >= 0)
+		sfmt(s, n, "%" PRIu64 " events lost on cpu%d", l->lost, l->cpu);
+	else if (k == 4 && !word)
+		sfmt(s, n, "%" PRIu64 " events lost", l->lost);
+	else
+		sfmt(s, n, "%s", text[k][!word]);
+}
+
 /*
  * --states: interval [start, end) of row as one line, tab-separated, times
  * in ns as in the recording (see out_states):
  *   task TID STATE START END CPU    STATE running, runnable, sleeping,
- *                                   blocked; CPU where it ran, else -1
+ *                                   blocked, unknown; CPU where it ran,
+ *                                   else -1; unknown: and WHY (unk_text)
  *   io TID CALL START END RET       an I/O call (-I)
- *   cpu CPU TID START END           the task running on CPU (0: idle)
+ *   cpu CPU TID START END           the task running on CPU (0: idle;
+ *                                   -1: unknown, and WHY)
  *   cstate CPU STATE START END      an idle state
  *   freq CPU KHZ START END
- * Time a row has no line for is unknown.
+ * Time a row has no line for is unknown too (a task before it was named).
  */
 static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
 	int c = -1 - row;
+	char why[48] = "";
 
+	if ((row >= 0 && last == &G.m.task[row].last_ival && state == ST_UNKNOWN) ||
+	    (row < 0 && last == &G.m.cpu[c].last_ival && state < 0)) {
+		why[0] = '\t';
+		unk_text(aux, true, why + 1, sizeof(why) - 1);
+	}
 	if (row >= 0 && last == &G.m.task[row].last_ival)
-		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
-		     state >= 0 && state < ST_N ? st_names[state] : "?", start, end, state == ST_RUNNING ? aux : -1);
+		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d%s\n", G.m.task[row].tid,
+		     state >= 0 && state < ST_N ? st_names[state] : "?", start, end, state == ST_RUNNING ? aux : -1, why);
 	else if (row >= 0)
 		ofmt(&tc_out, "io\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
 		     state >= 0 && state < N_IO ? io_calls[state].name : "?", start, end, aux);
 	else
-		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
+		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "%s\n",
 		     last == &G.m.cpu[c].last_cival ? "cstate" : last == &G.m.cpu[c].last_fival ? "freq" : "cpu",
-		     c, state, start, end);
+		     c, state, start, end, why);
 }
 
 /* Keep interval [start, end) of row in state, in the summaries and in the
@@ -2910,19 +2968,22 @@ static void task_set(struct task *t, int st, uint64_t time)
 		task_io_wait(t, time);
 		if (t->state == ST_RUNNING && t->run_cpu >= 0)
 			G.m.cpu[t->run_cpu].task_run += time - t->since;
-		if (t->state == ST_UNKNOWN && t->unk_missing)
-			G.m.missing_unknown += time - t->since;
 		t->total[t->state] += time - t->since;
-		if (t->state != ST_UNKNOWN && t->state != ST_DEAD)
-			ival_add(&t->last_ival, t - G.m.task, t->state,
-				 t->state == ST_RUNNABLE ? t->waker : -1, t->since, time);
+		if (t->state != ST_DEAD)
+			ival_add(&t->last_ival, t - G.m.task, t->state, t->state == ST_RUNNABLE ? t->waker :
+				 t->state == ST_UNKNOWN ? t->unk_aux : -1, t->since, time);
 		t->since = time;
 	}
 	if (st == ST_RUNNABLE && t->state != ST_RUNNABLE)
 		t->wait_start = time;
-	if (st != t->state)
-		t->unk_missing = false;
 	t->state = st;
+}
+
+/* t is unknown from time on, for the reason aux (UNK_AUX). */
+static void task_unknown(struct task *t, uint64_t time, int32_t aux)
+{
+	task_set(t, ST_UNKNOWN, time);
+	t->unk_aux = aux;
 }
 
 /* Close CPU c's running task at time and make tid (0 idle, -1 unknown) current. */
@@ -2936,10 +2997,19 @@ static void cpu_set(int c, int tid, uint64_t time)
 		else
 			p->idle += time - p->since;
 		ival_add(&p->last_ival, -1 - c, p->cur, -1, p->since, time);
+	} else if (p->cur < 0 && p->since && time > p->since) {
+		ival_add(&p->last_ival, -1 - c, -1, p->unk_aux, p->since, time);
 	}
 	p->cur = tid;
 	if (time > p->since || tid < 0)
 		p->since = time;
+}
+
+/* CPU c is unknown from time on, for the reason aux (UNK_AUX). */
+static void cpu_unknown(int c, uint64_t time, int32_t aux)
+{
+	cpu_set(c, -1, time);
+	G.m.cpu[c].unk_aux = aux;
 }
 
 /* Close CPU c's idle state at time; state (-1: none) starts. */
@@ -2986,23 +3056,31 @@ static int model_prev_state(int64_t prev_state)
 	return ST_SLEEPING;
 }
 
-/* A gap in the events (lost, paused): every open state closes at the last
- * event before it and is unknown from then on. */
-static void model_gap(void)
+/* Log a gap at time at: lost events lost of CPU cpu (-1: any), 0 for a
+ * pause.  Returns the aux of what it makes unknown. */
+static int32_t model_gap_log(uint64_t at, uint64_t lost, int cpu)
+{
+	G.m.gapv[++G.m.gaps % GAP_LOG] = (struct gaplog){ at, lost, cpu };
+	return UNK_AUX(UNK_GAP, G.m.gaps);
+}
+
+/* A gap in the events (lost events of no known CPU, a pause): every open
+ * state closes at the last event before it and is unknown from then on. */
+static void model_gap(uint64_t at, uint64_t lost)
 {
 	uint64_t t = G.m.last;
+	int32_t aux = model_gap_log(at, lost, -1);
 
-	G.m.gaps++;
 	for (int i = 0; i < G.m.ntask; i++) {
 		if (G.m.task[i].state != ST_DEAD)
-			task_set(&G.m.task[i], ST_UNKNOWN, t);
-		G.m.task[i].in_io = G.m.task[i].unk_missing = false;
+			task_unknown(&G.m.task[i], t, aux);
+		G.m.task[i].in_io = false;
 		G.m.task[i].run_cpu = -1;
 	}
 	for (int c = 0; c < G.m.ncpu; c++) {
 		G.m.cpu[c].gen++;
 		G.m.cpu[c].gap = true;
-		cpu_set(c, -1, t);
+		cpu_unknown(c, t, aux);
 		cpu_cstate(c, -1, t);
 		cpu_freq(c, -1, t);
 	}
@@ -3019,26 +3097,26 @@ static void model_gap(void)
  *   cpu0  --a--b--c--d--e--f--      complete: its running task stands
  *   cpu1  --x--y|.........|LOST--   lost: unknown from y
  */
-static void model_gap_cpu(int c)
+static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
 {
 	struct cpu *cp = &G.m.cpu[c];
 	uint64_t from = cp->last_t ? cp->last_t : G.m.first;
+	int32_t aux = model_gap_log(at, lost, c);
 
-	G.m.gaps++;
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
 		if (p->state == ST_DEAD || p->state == ST_UNKNOWN ||
 		    (p->state == ST_RUNNING && p->run_cpu != c) || (p->state == ST_RUNNABLE && p->cpu != c))
 			continue;
-		task_set(p, ST_UNKNOWN, from > p->since ? from : p->since);
-		p->in_io = p->unk_missing = false;
+		task_unknown(p, from > p->since ? from : p->since, aux);
+		p->in_io = false;
 		p->run_cpu = -1;
 		p->lost_gaps++;
 	}
 	cp->gen++;
 	cp->gap = true;
-	cpu_set(c, -1, from > cp->since ? from : cp->since);	/* never back in time */
+	cpu_unknown(c, from > cp->since ? from : cp->since, aux);	/* never back in time */
 	cpu_cstate(c, -1, from > cp->cstate_since ? from : cp->cstate_since);
 	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
 }
@@ -3060,9 +3138,10 @@ static void model_displace(struct task *p)
 	uint64_t last = cp && cp->cur == p->tid ? cp->cur_last : p->since;
 
 	if (cp && cp->cur == p->tid)
-		cpu_set(p->run_cpu, -1, last);
-	task_set(p, ST_UNKNOWN, last);
-	p->unk_missing = true;
+		cpu_unknown(p->run_cpu, last, UNK_AUX(UNK_MISSING, 0));
+	task_unknown(p, last, UNK_AUX(UNK_MISSING, 0));
+	if (cp)
+		cp->missing_out++;
 	p->run_cpu = -1;
 	p->missing_out++;
 	G.m.missing_out++;
@@ -3077,7 +3156,16 @@ static void model_end_cur(int c)
 	if (cur && cur->state == ST_RUNNING && cur->run_cpu == c)
 		model_displace(cur);
 	else if (cp->cur > 0)
-		cpu_set(c, -1, cp->cur_last);
+		cpu_unknown(c, cp->cur_last, UNK_AUX(UNK_MISSING, 0));
+}
+
+/* Task p is seen where it does not run on the CPU of its evidence (another
+ * CPU, switched out, woken, migrated): a run inferred there later starts
+ * from its next sample, never before this (one task, one CPU at a time). */
+static void task_moved(struct task *p)
+{
+	p->ev_cpu = -1;
+	p->moved = true;
 }
 
 /* When p (NULL: the idle task), seen leaving CPU c without its switch-in,
@@ -3107,9 +3195,12 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 {
 	struct cpu *cp = &G.m.cpu[c];
 	uint64_t s, from;
+	bool from_idle = cp->cur == 0;
 
-	if (!cp->seen && (!p || (!p->stated && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
+	if (!cp->seen && (!p || (!p->stated && !p->moved && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
 		s = !p || created ? G.m.first : p->since;
+		if (s < G.m.tp_first)
+			s = G.m.tp_first;	/* the trace began: side-band records may come before */
 		if (s < cp->since)
 			s = cp->since;	/* a gap came before the CPU's first switch */
 		if (p) {
@@ -3138,10 +3229,8 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 	if (!p)
 		return;
 	lat_wake_only(p);	/* its switch-in is missing: the wait's end is unknown */
-	if (p->state != ST_UNKNOWN && from < s) {
-		task_set(p, ST_UNKNOWN, from);
-		p->unk_missing = !cp->gap;
-	}
+	if (p->state != ST_UNKNOWN && from < s)
+		task_unknown(p, from, cp->gap ? UNK_AUX(UNK_GAP, G.m.gaps) : UNK_AUX(UNK_MISSING, 0));
 	task_set(p, ST_RUNNING, s);
 	p->run_cpu = p->cpu = c;
 	p->switches++;
@@ -3150,6 +3239,8 @@ static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint
 	if (!cp->gap) {
 		p->inferred++;
 		G.m.inferred++;
+		cp->inferred++;
+		cp->inferred_idle += from_idle;
 	}
 }
 
@@ -3187,6 +3278,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 			p->waker = -1;	/* preempted, not woken */
 		}
 		task_set(p, st, t);
+		task_moved(p);
 		p->run_cpu = -1;
 		p->cpu = c;
 	}
@@ -3211,12 +3303,21 @@ static void model_switch(const struct ev *e, uint64_t t)
 
 /* A sample on CPU c at time t whose task is tid (0: the idle task): tid was
  * running there then.  A task's sample in process context also tells that a
- * wakeup kept for it came while it was not going to sleep: dropped. */
-static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
+ * wakeup kept for it came while it was not going to sleep: dropped.  A
+ * side-band record (COMM, FORK, EXIT: its sample_id names the task current
+ * on c) is evidence of c only once c's tracepoints are seen on: before,
+ * a switch on c may have gone unrecorded, and it only tells where the
+ * task was not. */
+static void model_evidence(int c, int tid, unsigned flags, uint64_t t, bool sideband)
 {
 	struct cpu *cp = &G.m.cpu[c];
 	struct task *p;
 
+	if (sideband && !cp->traced) {
+		if (tid > 0 && (p = task_get(tid, t, NULL)))
+			task_moved(p);
+		return;
+	}
 	if (tid == 0) {
 		if (cp->idle_gen != cp->gen) {
 			cp->idle_gen = cp->gen;
@@ -3226,6 +3327,8 @@ static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
 	}
 	if (!(p = task_get(tid, t, NULL)))
 		return;
+	if (p->ev_cpu >= 0 && p->ev_cpu != c)
+		task_moved(p);
 	if (p->ev_cpu != c || p->ev_gen != cp->gen) {
 		p->ev_cpu = c;
 		p->ev_gen = cp->gen;
@@ -3233,7 +3336,7 @@ static void model_evidence(int c, int tid, unsigned flags, uint64_t t)
 	}
 	if (cp->cur == tid)
 		cp->cur_last = t;
-	if (!(flags & TRACE_IRQ_FLAGS))
+	if (!sideband && !(flags & TRACE_IRQ_FLAGS))
 		p->wk_pending = false;
 }
 
@@ -3246,16 +3349,17 @@ static void model_wake(const struct ev *e, uint64_t t)
 	if (!(n = task_get(e->a, t, NULL)))
 		return;
 	task_name(n, e->comm);
+	task_moved(n);	/* being woken: not running, or on its way out */
 	if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1) {
 		/* sched_waking needs a sleeping task: one woken and not seen
 		 * running since ran and slept on switches the kernel did not
 		 * report; since that wakeup (kept for the chain) it is
 		 * unknown, and runnable again now */
 		lat_wake_only(n);
-		task_set(n, ST_UNKNOWN, n->since);
-		n->unk_missing = true;
+		task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 		n->inferred++;
 		G.m.inferred++;
+		G.m.inferred_woken++;
 	}
 	if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
 		task_set(n, ST_RUNNABLE, t);
@@ -3281,7 +3385,6 @@ static void model_event(const struct ev *e)
 			scopy(p->comm, sizeof(p->comm), e->comm);
 			p->pid = e->a;
 		}
-		return;
 	}
 	if (!t)
 		return;
@@ -3294,17 +3397,21 @@ static void model_event(const struct ev *e)
 		t = G.m.last;	/* out of order: counted by the merge */
 	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
 		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.m.ncpu)
-			model_gap_cpu(e->cpu);	/* the kernel lost records of one ring */
+			model_gap_cpu(e->cpu, t, e->v);	/* the kernel lost records of one ring */
 		else
-			model_gap();		/* a pause, or a loss of unknown place */
+			model_gap(t, e->v > 0 ? e->v : 0);	/* a pause, or a loss of unknown place */
 		return;
 	}
 	G.m.last = t;
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu)
 		G.m.cpu[e->cpu].last_t = t;
-	if (e->kind != EV_SWITCH && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT) &&
-	    e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
-		model_evidence(e->cpu, e->tid, e->flags, t);
+	if (e->cpu >= 0 && e->cpu < G.m.ncpu && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)) {
+		if (!G.m.tp_first)
+			G.m.tp_first = t;
+		G.m.cpu[e->cpu].traced = true;
+	}
+	if (e->kind != EV_SWITCH && e->kind != EV_LOST && e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
+		model_evidence(e->cpu, e->tid, e->flags, t, e->kind >= EV_NTP && e->kind <= EV_EXIT);
 	switch (e->kind) {
 	case EV_SWITCH:
 		if (model_cpu_ok(e->cpu))
@@ -3329,8 +3436,10 @@ static void model_event(const struct ev *e)
 			p->exited = true;
 		break;
 	case EV_MIGRATE:
-		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.m.ncpu)
+		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.m.ncpu) {
 			p->cpu = e->c;
+			task_moved(p);	/* moved between run queues: not running */
+		}
 		break;
 	case EV_IDLE:
 		if (model_cpu_ok(e->c))
@@ -4926,7 +5035,7 @@ static const char *fl_mark_text(const char *mark, uint64_t *t)
 		sfmt(out, sizeof(out), "flight recording: trigger lost (%" PRIu64 " events) at %" PRIu64 ".%06u s",
 		     len, (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
 	else
-		sfmt(out, sizeof(out), "flight recording: trigger %s: %s (tid %d) %s %" PRIu64 ".%03u ms, at %" PRIu64 ".%06u s",
+		sfmt(out, sizeof(out), "flight recording: trigger %s: %s:%d %s %" PRIu64 ".%03u ms, at %" PRIu64 ".%06u s",
 		     kind, comm, tid, !strcmp(kind, "wait") ? "waited runnable" : !strcmp(kind, "run") ?
 		     "ran" : "was blocked", len / 1000000, (unsigned)(len / 1000 % 1000),
 		     (uint64_t)(*t / NS_PER_SEC), (unsigned)(*t % NS_PER_SEC / 1000));
@@ -5029,6 +5138,8 @@ static void fl_append(const uint8_t *r, size_t n, uint64_t t)
 	memcpy(G.fl.buf + off + 8, r, n);
 	G.fl.head += need;
 	G.fl.newest = t;
+	if (!G.fl.oldest)
+		G.fl.oldest = t;
 }
 
 /* A trigger fired on task tid (-1: none) at time t: write from t - SECONDS
@@ -5038,6 +5149,7 @@ static void fl_fire(int kind, const struct task *tk, uint64_t t, uint64_t len)
 	if (G.fl.pending || G.fl.written >= G.fl.keep || t < G.fl.arm_after)
 		return;
 	G.fl.pending = true;
+	G.fl.fired = t;
 	G.fl.from = t > G.fl.secs_ns ? t - G.fl.secs_ns : 0;
 	G.fl.until = t + G.fl.after_ns;
 	sfmt(G.fl.mark, sizeof(G.fl.mark), "%s %" PRIu64 " %d %" PRIu64 " %.16s", trig_names[kind],
@@ -5127,19 +5239,28 @@ static int fl_save(const char *path, uint64_t from, uint64_t until, char *msg, s
 static void fl_write(uint64_t from, uint64_t until, bool in_view)
 {
 	char path[PATH_MAX], msg[PATH_MAX + 96];
+	uint64_t t;
 
+	if (!G.opt.rec_path)	/* parse_args makes it so; never a file named "(null)" */
+		die("the flight recorder has no --record FILE to write");
 	if (G.fl.written)
-		sfmt(path, sizeof(path), "%s.%d", G.opt.rec_path, G.fl.written);
+		sfmt(path, sizeof(path), "%s.%u", G.opt.rec_path, G.fl.written);
 	else
 		sfmt(path, sizeof(path), "%s", G.opt.rec_path);
 	fl_save(path, from, until, msg, sizeof(msg));
 	if (in_view)
 		sfmt(G.v.msg, sizeof(G.v.msg), "flight recorder: %.70s", msg);
 	else
-		note("flight recorder: %s%s%s", msg, G.fl.mark[0] ? ", trigger " : "", G.fl.mark[0] ? G.fl.mark : "");
+		note("flight recorder: %s", msg);
+	if (G.fl.mark[0] && !in_view)
+		note("%s", fl_mark_text(G.fl.mark, &t));
 	if (G.fl.dropped_t > from && !in_view)
 		note("flight recorder: the buffer (%zu MiB) held only the last %.3f s: raise --flight-mem",
 		     G.fl.cap >> 20, (until > G.fl.dropped_t ? until - G.fl.dropped_t : 0) / 1e9);
+	else if (G.fl.mark[0] && G.fl.oldest > from && !in_view)
+		note("flight recorder: the trigger fired %.3f s after recording began, so the file holds %.3f s "
+		     "before it, not --flight %.3f s", (G.fl.fired - G.fl.oldest) / 1e9, (G.fl.fired - G.fl.oldest) / 1e9,
+		     G.fl.secs_ns / 1e9);
 	G.fl.written++;
 	G.fl.mark[0] = 0;
 	G.fl.pending = false;
@@ -5518,6 +5639,9 @@ static void rd_open(const char *path)
 	struct stat st;
 	uint64_t bits[4];
 
+	if (!strcmp(path, "-") && isatty(0))
+		die("--replay -: standard input is a terminal; pipe a recording into it "
+		    "(tc --record - | tc --replay -, perf record -o - ... | tc --replay -)");
 	if (!strcmp(path, "-"))
 		G.rc.fd = 0;	/* a stream (or a file) on standard input */
 	else if ((G.rc.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -5747,6 +5871,8 @@ static int rd_run(uint64_t limit)
 			G.bad.cpu++;
 			continue;
 		}
+		if (type == PERF_RECORD_SAMPLE)
+			G.ev.attr[ri.attr].nsamples++;
 		if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
 			continue;	/* an event tc does not use (perf's sched:*): no output has it */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
@@ -6342,7 +6468,9 @@ static void cmd_go(void)
 			if (G.rec.kept_old)
 				rename(old, G.opt.rec_path);
 		}
-		die("cannot run %s: %s", G.opt.cmd[0], strerror(e));
+		die_status = e == ENOENT ? 127 : 126;	/* as shells, env and timeout say it */
+		die("cannot run %s: %s%s", G.opt.cmd[0], strerror(e),
+		    e == ENOENT && !strchr(G.opt.cmd[0], '/') ? " (not found in PATH)" : "");
 	}
 	close(cmd_err_fd);
 }
@@ -6588,6 +6716,32 @@ static void out_states_totals(struct out *f)
 		     G.m.last, G.m.cpu[c].busy, G.m.cpu[c].idle);
 }
 
+/* After --summary, on stderr, one line: the switches the kernel left out
+ * of the trace, per CPU, and how much of each CPU's time is therefore
+ * unknown. */
+static void out_missing(void)
+{
+	uint64_t span = G.m.last > G.m.first ? G.m.last - G.m.first : 0;
+	int k = 0;
+
+	if (!G.m.inferred && !G.m.missing_out)
+		return;
+	oputs("tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *p = &G.m.cpu[c];
+		uint64_t known = p->busy + p->idle, unk = span > known ? span - known : 0;
+
+		if (p->inferred || p->missing_out)
+			ofmt(&tc_err, "%s cpu%d %u switch-ins (%u out of idle) and %u switch-outs, %.1f%% of its time "
+			     "unknown", k++ ? ";" : "", c, p->inferred, p->inferred_idle, p->missing_out,
+			     span ? unk * 100.0 / span : 0.0);
+	}
+	if (G.m.inferred_woken)
+		ofmt(&tc_err, "%s %" PRIu64 " runs on CPUs not known (tasks woken again, no switch-in seen)",
+		     k ? ";" : "", G.m.inferred_woken);
+	oputs(". tc inferred runs from the tasks' own records (columns inferred, missing_out, unknown_ms)\n", &tc_err);
+}
+
 /* Summary order: run time, largest first, then tid. */
 static int out_cmp_run(const void *a, const void *b)
 {
@@ -6664,11 +6818,7 @@ static void out_summary(struct out *f)
 	}
 	mem_free(idx);
 	out_flush(f);
-	if (G.m.inferred || G.m.missing_out)
-		note("warning: the kernel did not report %" PRIu64 " switch-ins and %" PRIu64 " switch-outs;"
-		     " %" PRIu64 ".%03u ms of task time is unknown because of them (unknown_ms)",
-		     G.m.inferred, G.m.missing_out, G.m.missing_unknown / 1000000,
-		     (unsigned)(G.m.missing_unknown / 1000 % 1000));
+	out_missing();
 }
 
 /* The one-line account of a recording or replay, to stderr. */
@@ -6705,6 +6855,78 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 	getrusage(RUSAGE_SELF, &ru);
 	ofmt(&tc_err, ", %.3f s, tc's CPU %.3f s\n", secs,
 	     ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/* The name of attr a: "sched:sched_switch", "cycles", "type 4 config 0x1c". */
+static void attr_name(const struct attr *a, char *s, size_t n)
+{
+	static const char *const hw[] = { "cycles", "instructions", "cache-references", "cache-misses",
+					  "branches", "branch-misses", "bus-cycles" };
+	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
+					  "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+					  "emulation-faults", "dummy" };
+	uint64_t c = a->pa.config;
+
+	if (a->fmt)
+		sfmt(s, n, "%s:%s", a->fmt->sys, a->fmt->name);
+	else if (a->pa.type == PERF_TYPE_HARDWARE && c < sizeof(hw) / sizeof(hw[0]))
+		scopy(s, n, hw[c]);
+	else if (a->pa.type == PERF_TYPE_SOFTWARE && c < sizeof(sw) / sizeof(sw[0]))
+		scopy(s, n, sw[c]);
+	else
+		sfmt(s, n, "type %u config 0x%" PRIx64, a->pa.type, c);
+}
+
+/*
+ * After a replay: a recording without the scheduler's switches or wakeups,
+ * the power events or I/O calls has nothing for the tables, the states or
+ * the view.  Say which events it has and what records the ones tc needs;
+ * false then.  Also false, said why, when what the options ask for is not
+ * in it: -C's CPUs, -p's tasks, --chain's task.
+ */
+static bool rd_useful(const char *path)
+{
+	char name[96];
+	int k = 0;
+	bool any = false;
+
+	if (!G.m.task) {
+		note("%s holds no records: nothing to %s", path, G.opt.states ? "list" : G.opt.view ? "show" : "total");
+		return false;
+	}
+	if (G.n.kind[EV_SWITCH] || G.n.kind[EV_WAKING] || G.n.kind[EV_WAKEUP] || G.n.kind[EV_IDLE] ||
+	    G.n.kind[EV_FREQ] || G.n.kind[EV_SYS_ENTER]) {
+		if (G.opt.cpu_filt)
+			for (int c = G.m.ncpu; c < MAX_CPUS; c++)
+				if (G.opt.cpu_filt[c]) {
+					note("-C %s: %s has CPUs 0 to %d only", G.opt.cpu_arg, path, G.m.ncpu - 1);
+					return false;
+				}
+		for (int i = 0; i < G.m.ntask && !any; i++)
+			any = G.m.task[i].stated && filter_task(&G.m.task[i]);
+		if (G.opt.nfilt && !any && !G.opt.view) {
+			ofmt(&tc_err, "tc: -p: no task in %s is", path);
+			for (int i = 0; i < G.opt.nfilt; i++)
+				ofmt(&tc_err, "%s %s", i ? " or" : "", G.opt.filt[i]);
+			oputs(" (a tid, a pid or the start of a name)\n", &tc_err);
+			return false;
+		}
+		if (G.opt.chain_tid && !task_find(G.opt.chain_tid)) {
+			note("--chain %" PRIu64 ": %s has no task %" PRIu64, G.opt.chain_tid, path, G.opt.chain_tid);
+			return false;
+		}
+		return true;
+	}
+	ofmt(&tc_err, "tc: %s has no scheduler or power events (sched:sched_switch, power:cpu_idle): "
+	     "nothing to %s. It has", path, G.opt.states ? "list" : G.opt.view ? "show" : "total");
+	for (int i = 0; i < G.ev.nattr; i++)
+		if (G.ev.attr[i].nsamples) {
+			attr_name(&G.ev.attr[i], name, sizeof(name));
+			ofmt(&tc_err, "%s %s: %" PRIu64 " samples", k++ ? "," : "", name, G.ev.attr[i].nsamples);
+		}
+	ofmt(&tc_err, "%s. Record with tc --record FILE, or perf record -e 'sched:*' -e power:cpu_idle -a\n",
+	     k ? "" : " no samples");
+	return false;
 }
 
 /*
@@ -7515,7 +7737,7 @@ static void out_latency(struct out *f)
 }
 
 /* --chain TID: the waker chain of TID's last wakeup, one step a line. */
-static void out_chain(struct out *f, int tid)
+static int out_chain(struct out *f, int tid)
 {
 	struct lat_step s[LAT_CHAIN * 2];
 	int n = lat_chain(tid, G.m.last, s, LAT_CHAIN * 2);
@@ -7531,6 +7753,7 @@ static void out_chain(struct out *f, int tid)
 		out_who(f, s[i].waker);
 		oputc('\n', f);
 	}
+	return n;
 }
 
 /*
@@ -8051,7 +8274,10 @@ enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
 	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_CPU0, COL_N = COL_CPU0 + 6 };
 static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67,
 					46, 39, 214, 201, 51, 196 };
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 0, 6, 4, 5, 7, 7, 5, 6, 4, 2, 4, 3, 5, 6, 1 };
+/* 16 colours: unknown is grey on the terminal's background, never black on
+ * black; idle states share cyan and show their depth as a digit, so that
+ * blue is I/O only. */
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 7, 6, 6, 5, 7, 7, 5, 6, 4, 2, 4, 3, 5, 6, 1 };
 /* The colour of each enum io_kind (read is COL_IO). */
 static const uint8_t io_col[IO_NKIND] = { COL_IO, COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL };
 /* --ascii glyphs of I/O by kind */
@@ -8191,7 +8417,7 @@ static void term_check(void)
 }
 
 /*
- * Set up the terminal for the view: stdout must be one; keys come from
+ * Set up the terminal for the view (term_check found stdout one); keys come from
  * stdin if it is a terminal, else from /dev/tty.  Dies with what to do
  * otherwise.  Reads the options that choose glyphs and colours.
  */
@@ -8199,9 +8425,8 @@ static void term_init(void)
 {
 	const char *term = getenv("TERM"), *lang;
 	struct sigaction sa = { .sa_sigaction = term_fatal, .sa_flags = SA_SIGINFO };
+	bool vt;
 
-	if (!isatty(1))
-		die("stdout is not a terminal: use --record FILE to record, or --replay FILE --summary");
 	G.term.tty_in = isatty(0) ? 0 : open("/dev/tty", O_RDONLY | O_CLOEXEC);
 	if (G.term.tty_in < 0 || tcgetattr(G.term.tty_in, &term_saved) < 0)
 		die("no terminal to read keys from");
@@ -8210,8 +8435,9 @@ static void term_init(void)
 		lang = getenv("LC_CTYPE");
 	if (!lang || !*lang)
 		lang = getenv("LANG");
-	G.term.utf8 = !G.term.ascii && lang && (str_find(lang, "utf-8", true) || str_find(lang, "utf8", true));
-	if (!term || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.term.no_color)
+	vt = term && term[0] == 'v' && term[1] == 't';	/* vt100, vt220: no colour, no UTF-8 */
+	G.term.utf8 = !G.term.ascii && !vt && lang && (str_find(lang, "utf-8", true) || str_find(lang, "utf8", true));
+	if (!term || vt || !strcmp(term, "dumb") || getenv("NO_COLOR") || G.term.no_color)
 		G.term.ncolor = 0;
 	else if (str_find(term, "256", false) || getenv("COLORTERM"))
 		G.term.ncolor = 256;
@@ -8826,12 +9052,18 @@ static void draw_cells(int r, int row)
 				ch = other == ST_UNKNOWN ? 0xb7 : other == ST_RUNNABLE ? 0x2591 :
 				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 :
 				     cpu && cs >= 0 ? '0' + cs : ' ';
-		} else {
-			ch = eighths >= 4 ? '#' : eighths ? '+' : other == ST_IO ? (uint16_t)io_ascii[io] :
+		} else {	/* ASCII: # half or more running, + more than an eighth; less
+				 * shows the state the cell holds most (an idle CPU, a
+				 * sleeping task stay '0' and '.', not '+') */
+			int shown = other >= 0 && eighths == 1 ? 0 : eighths;
+
+			ch = shown >= 4 ? '#' : shown ? '+' : other == ST_IO ? (uint16_t)io_ascii[io] :
 			     other >= 0 ? (uint16_t)st_ascii[other] : ' ';
-			if (cpu && other == ST_SLEEPING && !eighths)
+			if (cpu && other == ST_SLEEPING && !shown)
 				ch = cs >= 0 ? '0' + cs : '_';
 		}
+		if (G.term.ncolor == 16 && cpu && other == ST_SLEEPING && !eighths && cs >= 0)
+			ch = '0' + cs;	/* idle depth as a digit on cyan */
 		if (other == ST_UNKNOWN && !eighths) {	/* no record: hatched, never blank */
 			ch = G.term.utf8 ? 0x2571 : '/';
 			fg = COL_UNKNOWN;
@@ -8854,8 +9086,10 @@ static const char *const ord_names[ORD_N] = { "run time", "tid", "name", "first 
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct task *a = &G.m.task[*(const int *)pa], *b = &G.m.task[*(const int *)pb];
-	int d = 0;
+	int d = G.v.rowbusy[b - G.m.task] - G.v.rowbusy[a - G.m.task];	/* busy in the span first */
 
+	if (d)
+		return d;
 	switch (G.v.order) {
 	case ORD_RUN:
 		d = (a->total[ST_RUNNING] < b->total[ST_RUNNING]) - (a->total[ST_RUNNING] > b->total[ST_RUNNING]);
@@ -8889,8 +9123,9 @@ static bool row_busy(int row)
 /*
  * The rows of the view in order: CPUs, each with its frequency row where
  * the kernel reports one (with -P, one line says when none does), then the
- * tasks seen in the view's span, in the chosen order.  Fills G.v.rowlist,
- * G.v.nrowlist.
+ * tasks seen in the view's span: those that did something in it first (on
+ * a small terminal the screen is theirs), each part in the chosen order.
+ * Fills G.v.rowlist, G.v.nrowlist.
  */
 static void rows_build(void)
 {
@@ -8917,14 +9152,24 @@ static void rows_build(void)
 
 		if (G.opt.power_only || !filter_task(t))
 			continue;
-		if (t->tid == G.v.sel_key)	/* the selection stays on pan and zoom */
+		if (t->tid != G.v.sel_key &&	/* the selection stays on pan and zoom */
+		    ((t->last_seen < G.v.start && t->state != ST_RUNNING && t->state != ST_RUNNABLE) ||
+		     (t->state == ST_DEAD && t->last_seen < G.v.start)))
+			continue;
+		G.v.rowbusy[i] = row_busy(i);
+		if (!G.v.hide || G.v.rowbusy[i] || t->tid == G.v.sel_key)
 			G.v.rowlist[n++] = i;
-		else if (t->last_seen >= G.v.start || t->state == ST_RUNNING || t->state == ST_RUNNABLE)
-			if ((t->state != ST_DEAD || t->last_seen >= G.v.start) && (!G.v.hide || row_busy(i)))
-				G.v.rowlist[n++] = i;
 	}
 	sort(G.v.rowlist + first_task, n - first_task, sizeof(int), row_cmp);
 	G.v.nrowlist = n;
+}
+
+/* The view's row list, for ntask task slots and the CPUs (start-up). */
+static void rows_alloc(int ntask)
+{
+	G.v.rowlist_cap = 2 * G.m.ncpu + ntask;
+	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
+	G.v.rowbusy = xcalloc(ntask, 1);
 }
 
 /* The key of row index i of G.v.rowlist: tid for tasks, the row code else. */
@@ -8970,7 +9215,8 @@ static bool task_at(int row, uint64_t t, int *state, uint64_t *start, uint64_t *
 		*state = tk->state;
 		*start = tk->since;
 		*end = 0;
-		*aux = tk->state == ST_RUNNABLE ? tk->waker : tk->state == ST_RUNNING ? tk->cpu : -1;
+		*aux = tk->state == ST_RUNNABLE ? tk->waker : tk->state == ST_RUNNING ? tk->cpu :
+		       tk->state == ST_UNKNOWN ? tk->unk_aux : -1;
 		return true;
 	}
 	ival_walk(tk->last_ival, row, t, at_fn, &a);
@@ -9165,7 +9411,7 @@ static int draw_task_waits(int r, int c, const struct task *t)
 static void draw_task_details(int r, int row)
 {
 	const struct task *t = &G.m.task[row];
-	char d1[32], d2[32];
+	char d1[64], d2[32];
 	int st, aux, c;
 	uint64_t start, end;
 	struct ival io;
@@ -9173,7 +9419,13 @@ static void draw_task_details(int r, int row)
 	fmt_at(d1, sizeof(d1), G.v.cursor);
 	c = draw_fmt(r, 0, G.term.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
 	if (!task_at(row, G.v.cursor, &st, &start, &end, &aux)) {
-		c += draw_fmt(r, c, G.term.cols - c, -1, 0, "unknown: %s", why_unknown(G.v.cursor));
+		fmt_at(d1, sizeof(d1), t->state == ST_DEAD ? t->since : t->first_seen);
+		if (t->state == ST_DEAD && G.v.cursor >= t->since)
+			c += draw_fmt(r, c, G.term.cols - c, -1, 0, "gone: exited at %s", d1);
+		else if (G.v.cursor < t->first_seen)
+			c += draw_fmt(r, c, G.term.cols - c, -1, 0, "unknown: no event of it before %s", d1);
+		else
+			c += draw_fmt(r, c, G.term.cols - c, -1, 0, "unknown: %s", why_unknown(G.v.cursor));
 		c += draw_shares(r, c, row);
 		draw_view_sums(r, c, row);
 		return;
@@ -9184,6 +9436,10 @@ static void draw_task_details(int r, int row)
 	if (st == ST_RUNNING && aux >= 0)
 		c += draw_fmt(r, c, G.term.cols - c, -1, 0, " on cpu%d", aux);
 	c += draw_fmt(r, c, G.term.cols - c, -1, 0, " since %s for %s%s", d1, d2, end ? "" : " (still)");
+	if (st == ST_UNKNOWN) {
+		unk_text(aux, false, d1, sizeof(d1));
+		c += draw_fmt(r, c, G.term.cols - c, -1, 0, ": %s", d1);
+	}
 	if (st == ST_RUNNABLE)
 		c += draw_task_woken(r, c, row, aux, start, end);
 	if (t->in_io && G.v.cursor >= t->io_start) {	/* an I/O call at the cursor */
@@ -9206,14 +9462,20 @@ static void draw_cpu_details(int r, int c)
 {
 	const struct cpu *p = &G.m.cpu[c];
 	struct ival v;
-	char d1[32], d2[32];
+	char d1[32], d2[64];
 	uint64_t start, end;
 	int tid = cpu_at(c, G.v.cursor, &start, &end), n;
 
 	fmt_at(d1, sizeof(d1), G.v.cursor);
 	n = draw_fmt(r, 0, G.term.cols, -1, 0, "cpu%d at %s: ", c, d1);
 	if (tid < 0) {
-		n += draw_fmt(r, n, G.term.cols - n, -1, 0, "unknown: %s", why_unknown(G.v.cursor));
+		if (p->cur < 0 && p->since && G.v.cursor >= p->since)
+			unk_text(p->unk_aux, false, d2, sizeof(d2));
+		else if (chain_at(p->last_ival, ROW_CPU(c), G.v.cursor, &v) && v.state < 0)
+			unk_text(v.aux, false, d2, sizeof(d2));
+		else
+			sfmt(d2, sizeof(d2), "%s", why_unknown(G.v.cursor));
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, "unknown: %s", d2);
 		draw_shares(r, n, ROW_CPU(c));
 		return;
 	}
@@ -9336,65 +9598,75 @@ static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
 		tot_add(&x, G.m.task[row].since, G.v.now, G.m.task[row].state);
 }
 
-/* The status line, in plain words, the rarer counters only when not
- * zero (all of them are in the help). */
+/*
+ * The status line: mode, window, cursor and the rest, as segments with a
+ * priority; on a narrow terminal the least important go first (following,
+ * what the exact history reaches), never the lost events, the bad data or
+ * the event rate.
+ */
 static void draw_status(int r)
 {
-	char win[32], cur[32];
-	int c;
+	enum { NSEG = 14 };
+	char seg[NSEG][96], a1[32], a2[32];
+	int pri[NSEG], n = 0, len = 0, c = 0;
 
-	fmt_dur(win, sizeof(win), G.v.end - G.v.start);
-	fmt_at(cur, sizeof(cur), G.v.cursor);
-	for (int i = 0; i < G.term.cols; i++)
-		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
-	c = draw_fmt(r, 0, G.term.cols, -1, CA_REVERSE | CA_BOLD, " tc %s ",
-		     G.v.paused ? "PAUSED" : G.opt.live ? "live" : G.rd.follow ? "stream" :
-		     G.v.speed > 0 ? "replay >" : "replay");
-	c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, "| win %s | cursor %s%s", win, cur,
-		      G.v.following ? " | following" : "");
+#define SEG(p, ...) (pri[n] = (p), len += sfmt(seg[n], sizeof(seg[n]), __VA_ARGS__), n++)
+	SEG(9, " tc %s ", G.v.paused ? "PAUSED" : G.opt.live ? "live" : G.rd.follow ? "stream" :
+	    G.v.speed > 0 ? "replay >" : "replay");
+	fmt_dur(a1, sizeof(a1), G.v.end - G.v.start);
+	fmt_at(a2, sizeof(a2), G.v.cursor);
+	SEG(7, "| win %s ", a1);
+	SEG(7, "| cursor %s ", a2);
+	if (G.v.following)
+		SEG(2, "| following ");
 	if (G.v.has_mark) {
-		char dm[32];
-		uint64_t a = G.v.mark < G.v.cursor ? G.v.mark : G.v.cursor;
-		uint64_t b = G.v.mark < G.v.cursor ? G.v.cursor : G.v.mark;
+		uint64_t x = G.v.mark < G.v.cursor ? G.v.mark : G.v.cursor;
+		uint64_t y = G.v.mark < G.v.cursor ? G.v.cursor : G.v.mark;
+		uint64_t tot[ST_N];
 
-		fmt_dur(dm, sizeof(dm), b - a);
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | to mark %s%s", G.v.mark > G.v.cursor ? "-" : "", dm);
+		fmt_dur(a1, sizeof(a1), y - x);
+		SEG(6, "| to mark %s%s ", G.v.mark > G.v.cursor ? "-" : "", a1);
 		if (G.v.sel >= 0 && G.v.sel < G.v.nrowlist && G.v.rowlist[G.v.sel] >= 0) {
-			uint64_t tot[ST_N];
-			char rn[32], wt[32];
-
-			task_totals(G.v.rowlist[G.v.sel], a, b, tot);
-			fmt_dur(rn, sizeof(rn), tot[ST_RUNNING]);
-			fmt_dur(wt, sizeof(wt), tot[ST_RUNNABLE]);
-			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " ran %s waited %s", rn, wt);
+			task_totals(G.v.rowlist[G.v.sel], x, y, tot);
+			fmt_dur(a1, sizeof(a1), tot[ST_RUNNING]);
+			fmt_dur(a2, sizeof(a2), tot[ST_RUNNABLE]);
+			SEG(4, "| ran %s waited %s ", a1, a2);
 		}
 	}
 	if (G.v.ended)
-		c += draw_str(r, c, G.term.cols - c, G.rd.follow ? " | end of stream" : " | end of recording",
-			      -1, -1, CA_REVERSE);
+		SEG(6, "| %s ", G.rd.follow ? "end of stream" : "end of recording");
 	if (G.v.exit[0])
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE | CA_BOLD, " | %s", G.v.exit);
+		SEG(8, "| %s ", G.v.exit);
 	if (G.rec.fd >= 0 && G.opt.live)
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | rec %.1fMiB", G.rec.pos / 1048576.0);
+		SEG(5, "| rec %.1fMiB ", G.rec.pos / 1048576.0);
 	if (G.opt.live || G.v.speed > 0)
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | %" PRIu64 " ev/s", G.v.ev_rate);
+		SEG(8, "| %" PRIu64 " ev/s ", G.v.ev_rate);
 	if (G.n.lost || G.n.lost_read)
-		c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | lost %" PRIu64,
-			      G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+		SEG(9, "| lost %" PRIu64 " ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
 	if (G.z.pid > 0) {
-		c += draw_str(r, c, G.term.cols - c, " | reading the file for exact", -1, -1, CA_REVERSE);
+		SEG(3, "| reading the file for exact ");
 	} else {
-		if (G.ib.floor > G.v.start) {
-			fmt_at(cur, sizeof(cur), G.ib.floor);
-			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact from %s", cur);
-		}
-		if (G.ib.ceil < G.v.end) {
-			fmt_at(cur, sizeof(cur), G.ib.ceil);
-			c += draw_fmt(r, c, G.term.cols - c, -1, CA_REVERSE, " | exact to %s", cur);
-		}
+		fmt_at(a1, sizeof(a1), G.ib.floor);
+		fmt_at(a2, sizeof(a2), G.ib.ceil);
+		if (G.ib.floor > G.v.start)
+			SEG(3, "| exact from %s ", a1);
+		if (G.ib.ceil < G.v.end)
+			SEG(3, "| exact to %s ", a2);
 	}
 	if (G.bad.order || G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id)
-		draw_str(r, c, G.term.cols - c, " | bad data: see ?", -1, -1, CA_REVERSE);
+		SEG(9, "| bad data: see ? ");
+#undef SEG
+	for (int p = 1; p < 9 && len > G.term.cols; p++)	/* drop the least important */
+		for (int i = 0; i < n; i++)
+			if (pri[i] == p) {
+				len -= strlen(seg[i]);
+				pri[i] = 0;
+			}
+	for (int i = 0; i < G.term.cols; i++)
+		draw_put(r, i, ' ', -1, -1, CA_REVERSE);
+	for (int i = 0; i < n; i++)
+		if (pri[i])
+			c += draw_str(r, c, G.term.cols - c, seg[i], -1, -1, CA_REVERSE | (i ? 0 : CA_BOLD));
 }
 
 /* The colour legend on one line (row r), as the cells draw each meaning. */
@@ -9412,7 +9684,7 @@ static void draw_legend(int r)
 	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.term.cols; i++) {
 		uint16_t ch = G.term.utf8 ? l[i].u : l[i].a;
 
-		if (G.term.ncolor && !l[i].fg)
+		if (G.term.ncolor && !l[i].fg && !(G.term.ncolor == 16 && l[i].col >= COL_IDLE))
 			ch = ' ';
 		draw_put(r, c, ch, G.term.ncolor && l[i].fg ? l[i].col : -1,
 			 G.term.ncolor && !l[i].fg ? l[i].col : -1, 0);
@@ -9647,18 +9919,20 @@ static void draw_chain(void)
 	draw_panel(title, lines, panel_fit(n + 1), "j/k step (the cursor and row follow), Esc or W: close");
 }
 
-/* The label of row (code) at screen row r, with attr; the share of the
- * view it ran (busy, for CPUs) from G.term.acc when there is room. */
+/* The label of row (code) at screen row r, with attr: a task's tid and
+ * name, and the share of the view it ran when there is room; a CPU's
+ * task at the cursor and "busy" with its busy share of the view. */
 static void draw_label(int r, int row, int attr)
 {
-	int ncol = G.term.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7;
+	int ncol = G.term.cols - LABEL_W, namew = LABEL_W >= 24 ? 15 : 7, pct;
 	uint64_t run = 0, st, en;
 	char share[8] = "";
 
 	for (int i = 0; i < ncol; i++)
 		run += G.term.acc[i * ACC_N + ST_RUNNING];
+	pct = (int)(run * 100 / (G.v.end - G.v.start + 1));
 	if (LABEL_W >= 29)
-		sfmt(share, sizeof(share), "%3d%%", (int)(run * 100 / (G.v.end - G.v.start + 1)));
+		sfmt(share, sizeof(share), "%3d%%", pct);
 	if (row >= 0) {
 		const struct task *t = &G.m.task[row];
 
@@ -9666,8 +9940,11 @@ static void draw_label(int r, int row, int attr)
 	} else if (ROW_IS_CPU(row)) {
 		int tid = cpu_at(-1 - row, G.v.cursor, &st, &en);
 
-		draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-*.*s %s", -1 - row, namew, namew,
-			 tid > 0 ? task_comm(tid) : tid == 0 ? "idle" : "?", share);
+		namew = LABEL_W >= 24 ? LABEL_W - 18 : 7;	/* then "busy NN%" */
+		draw_fmt(r, 0, LABEL_W - 1, -1, attr | CA_BOLD, "cpu%-4d %-*.*s", -1 - row, namew, namew,
+			 tid > 0 ? task_comm(tid) : tid == 0 ? "idle" : "?");
+		if (LABEL_W >= 24)
+			draw_fmt(r, LABEL_W - 9, 8, -1, attr | CA_BOLD, "busy%3d%%", pct);
 	} else {
 		int c = -1 - row - MAX_CPUS;
 
@@ -10620,20 +10897,18 @@ static void view_start(struct vloop *l)
 			l->data0 = G.rc.next_t;
 		} else {
 			rd_run(UINT64_MAX);
+			if (!rd_useful(G.opt.replay_path))
+				exit(1);
 		}
 		if (!G.m.task)
 			die("%s holds no events", G.opt.replay_path);
 	}
-	G.v.rowlist_cap = 2 * G.m.ncpu + TC_MAX_TASKS;
-	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
-	term_init();
+	rows_alloc(TC_MAX_TASKS);
 	if (G.opt.live)
 		pe_enable(true);
-	if (G.opt.live && G.opt.cmd) {
-		term_restore();		/* an exec failure is reported on a sane terminal */
-		cmd_go();
-		term_raw();
-	}
+	if (G.opt.live && G.opt.cmd)
+		cmd_go();	/* before the view: an exec failure is said on a sane terminal */
+	term_init();
 	l->wall0 = l->rate_t = now_ns();
 	G.v.now = G.opt.live ? l->wall0 : G.rd.follow ? G.m.last : G.v.speed > 0 ? l->data0 : G.m.last;
 	view_init();
@@ -10833,7 +11108,7 @@ static int run_view(void)
 static int run_replay(void)
 {
 	uint64_t t0 = now_ns();
-	int ret;
+	int ret, chained = 1;
 
 	rd_open(G.opt.replay_path);
 	if (G.rc.cut)
@@ -10846,6 +11121,8 @@ static int run_replay(void)
 	ret = rd_run(UINT64_MAX);
 	if (out_script)
 		out_flush(out_script);
+	if ((G.opt.summary || G.opt.states) && !rd_useful(G.opt.replay_path))
+		return 1;
 	if (G.opt.states && G.m.task) {
 		model_end();
 		out_states_totals(&tc_out);
@@ -10855,14 +11132,15 @@ static int run_replay(void)
 		out_summary(&tc_out);
 		if (G.opt.latency)
 			out_latency(&tc_out);
-		if (G.opt.chain_tid)
-			out_chain(&tc_out, G.opt.chain_tid);
+		if (G.opt.chain_tid && !(chained = out_chain(&tc_out, G.opt.chain_tid)))
+			note("--chain %" PRIu64 ": task %" PRIu64 " was never woken in %s: no chain", G.opt.chain_tid,
+			     G.opt.chain_tid, G.opt.replay_path);
 		out_flush(&tc_out);
 	}
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
-	return ret < 0 && !G.rc.cut ? 1 : 0;
+	return (ret < 0 && !G.rc.cut) || !chained ? 1 : 0;
 }
 
 #ifdef TC_FUZZ
@@ -10886,8 +11164,7 @@ static int fuzz_view(const char *spec)
 	if (!G.m.task)
 		die("%s holds no events", G.opt.replay_path);
 	scr_alloc(rows, cols);
-	G.v.rowlist_cap = 2 * G.m.ncpu + TC_MAX_TASKS;
-	G.v.rowlist = xcalloc(G.v.rowlist_cap, sizeof(int));
+	rows_alloc(TC_MAX_TASKS);
 	G.v.now = G.m.last;
 	if (!G.m.first)
 		G.m.first = G.v.now;
@@ -11031,6 +11308,7 @@ static bool opt_pid(const char *v)
 static bool opt_cpus(const char *v)
 {
 	G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
+	G.opt.cpu_arg = v;
 	return parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) && cpulist_count(v);
 }
 
