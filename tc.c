@@ -8287,7 +8287,7 @@ static const char io_ascii[IO_NKIND] = { 'I', 'W', 'S', 'P' };
 static const uint8_t st_col[ST_N] = { COL_UNKNOWN, COL_RUN, COL_RUNNABLE, COL_SLEEP,
 				      COL_BLOCKED, COL_IO, COL_UNKNOWN };
 /* --ascii glyphs of the states when the row is not running */
-static const char st_ascii[ST_N] = { ' ', '#', 'r', '.', 'D', 'I', ' ' };
+static const char st_ascii[ST_N] = { ' ', '#', 'r', ' ', 'D', 'I', ' ' };
 
 static struct termios term_saved;
 static int term_saved_flags = -1;
@@ -9053,11 +9053,11 @@ static void draw_cells(int r, int row)
 				     other == ST_BLOCKED ? 0x2593 : other == ST_IO ? 0x2592 :
 				     cpu && cs >= 0 ? '0' + cs : ' ';
 		} else {	/* ASCII: # half or more running, + more than an eighth; less
-				 * shows the state the cell holds most (an idle CPU, a
-				 * sleeping task stay '0' and '.', not '+') */
+				 * shows the state the cell holds most, or '.' (an idle
+				 * CPU, a sleeping task are not drawn '+') */
 			int shown = other >= 0 && eighths == 1 ? 0 : eighths;
 
-			ch = shown >= 4 ? '#' : shown ? '+' : other == ST_IO ? (uint16_t)io_ascii[io] :
+			ch = shown >= 4 ? '#' : shown > 1 ? '+' : shown ? '.' : other == ST_IO ? (uint16_t)io_ascii[io] :
 			     other >= 0 ? (uint16_t)st_ascii[other] : ' ';
 			if (cpu && other == ST_SLEEPING && !shown)
 				ch = cs >= 0 ? '0' + cs : '_';
@@ -9510,6 +9510,11 @@ static void draw_details(int r)
 		draw_str(r, 0, G.term.cols, G.v.msg, -1, -1, CA_BOLD);
 		return;
 	}
+	if (G.opt.nfilt && !G.opt.power_only && (!G.v.nrowlist || G.v.rowlist[G.v.nrowlist - 1] < 0)) {
+		draw_fmt(r, 0, G.term.cols, -1, CA_BOLD, "no task %s -p %s%s", G.opt.live ? "matches yet" : "matches",
+			 G.opt.filt[0], G.opt.nfilt > 1 ? " or the other -p" : "");
+		return;
+	}
 	if (G.v.sel < 0 || G.v.sel >= G.v.nrowlist)
 		return;
 	row = G.v.rowlist[G.v.sel];
@@ -9674,7 +9679,7 @@ static void draw_legend(int r)
 {
 	static const struct { const char *name; int col; uint16_t u, a; bool fg; } l[] = {
 		{ "running", COL_RUN, 0x2588, '#', true }, { "runnable", COL_RUNNABLE, 0x2591, 'r', false },
-		{ "sleeping", -1, ' ', '.', false }, { "blocked", COL_BLOCKED, 0x2593, 'D', false },
+		{ "sleeping", -1, ' ', ' ', false }, { "blocked", COL_BLOCKED, 0x2593, 'D', false },
 		{ "I/O", COL_IO, 0x2592, 'I', false }, { "unknown", COL_UNKNOWN, 0x2571, '/', true },
 		{ "cpu idle", COL_IDLE, '0', '0', false }, { "deep idle", COL_IDLE_DEEP, '2', '2', false },
 	};
