@@ -4,6 +4,7 @@
 #   make static          ./tc-static, static with musl-gcc, stripped (at most 128 KiB)
 #   make install         $(DESTDIR)$(PREFIX)/bin/$(NAME) and its man page: PREFIX=/usr/local, NAME=tc
 #   make tc.1            the man page, from tc --help
+#   make docs            tc.1 and README's command list, from tc --help
 #   make test            unit tests (plain and ASan+UBSan), replay and kernel tests
 #   make fuzz            AFL++ on --summary, --script and the view (FUZZ_SECONDS each, default 1200)
 #   make cross           tc and the unit tests for six other targets, run under qemu-user
@@ -85,7 +86,7 @@ CROSS_STRIP ?= $*-strip
 CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
 
 .PHONY: all static static-check test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
-	install uninstall cross
+	install uninstall cross docs
 
 all: tc
 
@@ -135,6 +136,15 @@ uninstall:
 tc.1: tc test/mkman.awk
 	./tc --help | awk -v VERSION="$$(./tc --version | cut -d' ' -f2)" -f test/mkman.awk > $@
 
+# make docs: tc.1 and README's command list (between its <!-- tc --help -->
+# markers) from tc --help again, after an option changes (test readme_help).
+docs: tc.1
+	./tc --help | sed '/^keys in the view:$$/,$$d' > .help.tmp
+	awk 'FNR == NR { h = h $$0 "\n"; next } /^<!-- tc --help -->$$/ { print; print "```"; printf "%s", h; skip = 1; next } \
+	     /^<!-- end of tc --help -->$$/ { print "```"; skip = 0 } !skip' .help.tmp README.md > .readme.tmp
+	mv .readme.tmp README.md
+	rm -f .help.tmp
+
 test/unit: test/unit.c tc.c
 	$(CC) $(TC_CFLAGS) -DTC_TEST $(LDFLAGS) -o $@ test/unit.c $(LDLIBS)
 
@@ -159,6 +169,10 @@ test/iorw: test/iorw.c
 test/spin: test/spin.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/spin.c
 
+# Interrupts on purpose (loopback UDP, O_DIRECT writes, sleeps), for the -Q tests (t_irq.sh).
+test/irqload: test/irqload.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/irqload.c
+
 test/chain: test/chain.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
@@ -174,7 +188,7 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin $(UNIT)
+test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin test/irqload $(UNIT)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.
@@ -236,5 +250,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw test/slowpty test/chain test/spin tc-fuzz tc32
+		test/mkdata test/iorw test/slowpty test/chain test/spin test/irqload tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -151,6 +151,7 @@ _Static_assert(offsetof(struct file_header, data) == 40 && offsetof(struct file_
 enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_WAKEUP_NEW, EV_WAKING, EV_PFORK, EV_PEXEC,
 	EV_PEXIT, EV_MIGRATE, EV_IDLE, EV_FREQ,
+	EV_IRQ, EV_IRQ_EXIT, EV_SOFTIRQ, EV_SOFTIRQ_EXIT,	/* -Q */
 	EV_NTP,
 	EV_COMM = EV_NTP, EV_FORK, EV_EXIT, EV_LOST,
 	EV_SYS_ENTER, EV_SYS_EXIT,	/* syscalls:sys_enter_X / sys_exit_X of io_calls */
@@ -167,6 +168,8 @@ enum ev_kind {
  *   PEXIT         a pid, comm
  *   MIGRATE       a pid, b orig cpu, c dest cpu, comm
  *   IDLE, FREQ    v state (IDLE_EXIT leaves idle) or kHz, c cpu_id
+ *   IRQ           a irq, comm its handler's name; IRQ_EXIT a irq, v ret
+ *   SOFTIRQ*      a vector
  *   COMM          a pid, b tid, v 1 if from exec, comm
  *   FORK, EXIT    a pid, b ppid, c tid, v ptid
  *   LOST          v events lost
@@ -248,6 +251,7 @@ struct task {
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
 	uint32_t lost_gaps;	/* losses of its CPU's ring that made it unknown */
+	uint64_t irq_ns;	/* -Q: interrupt time inside its runs */
 	/* answers (see lat_wait_end): runnable waits, wakeups for the chain */
 	uint32_t lat_hist[LAT_NB];	/* waits per log2 bucket */
 	uint32_t lat_n;
@@ -288,6 +292,22 @@ struct cpu {
 	uint32_t inferred, inferred_idle;	/* switch-ins inferred on it; of them, out of idle */
 	uint32_t missing_out;	/* switch-outs of its tasks the kernel did not report */
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
+	/* -Q: the hardirq and softirq running on it (-1: none), since when;
+	 * their time (a softirq's less the hardirqs inside it) */
+	int32_t hirq, sirq, hirq_slot;
+	uint64_t hirq_since, sirq_since, sirq_nested;
+	uint64_t irq_ns, softirq_ns;
+	uint64_t last_qival;	/* interrupt row: state irq, or -1 - vector; aux its irq_stat slot */
+};
+
+/* -Q: count, time and longest of one IRQ or softirq vector on one CPU. */
+struct irq_stat {
+	int32_t irq;		/* IRQ number or vector, -1: a free slot */
+	int16_t cpu;
+	bool soft;
+	uint32_t count;
+	uint64_t ns, max;
+	char name[COMM_LEN];	/* the handler's name (hardirq) */
 };
 
 /*
@@ -299,6 +319,7 @@ struct cpu {
 enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING };
 #define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 2))
 #define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
+#define IRQ_STATS 1024		/* IRQs and softirq vectors x CPUs counted (-Q) */
 
 /* A closed state interval of a row (task slot, or -1 - cpu for CPU rows),
  * as ival_get decodes it from the byte ring ival_add writes (see there); a
@@ -321,7 +342,7 @@ struct ival {
  *   HK_TASK    running, runnable, sleeping, blocked, I/O, CPU + 1 (of the
  *              last running piece in the bucket)
  *   HK_IO      ns in I/O calls per enum io_kind
- *   HK_CPU     busy, idle
+ *   HK_CPU     busy, idle, hardirq, softirq (-Q)
  *   HK_CSTATE  ns per idle state (deeper ones in the last)
  *   HK_FREQ    kHz x ns, ns with a known frequency
  *
@@ -365,14 +386,14 @@ enum fld {
 	F_COMMON_FLAGS, F_COMMON_PID, F_PREV_COMM, F_PREV_PID, F_PREV_STATE,
 	F_NEXT_COMM, F_NEXT_PID, F_COMM, F_PID, F_TARGET_CPU, F_PARENT_COMM,
 	F_PARENT_PID, F_CHILD_COMM, F_CHILD_PID, F_FILENAME, F_OLD_PID,
-	F_ORIG_CPU, F_DEST_CPU, F_STATE, F_CPU_ID, F_FD, F_RET,
+	F_ORIG_CPU, F_DEST_CPU, F_STATE, F_CPU_ID, F_FD, F_RET, F_IRQ, F_NAME, F_VEC,
 	F_NFLD
 };
 static const char *const fld_names[F_NFLD] = {
 	"common_flags", "common_pid", "prev_comm", "prev_pid", "prev_state",
 	"next_comm", "next_pid", "comm", "pid", "target_cpu", "parent_comm",
 	"parent_pid", "child_comm", "child_pid", "filename", "old_pid",
-	"orig_cpu", "dest_cpu", "state", "cpu_id", "fd", "ret",
+	"orig_cpu", "dest_cpu", "state", "cpu_id", "fd", "ret", "irq", "name", "vec",
 };
 
 /* An event source of a recording: a perf_event_attr and what it means. */
@@ -429,7 +450,7 @@ static struct {
 		const char *rec_path, *replay_path, *repair_path;
 		bool script, summary, live;
 		bool view;		/* the terminal view: --live, or --replay without output options */
-		bool power_only, tasks_only, io;	/* -P, -T, -I */
+		bool power_only, tasks_only, io, irq;	/* -P, -T, -I, -Q */
 		const char *filt[32];	/* -p PID|NAME, as given */
 		int nfilt;
 		char self_filter[512];	/* -I: the tracepoint filter excluding tc's threads */
@@ -491,6 +512,9 @@ static struct {
 		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
 		int64_t freq_max;	/* highest frequency seen, kHz */
 		uint64_t missing_out;	/* switch-outs the kernel did not report */
+		struct irq_stat *irqs;	/* IRQ_STATS slots, open addressing by (cpu, soft, irq) */
+		uint64_t irq_full;	/* interrupts not counted: the table was full */
+		uint64_t irq_lost;	/* handlers whose exit or entry was not seen */
 		struct gaplog { uint64_t at, lost; int cpu; } gapv[GAP_LOG];	/* gap n at n % GAP_LOG:
 					 * its time, events lost (0: a pause), CPU (-1: any) */
 	} m;
@@ -1037,6 +1061,23 @@ static void oputc(int c, struct out *o)
 	char b = (char)c;
 
 	out_put(o, &b, 1);
+}
+
+/* Write s to f with every byte that is not printable ASCII, a space or a
+ * backslash as \xNN: names from traced programs never reach a terminal raw. */
+static void out_name(struct out *f, const char *s)
+{
+	while (*s) {
+		size_t n = 0;
+
+		while (s[n] > ' ' && s[n] < 0x7f && s[n] != '\\')	/* 0x80 and up: signed or not, one fails */
+			n++;
+		out_write(f, s, n);
+		if (!s[n])
+			break;
+		ofmt(f, "\\x%02x", (unsigned char)s[n]);
+		s += n + 1;
+	}
 }
 
 /* ---------------------------------------------------------------- utilities */
@@ -1759,6 +1800,10 @@ static const struct tp_def {
 	[EV_MIGRATE] = { "sched", "sched_migrate_task", true },
 	[EV_IDLE] = { "power", "cpu_idle", false },
 	[EV_FREQ] = { "power", "cpu_frequency", false },
+	[EV_IRQ] = { "irq", "irq_handler_entry", false },
+	[EV_IRQ_EXIT] = { "irq", "irq_handler_exit", false },
+	[EV_SOFTIRQ] = { "irq", "softirq_entry", false },
+	[EV_SOFTIRQ_EXIT] = { "irq", "softirq_exit", false },
 };
 
 /* Names of event kinds as --script prints them. */
@@ -1766,6 +1811,7 @@ static const char *const ev_names[EV_NKIND] = {
 	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
 	"sched_process_fork", "sched_process_exec", "sched_process_exit",
 	"sched_migrate_task", "cpu_idle", "cpu_frequency",
+	"irq_handler_entry", "irq_handler_exit", "softirq_entry", "softirq_exit",
 	"comm", "fork", "exit", "lost", "sys_enter", "sys_exit",
 };
 
@@ -2268,6 +2314,16 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 				e->v = INT32_MAX;
 			e->c = ev_int(fld_int(a->fp[F_CPU_ID], raw, rs, -1));
 			break;
+		case EV_IRQ:
+		case EV_IRQ_EXIT:
+			e->a = ev_int(fld_int(a->fp[F_IRQ], raw, rs, -1));
+			e->v = fld_int(a->fp[F_RET], raw, rs, 0);
+			fld_str(a->fp[F_NAME], raw, rs, e->comm, false);
+			break;
+		case EV_SOFTIRQ:
+		case EV_SOFTIRQ_EXIT:
+			e->a = ev_int(fld_int(a->fp[F_VEC], raw, rs, -1));
+			break;
 		case EV_SYS_ENTER:
 			e->a = fld_int(a->fp[F_FD], raw, rs, -1);
 			e->b = a->io;
@@ -2392,9 +2448,13 @@ static void model_tables(int ncpu, int ntask)
 	for (int c = 0; c < ncpu; c++) {
 		G.m.cpu[c].cur = -1;
 		G.m.cpu[c].cstate = G.m.cpu[c].freq = -1;
-		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
+		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = G.m.cpu[c].last_qival = NO_IVAL;
 		G.m.cpu[c].idle_gen = UINT32_MAX;
+		G.m.cpu[c].hirq = G.m.cpu[c].sirq = -1;
 	}
+	G.m.irqs = xcalloc(IRQ_STATS, sizeof(*G.m.irqs));
+	for (int i = 0; i < IRQ_STATS; i++)
+		G.m.irqs[i].irq = -1;
 }
 
 /*
@@ -2406,14 +2466,14 @@ static void model_tables(int ncpu, int ntask)
  */
 static void hist_init(void)
 {
-	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 2, HC_N, 2 };
+	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 4, HC_N, 2 };
 	uint64_t budget = (uint64_t)(G.hist.mib ? G.hist.mib : 64) << 20, cpu_b, task_b;
 	int nb = 8192;		/* CPU rows; task rows 1024 */
 
 	ival_ring(budget / 8 * 5);
-	while (nb > 16 && (uint64_t)G.m.ncpu * nb * (4 + HC_N) * sizeof(float) > budget / 4)
+	while (nb > 16 && (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float) > budget / 4)
 		nb /= 2;
-	cpu_b = (uint64_t)G.m.ncpu * nb * (4 + HC_N) * sizeof(float);
+	cpu_b = (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float);
 	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
 	task_b = budget / 8 * 3 > cpu_b ? budget / 8 * 3 - cpu_b : 0;
 	G.hist.cap = G.opt.live || G.v.speed > 0 ? 2 * G.v.window_ns : 0;
@@ -2554,12 +2614,14 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 {
 	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
 	int k, c = -1 - row, i, slot;
+	bool irq;
 
 	if (row >= 0)
 		k = last == &G.m.task[row].last_iival ? HK_IO : HK_TASK;
 	else
 		k = last == &G.m.cpu[c].last_cival ? HK_CSTATE : last == &G.m.cpu[c].last_fival ? HK_FREQ : HK_CPU;
-	if ((k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0)) || (k == HK_CPU && state < 0))
+	irq = row < 0 && last == &G.m.cpu[c].last_qival;
+	if ((k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0)) || (k == HK_CPU && state < 0 && !irq))
 		return;		/* unknown: what no summary holds */
 	if (!G.hist.base)
 		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
@@ -2575,7 +2637,7 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 		slot = state >= 0 && state < N_IO ? io_calls[state].kind : IO_READ;
 		break;
 	case HK_CPU:
-		slot = state > 0 ? 0 : 1;
+		slot = irq ? (state >= 0 ? 2 : 3) : state > 0 ? 0 : 1;
 		break;
 	case HK_CSTATE:
 		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
@@ -2705,7 +2767,68 @@ static uint64_t z_clip(const uint64_t *last, int32_t row)
 		return q->cstate >= 0 ? q->cstate_since : UINT64_MAX;
 	if (last == &G.m.cpu[c].last_fival)
 		return q->freq >= 0 ? q->freq_since : UINT64_MAX;
+	if (last == &G.m.cpu[c].last_qival)
+		return q->sirq >= 0 ? q->sirq_since : q->hirq >= 0 ? q->hirq_since : UINT64_MAX;
 	return q->cur >= 0 ? q->since : UINT64_MAX;
+}
+
+/* The name of softirq vector vec as the kernel prints it ("NET_RX"), from
+ * softirq_entry's print fmt ({ 3, "NET_RX" }); "vecN" if it has none. */
+static void softirq_name(int vec, char *s, size_t n)
+{
+	for (int i = 0; i < G.ev.nfmt; i++) {
+		const char *p = fmt_text[i].text, *q;
+
+		if (strcmp(G.ev.fmt[i].name, "softirq_entry"))
+			continue;
+		while ((p = strchr(p, '{'))) {
+			char *e;
+			uint64_t v = num_u(++p, &e, 10);
+
+			if (e == p || v != (uint64_t)vec || strncmp(e, ", \"", 3))
+				continue;
+			q = strchr(e + 3, '"');
+			if (q && q - e - 3 < 16) {
+				sfmt(s, n, "%.*s", (int)(q - e - 3), e + 3);
+				return;
+			}
+		}
+	}
+	sfmt(s, n, "vec%d", vec);
+}
+
+/* The counters of (cpu, soft, irq), made if new and make; NULL if there
+ * are none (the table is full, or not make). */
+static struct irq_stat *irq_stat(int cpu, bool soft, int irq, bool make)
+{
+	uint32_t h = ((uint32_t)irq * 2654435761u ^ (uint32_t)cpu * 40503u ^ soft) & (IRQ_STATS - 1);
+
+	for (int n = 0; G.m.irqs && n < IRQ_STATS; n++, h = (h + 1) & (IRQ_STATS - 1)) {
+		struct irq_stat *s = &G.m.irqs[h];
+
+		if (s->irq == irq && s->cpu == cpu && s->soft == soft)
+			return s;
+		if (s->irq < 0 && !make)
+			return NULL;
+		if (s->irq < 0) {
+			*s = (struct irq_stat){ .irq = irq, .cpu = cpu, .soft = soft };
+			return s;
+		}
+	}
+	G.m.irq_full += make;
+	return NULL;
+}
+
+/* The name of an interrupt of CPU cpu as its row says it (state: the IRQ
+ * number, or -1 - the softirq vector): the handler's, or the vector's. */
+static void irq_name(int cpu, int state, char *s, size_t n)
+{
+	const struct irq_stat *q = state >= 0 ? irq_stat(cpu, false, state, false) : NULL;
+
+	if (state < 0)
+		softirq_name(-1 - state, s, n);
+	else
+		sfmt(s, n, "%s", q && q->name[0] ? q->name : "?");
 }
 
 /* Why a row is unknown, from the aux of its unknown interval (UNK_AUX): a
@@ -2742,6 +2865,8 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
  *                                   -1: unknown, and WHY)
  *   cstate CPU STATE START END      an idle state
  *   freq CPU KHZ START END
+ *   hardirq CPU IRQ START END NAME TID   an interrupt handler (-Q), on top of TID
+ *   softirq CPU VEC START END NAME TID   a softirq (-Q)
  * Time a row has no line for is unknown too (a task before it was named).
  */
 static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
@@ -2753,6 +2878,14 @@ static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t
 	    (row < 0 && last == &G.m.cpu[c].last_ival && state < 0)) {
 		why[0] = '\t';
 		unk_text(aux, true, why + 1, sizeof(why) - 1);
+	}
+	if (row < 0 && last == &G.m.cpu[c].last_qival) {
+		irq_name(c, state, why, sizeof(why));
+		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t", state < 0 ? "softirq" : "hardirq", c,
+		     state < 0 ? -1 - state : state, start, end);
+		out_name(&tc_out, why);
+		ofmt(&tc_out, "\t%d\n", aux);
+		return;
 	}
 	if (row >= 0 && last == &G.m.task[row].last_ival)
 		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d%s\n", G.m.task[row].tid,
@@ -3056,6 +3189,105 @@ static int model_prev_state(int64_t prev_state)
 	return ST_SLEEPING;
 }
 
+/*
+ * Interrupts (-Q).  Per CPU the hardirq and the softirq running: a hardirq
+ * may come inside a softirq, nothing else nests.  Their time goes to the
+ * CPU (a softirq's less the hardirqs inside it), to the IRQ's or vector's
+ * counters on that CPU, and to the task running there (its irq_ns: the
+ * part of its run time the interrupts took).  An entry while one of its
+ * kind is open, or an exit without its entry, means records were lost:
+ * the open one is dropped, its time unknown (irq_lost).  A gap drops what
+ * is open on its CPUs; the end closes it at the last event.
+ *
+ *   cpu0   task A runs .....[softirq NET_RX ....[irq 24 eth0]....]......
+ *          irq_ns += irq 24; softirq_ns += NET_RX less irq 24; A.irq_ns += both
+ */
+
+static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end);
+
+/* An interrupt of CPU c ran [start, end) (its own time ns) on top of task
+ * tid (the record's): count it, and charge that task when the model has
+ * it running on c (else the model's run would not hold the time).  Its
+ * interval on the CPU's interrupt row: state the IRQ or -1 - the vector,
+ * aux the task it came on top of. */
+static void irq_done(int c, int tid, bool soft, int irq, int slot, uint64_t start, uint64_t end, uint64_t ns)
+{
+	struct cpu *cp = &G.m.cpu[c];
+	struct irq_stat *s = slot >= 0 ? &G.m.irqs[slot] : irq_stat(c, soft, irq, true);
+	struct task *p = cp->cur > 0 && cp->cur == tid ? task_find(tid) : NULL;
+
+	*(soft ? &cp->softirq_ns : &cp->irq_ns) += ns;
+	if (p && p->state == ST_RUNNING && p->run_cpu == c)
+		p->irq_ns += ns;
+	if (s) {
+		s->count++;
+		s->ns += ns;
+		if (ns > s->max)
+			s->max = ns;
+	}
+	ival_add(&cp->last_qival, -1 - c, soft ? -1 - irq : irq, tid, start, end);
+	lat_irq(c, soft ? -1 - irq : irq, tid, start, end);
+}
+
+/* Drop what runs in interrupts on CPU c (a gap: its time is unknown);
+ * with end, close it at end instead (the end of the trace). */
+static void irq_close(int c, uint64_t end)
+{
+	struct cpu *cp = &G.m.cpu[c];
+
+	if (cp->hirq >= 0 && end) {
+		irq_done(c, cp->cur, false, cp->hirq, cp->hirq_slot, cp->hirq_since, end, end - cp->hirq_since);
+		cp->sirq_nested += end - cp->hirq_since;
+	}
+	if (cp->sirq >= 0 && end)
+		irq_done(c, cp->cur, true, cp->sirq, -1, cp->sirq_since, end, end - cp->sirq_since - cp->sirq_nested);
+	G.m.irq_lost += !end * ((cp->hirq >= 0) + (cp->sirq >= 0));
+	cp->hirq = cp->sirq = -1;
+}
+
+/* irq_handler_entry/exit, softirq_entry/exit e on CPU c at t. */
+static void model_irq(const struct ev *e, int c, uint64_t t)
+{
+	struct cpu *cp = &G.m.cpu[c];
+	struct irq_stat *s;
+
+	switch (e->kind) {
+	case EV_IRQ:
+		G.m.irq_lost += cp->hirq >= 0;	/* its exit was lost */
+		cp->hirq = e->a;
+		cp->hirq_since = t;
+		s = irq_stat(c, false, e->a, true);
+		cp->hirq_slot = s ? (int32_t)(s - G.m.irqs) : -1;
+		if (s && e->comm[0])
+			scopy(s->name, sizeof(s->name), e->comm);
+		break;
+	case EV_IRQ_EXIT:
+		if (cp->hirq != e->a) {
+			G.m.irq_lost++;		/* its entry was lost */
+			break;
+		}
+		irq_done(c, e->tid, false, e->a, cp->hirq_slot, cp->hirq_since, t, t - cp->hirq_since);
+		if (cp->sirq >= 0)
+			cp->sirq_nested += t - cp->hirq_since;
+		cp->hirq = -1;
+		break;
+	case EV_SOFTIRQ:
+		G.m.irq_lost += cp->sirq >= 0;
+		cp->sirq = e->a;
+		cp->sirq_since = t;
+		cp->sirq_nested = 0;
+		break;
+	case EV_SOFTIRQ_EXIT:
+		if (cp->sirq != e->a) {
+			G.m.irq_lost++;
+			break;
+		}
+		irq_done(c, e->tid, true, e->a, -1, cp->sirq_since, t, t - cp->sirq_since - cp->sirq_nested);
+		cp->sirq = -1;
+		break;
+	}
+}
+
 /* Log a gap at time at: lost events lost of CPU cpu (-1: any), 0 for a
  * pause.  Returns the aux of what it makes unknown. */
 static int32_t model_gap_log(uint64_t at, uint64_t lost, int cpu)
@@ -3080,6 +3312,7 @@ static void model_gap(uint64_t at, uint64_t lost)
 	for (int c = 0; c < G.m.ncpu; c++) {
 		G.m.cpu[c].gen++;
 		G.m.cpu[c].gap = true;
+		irq_close(c, 0);
 		cpu_unknown(c, t, aux);
 		cpu_cstate(c, -1, t);
 		cpu_freq(c, -1, t);
@@ -3116,6 +3349,7 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
 	}
 	cp->gen++;
 	cp->gap = true;
+	irq_close(c, 0);
 	cpu_unknown(c, from > cp->since ? from : cp->since, aux);	/* never back in time */
 	cpu_cstate(c, -1, from > cp->cstate_since ? from : cp->cstate_since);
 	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
@@ -3449,6 +3683,13 @@ static void model_event(const struct ev *e)
 		if (model_cpu_ok(e->c))
 			cpu_freq(e->c, e->v, t);
 		break;
+	case EV_IRQ:
+	case EV_IRQ_EXIT:
+	case EV_SOFTIRQ:
+	case EV_SOFTIRQ_EXIT:
+		if (model_cpu_ok(e->cpu))
+			model_irq(e, e->cpu, t);
+		break;
 	case EV_SYS_ENTER:
 		if ((p = task_get(e->tid, t, NULL))) {
 			p->in_io = true;
@@ -3485,6 +3726,7 @@ static void model_end(void)
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);
 	for (int c = 0; c < G.m.ncpu; c++) {
+		irq_close(c, G.m.last);
 		cpu_set(c, G.m.cpu[c].cur, G.m.last);
 		cpu_cstate(c, G.m.cpu[c].cstate, G.m.last);
 		cpu_freq(c, G.m.cpu[c].freq, G.m.last);
@@ -4050,7 +4292,7 @@ static void pe_fd_limit(int need)
 
 	for (int c = 0; c < G.m.ncpu; c++)
 		ncpu += G.m.cpu_online[c];
-	est = (EV_NTP + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
+	est = (EV_NTP - 4 * !G.opt.irq + 1 + (G.opt.io ? 2 * N_IO : 0)) * (int)(ncpu > 0 ? ncpu : 1);
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
@@ -4208,10 +4450,10 @@ static void pe_setup(void)
 	if (tfs_find() < 0)
 		die("%s", tfs_why);
 	for (int k = 0; k < EV_NTP; k++) {
-		bool sched = !strcmp(tp_defs[k].sys, "sched");
+		const char *sys = tp_defs[k].sys;
 		const struct tfs_fmt *f;
 
-		if (sched ? G.opt.power_only : G.opt.tasks_only)
+		if (!strcmp(sys, "sched") ? G.opt.power_only : !strcmp(sys, "irq") ? !G.opt.irq : G.opt.tasks_only)
 			continue;
 		f = fmt_load(tp_defs[k].sys, tp_defs[k].name);
 		if (!f && tp_defs[k].required)
@@ -6601,23 +6843,6 @@ static void cmd_kill(void)
 
 static struct out *out_script;
 
-/* Write s to f with every byte that is not printable ASCII, a space or a
- * backslash as \xNN: names from traced programs never reach a terminal raw. */
-static void out_name(struct out *f, const char *s)
-{
-	while (*s) {
-		size_t n = 0;
-
-		while (s[n] > ' ' && s[n] < 0x7f && s[n] != '\\')	/* 0x80 and up: signed or not, one fails */
-			n++;
-		out_write(f, s, n);
-		if (!s[n])
-			break;
-		ofmt(f, "\\x%02x", (unsigned char)s[n]);
-		s += n + 1;
-	}
-}
-
 /* One --script line for e: "TIME_NS CPU EVENT key=value ...". */
 static void out_event(struct out *f, const struct ev *e)
 {
@@ -6665,6 +6890,17 @@ static void out_event(struct out *f, const struct ev *e)
 	case EV_IDLE:
 	case EV_FREQ:
 		ofmt(f, " state=%" PRId64 " cpu_id=%d", e->v, e->c);
+		break;
+	case EV_IRQ:
+		ofmt(f, " irq=%d name=", e->a);
+		out_name(f, e->comm);
+		break;
+	case EV_IRQ_EXIT:
+		ofmt(f, " irq=%d ret=%" PRId64, e->a, e->v);
+		break;
+	case EV_SOFTIRQ:
+	case EV_SOFTIRQ_EXIT:
+		ofmt(f, " vec=%d", e->a);
 		break;
 	case EV_COMM:
 		ofmt(f, " pid=%d tid=%d exec=%d comm=", e->a, e->b, (int)e->v);
@@ -6742,6 +6978,77 @@ static void out_missing(void)
 	oputs(". tc inferred runs from the tasks' own records (columns inferred, missing_out, unknown_ms)\n", &tc_err);
 }
 
+/* --summary's CPU block: a line per CPU (-C: those given). */
+static void out_summary_cpus(struct out *f)
+{
+	oputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\tirq_ms\tsoftirq_ms\n", f);
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *p = &G.m.cpu[c];
+		bool any = false;
+
+		if (!filter_cpu(c))
+			continue;
+		ofmt(f, "%d", c);
+		out_ms(f, p->busy);
+		out_ms(f, p->idle);
+		ofmt(f, "\t%u\t", p->switches);
+		for (int k = 0; k < 10; k++)	/* "1:12.000,2:3.500": ms per idle state */
+			if (p->cstate_ns[k]) {
+				ofmt(f, "%s%d:%" PRIu64 ".%03u", any ? "," : "", k, p->cstate_ns[k] / 1000000,
+				     (unsigned)(p->cstate_ns[k] / 1000 % 1000));
+				any = true;
+			}
+		ofmt(f, "%s\t%" PRIu64 "\t%" PRId64, any ? "" : "-",
+		     p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
+		out_ms(f, p->task_run);
+		out_ms(f, p->irq_ns);
+		out_ms(f, p->softirq_ns);
+		oputc('\n', f);
+	}
+}
+
+/* Order of the irq block: CPU, hardirqs before softirqs, number. */
+static int out_cmp_irq(const void *a, const void *b)
+{
+	const struct irq_stat *x = *(const struct irq_stat *const *)a, *y = *(const struct irq_stat *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu - y->cpu;
+	if (x->soft != y->soft)
+		return x->soft - y->soft;
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* --summary's irq block (-Q recordings): a line per IRQ or softirq vector
+ * per CPU, as /proc/interrupts and /proc/softirqs count them. */
+static void out_summary_irqs(struct out *f)
+{
+	const struct irq_stat **v = xcalloc(IRQ_STATS, sizeof(*v));
+	char name[COMM_LEN];
+	int n = 0;
+
+	for (int i = 0; i < IRQ_STATS; i++)
+		if (G.m.irqs[i].irq >= 0 && G.m.irqs[i].count && filter_cpu(G.m.irqs[i].cpu))
+			v[n++] = &G.m.irqs[i];
+	if (n || G.n.kind[EV_IRQ] || G.n.kind[EV_SOFTIRQ])
+		oputs("\nirq\tcpu\tkind\tname\tcount\ttotal_ms\tmax_ms\n", f);
+	sort(v, n, sizeof(*v), out_cmp_irq);
+	for (int i = 0; i < n; i++) {
+		ofmt(f, "%d\t%d\t%s\t", v[i]->irq, v[i]->cpu, v[i]->soft ? "softirq" : "hardirq");
+		if (v[i]->soft)
+			softirq_name(v[i]->irq, name, sizeof(name));
+		out_name(f, v[i]->soft ? name : v[i]->name[0] ? v[i]->name : "?");
+		ofmt(f, "\t%u", v[i]->count);
+		out_ms(f, v[i]->ns);
+		out_ms(f, v[i]->max);
+		oputc('\n', f);
+	}
+	mem_free(v);
+	if (G.m.irq_full || G.m.irq_lost)
+		note("interrupts: %" PRIu64 " not counted (more than %d IRQs x CPUs), %" PRIu64
+		     " with their entry or exit lost (time unknown)", G.m.irq_full, IRQ_STATS, G.m.irq_lost);
+}
+
 /* Summary order: run time, largest first, then tid. */
 static int out_cmp_run(const void *a, const void *b)
 {
@@ -6773,7 +7080,7 @@ static void out_summary(struct out *f)
 	}
 	sort(idx, n, sizeof(int), out_cmp_run);
 	oputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
-	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\n", f);
+	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\tirq_ms\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.m.task[idx[i]];
 
@@ -6791,32 +7098,14 @@ static void out_summary(struct out *f)
 		out_ms(f, t->initial);
 		ofmt(f, "\t%u", t->io_count);
 		out_ms(f, t->io_ns);
-		ofmt(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\n", t->io_rbytes, t->io_wbytes, t->io_errors,
+		ofmt(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u", t->io_rbytes, t->io_wbytes, t->io_errors,
 		     t->missing_out, t->lost_gaps);
-	}
-	oputs("\ncpu\tbusy_ms\tidle_ms\tswitches\tidle_states_ms\tavg_mhz\tmax_mhz\ttasks_run_ms\n", f);
-	for (int c = 0; c < G.m.ncpu; c++) {
-		const struct cpu *p = &G.m.cpu[c];
-		bool any = false;
-
-		if (!filter_cpu(c))
-			continue;
-		ofmt(f, "%d", c);
-		out_ms(f, p->busy);
-		out_ms(f, p->idle);
-		ofmt(f, "\t%u\t", p->switches);
-		for (int k = 0; k < 10; k++)	/* "1:12.000,2:3.500": ms per idle state */
-			if (p->cstate_ns[k]) {
-				ofmt(f, "%s%d:%" PRIu64 ".%03u", any ? "," : "", k, p->cstate_ns[k] / 1000000,
-				     (unsigned)(p->cstate_ns[k] / 1000 % 1000));
-				any = true;
-			}
-		ofmt(f, "%s\t%" PRIu64 "\t%" PRId64, any ? "" : "-",
-		     p->freq_ns ? p->freq_sum / p->freq_ns / 1000 : 0, p->freq_max / 1000);
-		out_ms(f, p->task_run);
+		out_ms(f, t->irq_ns);
 		oputc('\n', f);
 	}
 	mem_free(idx);
+	out_summary_cpus(f);
+	out_summary_irqs(f);
 	out_flush(f);
 	out_missing();
 }
@@ -6940,7 +7229,9 @@ static bool rd_useful(const char *path)
  *              both fed by lat_wait_end(), which the model calls when a
  *              task is switched in;
  *   per CPU    a ring of its last LAT_RUNS runs (tid, start, end), fed by
- *              lat_event() from the switches (--latency only);
+ *              lat_event() from the switches, and with -Q a ring of its
+ *              last LAT_RUNS interrupts, fed by the model (lat_irq),
+ *              (--latency only);
  *   overall    the LAT_TOP longest waits and D spans, longest first.
  *
  * Who held the CPUs: a second pass over the recording is impossible for a
@@ -6955,10 +7246,19 @@ static bool rd_useful(const char *path)
  *   cpu0  |--X--|----Y----|--idle--|-> open run
  *   wait        [=============================)   X, Y, idle: overlaps
  *
+ * Interrupts (-Q) hold a CPU too: their time in the wait is charged to
+ * them ("softirq:NET_RX"), and taken from the task or idle time they came
+ * on top of.  A hardirq inside a softirq counts in both.
+ *
  * Allowed CPUs: the trace has no affinity masks.  Once a task migrated,
  * the CPUs it was seen on (migrations, switch-ins); all CPUs until then.
  */
 enum { LAT_RUNS = 512, LAT_TOP = 10, LAT_HOLD = 4, LAT_CHAIN = 8, LAT_TIDS = 32 };
+
+/* A holder that is an interrupt (state of a CPU's interrupt row), among
+ * the tids of the holders' tables: above any tid. */
+#define LAT_QID(state) (PID_MAX + 2000 + (state))
+#define LAT_IS_QID(id) ((id) > PID_MAX)
 
 /* A step of a waker chain: tid was woken by waker (WAKER_IRQ, -1) at t. */
 struct lat_step {
@@ -6986,6 +7286,10 @@ struct lat_run {
 static struct {
 	struct lat_run *runs;			/* ncpu rings of LAT_RUNS */
 	uint32_t *head;				/* per CPU: next slot */
+	struct lat_run *irqs;			/* ncpu rings of LAT_RUNS interrupts: tid is
+						 * the task below, start/end, state in qstate */
+	int32_t *qstate;
+	uint32_t *qhead;
 	int *cur;				/* per CPU: running tid, -1 unknown */
 	uint64_t *since;			/* per CPU: start of cur */
 	struct lat_rec wait[LAT_TOP], blk[LAT_TOP];
@@ -7146,6 +7450,23 @@ static void lat_charge(struct lat_rec *r, int tid, uint64_t s, uint64_t e,
 	ns[i] += b - a;
 }
 
+/* Interrupt state of CPU cpu ran [s, e) on top of task tid (0: idle)
+ * during r: charge it, and take the time from what it came on top of. */
+static void lat_charge_irq(struct lat_rec *r, int state, int tid, uint64_t s, uint64_t e,
+			   int *tids, uint64_t *ns, int *n)
+{
+	uint64_t a = s > r->start ? s : r->start, b = e < r->end ? e : r->end;
+
+	if (b <= a)
+		return;
+	lat_charge(r, LAT_QID(state), s, e, tids, ns, n);
+	if (!tid)
+		r->idle_ns -= r->idle_ns < b - a ? r->idle_ns : b - a;
+	for (int i = 0; i < *n && tid > 0; i++)
+		if (tids[i] == tid)
+			ns[i] -= ns[i] < b - a ? ns[i] : b - a;
+}
+
 /* The LAT_HOLD largest of the n shares (tids, ns) into r's holders,
  * longest first; the rest to r's other. */
 static void lat_hold_keep(struct lat_rec *r, const int *tids, const uint64_t *ns, int n)
@@ -7193,8 +7514,34 @@ static void lat_holders(struct lat_rec *r, const struct task *p)
 		}
 		if (covered > r->start)
 			r->unknown_ns += (covered < r->end ? covered : r->end) - r->start;
+		for (uint32_t k = 1; lat.irqs && k <= LAT_RUNS && k <= lat.qhead[c]; k++) {
+			uint32_t j = (lat.qhead[c] - k) % LAT_RUNS;
+			const struct lat_run *u = &lat.irqs[(size_t)c * LAT_RUNS + j];
+
+			if (u->end <= r->start)
+				break;
+			lat_charge_irq(r, lat.qstate[(size_t)c * LAT_RUNS + j], u->tid, u->start, u->end, tids, ns, &n);
+		}
 	}
 	lat_hold_keep(r, tids, ns, n);
+}
+
+/* The model's hook (-Q, --latency): interrupt state of CPU c ran [start,
+ * end) on top of task tid; kept in c's ring of interrupts. */
+static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end)
+{
+	size_t j;
+
+	if (!lat.runs)
+		return;
+	if (!lat.irqs) {
+		lat.irqs = xcalloc((size_t)G.m.ncpu * LAT_RUNS, sizeof(*lat.irqs));
+		lat.qstate = xcalloc((size_t)G.m.ncpu * LAT_RUNS, sizeof(*lat.qstate));
+		lat.qhead = xcalloc(G.m.ncpu, sizeof(*lat.qhead));
+	}
+	j = (size_t)c * LAT_RUNS + lat.qhead[c]++ % LAT_RUNS;
+	lat.irqs[j] = (struct lat_run){ start, end, tid };
+	lat.qstate[j] = state;
 }
 
 /* Keep p's wakeup (p runnable: its start and waker) for the waker chain,
@@ -7471,6 +7818,21 @@ struct lat_holds {
 	uint64_t from;			/* the earliest start of the waits */
 };
 
+/* lat_span_holders' walk of a CPU's interrupt row: each charged to the
+ * waits it overlaps, taken from the task it came on top of. */
+static bool lat_hold_irq_fn(const struct ival *v, void *arg)
+{
+	struct lat_holds *hs = arg;
+
+	for (int i = 0; i < hs->n; i++) {
+		struct lat_hold *h = &hs->h[i];
+
+		if (h->on)
+			lat_charge_irq(h->r, v->state, v->aux, v->start, v->end, h->tids, h->ns, &h->n);
+	}
+	return v->start > hs->from;
+}
+
 static bool lat_hold_fn(const struct ival *v, void *arg)
 {
 	struct lat_holds *hs = arg;
@@ -7520,6 +7882,7 @@ static void lat_span_holders(struct lat_rec *top, int n)
 			if (h->on && h->covered > h->r->start)
 				h->r->unknown_ns += (h->covered < h->r->end ? h->covered : h->r->end) - h->r->start;
 		}
+		ival_walk(q->last_qival, -1 - c, hs.from, lat_hold_irq_fn, &hs);
 	}
 	for (int i = 0; i < n; i++)
 		lat_hold_keep(&top[i], hs.h[i].tids, hs.h[i].ns, hs.h[i].n);
@@ -7564,9 +7927,16 @@ static int lat_span_worst(uint64_t a, uint64_t b, bool blocked, struct lat_rec t
  * bytes); the name is the model's, its reader escapes it. */
 static void lat_who_text(char *out, size_t n, int tid)
 {
-	const struct task *p = tid > 0 ? task_find(tid) : NULL;
+	const struct task *p = tid > 0 && !LAT_IS_QID(tid) ? task_find(tid) : NULL;
+	char name[COMM_LEN];
+	int c = 0;
 
-	if (tid <= 0)
+	if (LAT_IS_QID(tid)) {	/* an interrupt: its name on the first CPU that has it */
+		while (tid - LAT_QID(0) >= 0 && c + 1 < G.m.ncpu && !irq_stat(c, false, tid - LAT_QID(0), false))
+			c++;
+		irq_name(c, tid - LAT_QID(0), name, sizeof(name));
+		sfmt(out, n, "%s:%s", tid < LAT_QID(0) ? "softirq" : "irq", name);
+	} else if (tid <= 0)
 		sfmt(out, n, "%s", tid == WAKER_IRQ ? "irq" : tid ? "-" : "idle");
 	else
 		sfmt(out, n, "%s:%d", p && p->comm[0] ? p->comm : "?", tid);
@@ -8262,22 +8632,23 @@ enum { CA_REVERSE = 1, CA_BOLD = 2 };
  * calls per kind (ACC_IO + kind: any at all shows, so that short calls are
  * seen at any zoom), ns per idle state depth (ACC_C0...), the
  * ns-weighted frequency sum, and for tasks the CPU + 1 of the longest
- * running piece (ACC_RCPU) and its length.  Time a task or CPU row has no
- * record of within its life counts as unknown.
+ * running piece (ACC_RCPU) and its length, for CPUs the ns in hardirqs
+ * and softirqs (-Q).  Time a task or CPU row has no record of within its
+ * life counts as unknown.
  */
 enum { ACC_IO = ST_N, ACC_C0 = ACC_IO + IO_NKIND, ACC_NC = HC_N, ACC_FSUM = ACC_C0 + ACC_NC,
-       ACC_FNS, ACC_RCPU, ACC_RLEN, ACC_N };
+       ACC_FNS, ACC_RCPU, ACC_RLEN, ACC_IRQ, ACC_SIRQ, ACC_N };
 
 /* Terminal colours by meaning (256-colour index; 16-colour fallback below). */
 enum col { COL_RUN, COL_RUNNABLE, COL_SLEEP, COL_BLOCKED, COL_IO, COL_UNKNOWN,
 	   COL_IDLE, COL_IDLE_DEEP, COL_FREQ, COL_AXIS, COL_CURSOR,
-	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_CPU0, COL_N = COL_CPU0 + 6 };
-static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67,
+	   COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL, COL_IRQ, COL_CPU0, COL_N = COL_CPU0 + 6 };
+static const uint8_t col_256[COL_N] = { 34, 178, 238, 160, 33, 240, 24, 17, 97, 244, 231, 129, 37, 67, 202,
 					46, 39, 214, 201, 51, 196 };
 /* 16 colours: unknown is grey on the terminal's background, never black on
  * black; idle states share cyan and show their depth as a digit, so that
  * blue is I/O only. */
-static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 7, 6, 6, 5, 7, 7, 5, 6, 4, 2, 4, 3, 5, 6, 1 };
+static const uint8_t col_16[COL_N] = { 2, 3, 0, 1, 4, 7, 6, 6, 5, 7, 7, 5, 6, 4, 5, 2, 4, 3, 5, 6, 1 };
 /* The colour of each enum io_kind (read is COL_IO). */
 static const uint8_t io_col[IO_NKIND] = { COL_IO, COL_IO_WRITE, COL_IO_SYNC, COL_IO_POLL };
 /* --ascii glyphs of I/O by kind */
@@ -8591,6 +8962,7 @@ static const struct keydef {
 	{ { 'w' }, KA_WAKER, "w", "go to the waker" },
 	{ { 'L' }, KA_PANEL, "L", "worst waits panel" },
 	{ { 'W' }, KA_PANEL, "W", "wakeup chain panel" },
+	{ { 'Q' }, KA_PANEL, "Q", "interrupts panel" },
 	{ { 'm' }, KA_MARK, "m", "set a mark" },
 	{ { 's' }, KA_ORDER, "s", "task order" },
 	{ { '/' }, KA_FIND, "/", "find a task" },
@@ -8812,6 +9184,13 @@ static bool acc_cstate_fn(const struct ival *v, void *arg)
 	return true;
 }
 
+static bool acc_irq_fn(const struct ival *v, void *arg)
+{
+	(void)arg;
+	acc_add(v->start, v->end, v->state >= 0 ? ACC_IRQ : ACC_SIRQ, 1);
+	return true;
+}
+
 static bool acc_freq_fn(const struct ival *v, void *arg)
 {
 	(void)arg;
@@ -8928,7 +9307,7 @@ static void acc_row(int row)
 {
 	static const int8_t task_map[HT_N] = { ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_BLOCKED, ST_IO, ACC_RCPU };
 	static const int8_t io_map[IO_NKIND] = { ACC_IO, ACC_IO + 1, ACC_IO + 2, ACC_IO + 3 };
-	static const int8_t cpu_map[2] = { ST_RUNNING, ST_SLEEPING }, freq_map[2] = { ACC_FSUM, ACC_FNS };
+	static const int8_t cpu_map[4] = { ST_RUNNING, ST_SLEEPING, ACC_IRQ, ACC_SIRQ }, freq_map[2] = { ACC_FSUM, ACC_FNS };
 	static const int8_t cs_map[HC_N] = { ACC_C0, ACC_C0 + 1, ACC_C0 + 2, ACC_C0 + 3, ACC_C0 + 4,
 					     ACC_C0 + 5, ACC_C0 + 6, ACC_C0 + 7, ACC_C0 + 8, ACC_C0 + 9 };
 	int xe, xc = col_exact(row >= 0 ? HK_TASK : HK_CPU, &xe);
@@ -8959,9 +9338,14 @@ static void acc_row(int row)
 			hist_fill(HK_CSTATE, -1 - row, xc, xe, cs_map);
 		ival_walk(p->last_ival, row, G.term.acc_lo, acc_cpu_fn, NULL);
 		ival_walk(p->last_cival, row, G.term.acc_lo, acc_cstate_fn, NULL);
+		ival_walk(p->last_qival, row, G.term.acc_lo, acc_irq_fn, NULL);
 		G.term.acc_lo = G.term.acc_hi = 0;
 		if (p->cur >= 0)
 			acc_add(p->since, G.v.now, p->cur > 0 ? ST_RUNNING : ST_SLEEPING, 1);
+		if (p->sirq >= 0)
+			acc_add(p->sirq_since, G.v.now, ACC_SIRQ, 1);
+		if (p->hirq >= 0)
+			acc_add(p->hirq_since, G.v.now, ACC_IRQ, 1);
 		if (p->cstate >= 0)
 			acc_add(p->cstate_since, G.v.now, ACC_C0 + (p->cstate < ACC_NC ? p->cstate : ACC_NC - 1), 1);
 		if (p->seen && !G.opt.power_only)
@@ -9004,6 +9388,7 @@ static void draw_cells(int r, int row)
 		uint64_t best_cs = 0, idle_cs = 0, best_io = 0;
 		int other = -1, eighths, fg = -1, bg = -1, cs = -1, io = IO_READ;
 		uint16_t ch;
+		bool irq;
 
 		if (!cw)
 			cw = 1;
@@ -9034,12 +9419,16 @@ static void draw_cells(int r, int row)
 			run = idle_cs < cw ? cw - idle_cs : 0;
 			other = ST_SLEEPING;
 		}
+		irq = cpu && (a[ACC_IRQ] + a[ACC_SIRQ]) * 8 >= cw;	/* an eighth or more in interrupts */
+		if (irq && run < a[ACC_IRQ] + a[ACC_SIRQ])
+			run = a[ACC_IRQ] + a[ACC_SIRQ];
 		eighths = run ? (int)((run * 8 + cw - 1) / cw) : 0;
 		if (eighths > 8)
 			eighths = 8;
 		if (G.term.ncolor) {
 			if (!freq)
-				fg = !cpu && G.v.cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 : COL_RUN;
+				fg = !cpu && G.v.cpucol && a[ACC_RCPU] ? COL_CPU0 + (int)(a[ACC_RCPU] - 1) % 6 :
+				     irq ? COL_IRQ : COL_RUN;
 			if (other >= 0)
 				bg = cpu && other == ST_SLEEPING ? (cs >= 2 ? COL_IDLE_DEEP : COL_IDLE) :
 				     other == ST_IO ? io_col[io] : st_col[other];
@@ -9071,6 +9460,8 @@ static void draw_cells(int r, int row)
 		}
 		if (!cpu && !freq && G.v.cpucol && !G.term.ncolor && eighths && a[ACC_RCPU])
 			ch = '0' + (a[ACC_RCPU] - 1) % 10;
+		if (irq && (!G.term.utf8 || !G.term.ncolor))
+			ch = '!';
 		if (c == mark_col && c != cur_col)
 			bg = COL_AXIS;
 		if (c == cur_col)
@@ -9338,6 +9729,9 @@ static int draw_shares(int r, int c, int row)
 			n += draw_fmt(r, c + n, G.term.cols - c - n, -1, 0, "%s%s %d%%", n ? " " : "; this cell: ",
 				      row < 0 && s == ST_SLEEPING ? "idle" : row < 0 && s == ST_RUNNING ? "busy" : st_names[s],
 				      (int)(a[s] * 100 / tot));
+	if (row < 0 && tot && (a[ACC_IRQ] || a[ACC_SIRQ]))
+		n += draw_fmt(r, c + n, G.term.cols - c - n, -1, 0, " (hardirq %d%% softirq %d%%)",
+			      (int)(a[ACC_IRQ] * 100 / tot), (int)(a[ACC_SIRQ] * 100 / tot));
 	return n;
 }
 
@@ -9457,6 +9851,26 @@ static void draw_task_details(int r, int row)
 		draw_fmt(r, c, G.term.cols - c, -1, 0, "; last on cpu%d", t->cpu);
 }
 
+/* The interrupt CPU c was in at the cursor (-Q), for its details line. */
+static int draw_cpu_irq(int r, int n, int c)
+{
+	const struct cpu *p = &G.m.cpu[c];
+	struct ival v = { .state = INT32_MIN, .aux = -1 };
+	char name[COMM_LEN], at[32], len[32];
+
+	if (p->hirq >= 0 && G.v.cursor >= p->hirq_since)
+		v = (struct ival){ .start = p->hirq_since, .state = p->hirq };
+	else if (p->sirq >= 0 && G.v.cursor >= p->sirq_since)
+		v = (struct ival){ .start = p->sirq_since, .state = -1 - p->sirq };
+	else if (!chain_at(p->last_qival, ROW_CPU(c), G.v.cursor, &v))
+		return 0;
+	irq_name(c, v.state, name, sizeof(name));
+	fmt_at(at, sizeof(at), v.start);
+	fmt_dur(len, sizeof(len), (v.end ? v.end : G.v.now) - v.start);
+	return draw_fmt(r, n, G.term.cols - n, -1, CA_BOLD, "; in %s %d %s since %s for %s",
+			v.state < 0 ? "softirq" : "irq", v.state < 0 ? -1 - v.state : v.state, name, at, len);
+}
+
 /* The details line of CPU c at the cursor: who ran, idle state, frequency. */
 static void draw_cpu_details(int r, int c)
 {
@@ -9491,9 +9905,11 @@ static void draw_cpu_details(int r, int c)
 	else if (chain_at(p->last_cival, ROW_CPU(c), G.v.cursor, &v))
 		n += draw_fmt(r, n, G.term.cols - n, -1, 0, ", idle state %d", v.state);
 	if (p->freq >= 0 && G.v.cursor >= p->freq_since)
-		draw_fmt(r, n, G.term.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, ", %" PRId64 " MHz", p->freq / 1000);
 	else if (chain_at(p->last_fival, ROW_CPU(c), G.v.cursor, &v))
-		draw_fmt(r, n, G.term.cols - n, -1, 0, ", %d MHz", v.state / 1000);
+		n += draw_fmt(r, n, G.term.cols - n, -1, 0, ", %d MHz", v.state / 1000);
+	n += draw_cpu_irq(r, n, c);
+	draw_shares(r, n, ROW_CPU(c));
 }
 
 /* The details line: the selected row at the cursor (or a message, or the
@@ -9827,6 +10243,91 @@ static void draw_panel(const char *title, char lines[][PANEL_W], int n, const ch
 	draw_str(r0 + n + 2, c0 + 1, w - 2, hint, -1, -1, CA_REVERSE);
 }
 
+/* One IRQ or softirq vector of one CPU in the visible span (the Q panel). */
+struct qsum { int cpu, irq; bool soft; uint32_t n; uint64_t ns, max; };
+struct qsums { struct qsum q[64]; int n, cpu; uint64_t lost; };
+
+/* Add the part of interrupt [a, b) (state as in last_qival) in the
+ * visible span to the sums. */
+static void qsum_add(struct qsums *s, int state, uint64_t a, uint64_t b)
+{
+	struct qsum *q = NULL;
+	uint64_t ns;
+
+	a = a > G.v.start ? a : G.v.start;
+	b = b < G.v.end ? b : G.v.end;
+	if (b <= a)
+		return;
+	ns = b - a;
+	for (int i = 0; i < s->n && !q; i++)
+		if (s->q[i].cpu == s->cpu && s->q[i].irq == (state < 0 ? -1 - state : state) && s->q[i].soft == (state < 0))
+			q = &s->q[i];
+	if (!q && s->n == (int)(sizeof(s->q) / sizeof(s->q[0]))) {
+		s->lost++;
+		return;
+	}
+	if (!q) {
+		q = &s->q[s->n++];
+		*q = (struct qsum){ s->cpu, state < 0 ? -1 - state : state, state < 0, 0, 0, 0 };
+	}
+	q->n++;
+	q->ns += ns;
+	q->max = ns > q->max ? ns : q->max;
+}
+
+static bool qsum_fn(const struct ival *v, void *arg)
+{
+	qsum_add(arg, v->state, v->start, v->end);
+	return v->start > G.v.start;
+}
+
+static int qsum_cmp(const void *a, const void *b)
+{
+	const struct qsum *x = a, *y = b;
+
+	return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+/* The Q panel: the interrupts (-Q) of the visible span, most time first:
+ * their CPU, kind, number and name, count, time and longest. */
+static void draw_irqs(void)
+{
+	static struct qsums s;
+	char lines[PANEL_LINES][PANEL_W], title[128], name[COMM_LEN], a[32], b[32];
+	int n;
+
+	s.n = 0;
+	s.lost = 0;
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *p = &G.m.cpu[c];
+
+		s.cpu = c;
+		ival_walk(p->last_qival, ROW_CPU(c), G.v.start, qsum_fn, &s);
+		if (p->hirq >= 0)
+			qsum_add(&s, p->hirq, p->hirq_since, G.v.now);
+		if (p->sirq >= 0)
+			qsum_add(&s, -1 - p->sirq, p->sirq_since, G.v.now);
+	}
+	sort(s.q, s.n, sizeof(s.q[0]), qsum_cmp);
+	n = panel_fit(s.n < PANEL_LINES ? s.n : PANEL_LINES);
+	for (int i = 0; i < n && i < s.n; i++) {
+		const struct qsum *q = &s.q[i];
+
+		irq_name(q->cpu, q->soft ? -1 - q->irq : q->irq, name, sizeof(name));
+		fmt_dur(a, sizeof(a), q->ns);
+		fmt_dur(b, sizeof(b), q->max);
+		sfmt(lines[i], PANEL_W, "cpu%-3d %-7s %4d %-15s %7u times, %s in all, longest %s", q->cpu,
+		     q->soft ? "softirq" : "hardirq", q->irq, name, q->n, a, b);
+	}
+	if (!s.n)
+		sfmt(lines[n++], PANEL_W, "%s", G.n.kind[EV_IRQ] || G.n.kind[EV_SOFTIRQ] ?
+		     "no interrupt in the visible span" : "no interrupt events: record with -Q");
+	fmt_at(a, sizeof(a), G.ib.floor);
+	sfmt(title, sizeof(title), "interrupts in view, most time first%s%s%s", G.ib.floor > G.v.start ? " (from " : "",
+	     G.ib.floor > G.v.start ? a : "", G.ib.floor > G.v.start ? ": older ones not kept)" : "");
+	draw_panel(title, lines, n, "j/k select, Esc or Q: close");
+}
+
 /* The L panel: the longest runnable waits (G.v.pblk: D spans) in the
  * visible span, of the part the exact intervals cover (the title says
  * which when it is not all). */
@@ -10009,6 +10510,8 @@ static void draw_frame(void)
 		draw_worst();
 	else if (G.v.panel == 'W')
 		draw_chain();
+	else if (G.v.panel == 'Q')
+		draw_irqs();
 	if (G.v.help)
 		draw_help();
 }
@@ -10428,7 +10931,7 @@ static void view_chain_step(int dir)
 	view_select_tid(s[G.v.psel].tid);
 }
 
-/* L or W: open that panel (W: the chain of the selected task at the
+/* L, W or Q: open that panel (W: the chain of the selected task at the
  * cursor), or close it if it is open. */
 static void view_panel_open(int which)
 {
@@ -11260,6 +11763,8 @@ static const struct optdef {
 	  "scheduler events only, no power events" },
 	{ "--io", 'I', OA_FLAG, 0, MD_CAPTURE, NULL, &G.opt.io, 0, 0, NULL,
 	  "also trace I/O system calls (read, write, sync, ...)" },
+	{ "--irq", 'Q', OA_FLAG, 0, MD_CAPTURE, NULL, &G.opt.irq, 0, 0, NULL,
+	  "also trace hard interrupts and softirqs" },
 	{ "--pid", 'p', OA_FN, OF_REPEAT, MD_LIVE | MD_VIEW | MD_SUMMARY | MD_FLIGHT, "PID|NAME", NULL, 0, 0,
 	  opt_pid, "only these tasks (repeatable, at most 32)" },
 	{ "--cpu", 'C', OA_FN, 0, MD_CAPTURE | MD_VIEW | MD_SUMMARY, "LIST", NULL, 0, 0, opt_cpus,

@@ -3803,6 +3803,72 @@ static void t_model_lost_one_cpu(void)
 	CHECK_INVARIANTS();
 }
 
+/* An interrupt record of kind on cpu at t, on top of task tid. */
+static void ev_irq(uint64_t t, int cpu, int tid, int kind, int irq, const char *name)
+{
+	struct ev e = { .kind = kind, .time = t, .cpu = cpu, .tid = tid, .pid = tid, .a = irq, .flags = 0x08 };
+
+	snprintf(e.comm, sizeof(e.comm), "%s", name);
+	model_event(&e);
+}
+
+/*
+ * -Q: a hardirq inside a softirq inside a task's run; a lost exit; a gap
+ * inside a softirq.  The CPU's hardirq time, its softirq time less the
+ * nested hardirq, the task's share, the counters per IRQ and vector.
+ *
+ *   cpu0  1000 0->100  2000 [irq 24 eth0] 2500  3000 [NET_RX 3200 [irq 24] 3300] 4000
+ *         5000 100->0  6000 [irq 24 (exit lost)  7000 [irq 24] 7100
+ *         8000 [NET_RX  9000 LOST cpu0  (dropped)  10000 0->100  11000 end
+ */
+static void t_model_irq(void)
+{
+	const struct irq_stat *s;
+	const struct cpu *c;
+	char name[COMM_LEN];
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_irq(2000, 0, 100, EV_IRQ, 24, "eth0");
+	ev_irq(2500, 0, 100, EV_IRQ_EXIT, 24, "");
+	ev_irq(3000, 0, 100, EV_SOFTIRQ, 3, "");
+	ev_irq(3200, 0, 100, EV_IRQ, 24, "eth0");
+	ev_irq(3300, 0, 100, EV_IRQ_EXIT, 24, "");
+	ev_irq(4000, 0, 100, EV_SOFTIRQ_EXIT, 3, "");
+	ev_switch(5000, 0, 100, 1, 0);
+	ev_irq(6000, 0, 0, EV_IRQ, 24, "eth0");
+	ev_irq(7000, 0, 0, EV_IRQ, 24, "eth0");	/* the exit of 6000 was lost */
+	ev_irq(7100, 0, 0, EV_IRQ_EXIT, 24, "");
+	ev_irq(8000, 0, 0, EV_SOFTIRQ, 3, "");
+	{
+		struct ev lost = { .kind = EV_LOST, .time = 9000, .cpu = 0, .v = 5 };
+
+		model_event(&lost);
+	}
+	ev_switch(10000, 0, 0, 0, 100);
+	ev_switch(11000, 1, 0, 0, 7);
+	model_end();
+	c = &G.m.cpu[0];
+	CHECK(c->irq_ns == 500 + 100 + 100 && c->softirq_ns == 1000 - 100, "cpu0 irq %" PRIu64 " softirq %" PRIu64,
+	      c->irq_ns, c->softirq_ns);
+	CHECK(task_of(100)->irq_ns == 500 + 1000, "task 100 irq_ns %" PRIu64, task_of(100)->irq_ns);
+	CHECK_TOTAL(100, ST_RUNNING, 4000 + 1000);
+	s = irq_stat(0, false, 24, false);
+	CHECK(s && s->count == 3 && s->ns == 700 && s->max == 500 && !strcmp(s->name, "eth0"),
+	      "irq 24: %u, %" PRIu64 " ns, max %" PRIu64 ", %s", s ? s->count : 0, s ? s->ns : 0, s ? s->max : 0,
+	      s ? s->name : "-");
+	s = irq_stat(0, true, 3, false);
+	CHECK(s && s->count == 1 && s->ns == 900, "NET_RX: %u, %" PRIu64 " ns", s ? s->count : 0, s ? s->ns : 0);
+	CHECK(G.m.irq_lost == 2, "irq_lost %" PRIu64 ", want 2 (an exit, a gap)", G.m.irq_lost);
+	CHECK(!irq_stat(1, false, 24, false), "cpu1 has an irq 24");
+	irq_name(0, 24, name, sizeof(name));
+	CHECK(!strcmp(name, "eth0"), "irq 24 named %s", name);
+	irq_name(0, -1 - 3, name, sizeof(name));
+	CHECK(!strcmp(name, "vec3"), "vector 3 without a format named %s", name);
+	CHECK_INVARIANTS();
+}
+
 /*
  * -I in the view: a task sleeping inside a read() is sleeping in the model
  * and drawn as I/O (from its call intervals), running where it runs.
@@ -4379,6 +4445,58 @@ static void t_view_panels(void)
 	}
 }
 
+/* The text of screen row r. */
+static void scr_row(int r, char *line, size_t n)
+{
+	int c;
+
+	for (c = 0; c < G.term.cols && c + 1 < (int)n; c++)
+		line[c] = G.term.scr[r * G.term.cols + c].ch < 0x80 ? (char)G.term.scr[r * G.term.cols + c].ch : '~';
+	line[c] = 0;
+}
+
+/*
+ * -Q in the view: a CPU busy mostly in a softirq storm draws '!' in ASCII
+ * (and in its colour with colours), its readout names the softirq at the
+ * cursor and the cell's share, and the Q panel lists the interrupts of
+ * the span, most time first, with hostile names escaped.
+ *
+ *   cpu0  1000 0->100 ... 100 in NET_RX [2000, 9000), irq 30 [9000, 9100) ... 10000
+ */
+static void t_view_irq(void)
+{
+	char line[256];
+	int r0;
+
+	G.m.ncpu = 1;
+	model_init(1, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_irq(2000, 0, 100, EV_SOFTIRQ, 3, "");
+	ev_irq(9000, 0, 100, EV_SOFTIRQ_EXIT, 3, "");
+	ev_irq(9000, 0, 100, EV_IRQ, 30, "\x1b[2Jnic");
+	ev_irq(9100, 0, 100, EV_IRQ_EXIT, 30, "");
+	ev_switch(10000, 0, 100, 1, 0);
+	rows_alloc(64);
+	scr_setup(30, 200);		/* 171 timeline columns */
+	G.term.utf8 = false;
+	G.term.ncolor = 0;
+	G.v.now = G.m.last;
+	view_init();
+	G.v.cursor = 5000;
+	draw_frame();
+	r0 = G.v.row0;
+	scr_row(r0, line, sizeof(line));
+	CHECK(strstr(line, "cpu0") && strstr(line, "!!!!!!!!!!"), "cpu0 row: '%s'", line);
+	scr_row(G.term.rows - 1, line, sizeof(line));
+	CHECK(strstr(line, "in softirq 3 vec3 since") && strstr(line, "(hardirq 0% softirq 100%)"), "readout: '%s'", line);
+	view_key('Q', 0, 0);
+	draw_frame();
+	scr_row(r0 + 1, line, sizeof(line));
+	CHECK(strstr(line, "cpu0   softirq    3 vec3") && strstr(line, "1 times, 7us in all, longest 7us"), "Q line 1: '%s'", line);
+	scr_row(r0 + 2, line, sizeof(line));
+	CHECK(strstr(line, "hardirq   30 ?[2Jnic"), "Q line 2: '%s'", line);
+}
+
 /* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
  * prev_state letters and "+", hostile names escaped; other expressions;
  * the fallback; the latency columns. */
@@ -4530,6 +4648,8 @@ int main(void)
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
+	RUN(model_irq);
+	RUN(view_irq);
 	RUN(model_io_drawn);
 	RUN(rec_roundtrip);
 	RUN(lat_buckets);

@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of -Q (hard interrupts and softirqs) against the kernel's own
+# counters, sourced by test/run.sh (see there for the helpers).
+#
+# test/irqload raises interrupts on purpose: UDP datagrams over loopback
+# (NET_RX softirqs), O_DIRECT writes with fdatasync (the disk's hardirq and
+# BLOCK softirqs), 1 ms sleeps (timer softirqs).  The oracle is
+# /proc/softirqs and /proc/interrupts read by the traced command itself.
+
+IRQLOAD=$ROOT/test/irqload
+
+# irq_proc_counts FILE: "cpu/kind/irq count" of a copy of /proc/softirqs
+# followed by /proc/interrupts (kind softirq: irq is the vector number;
+# hardirq: the numbered lines).
+irq_proc_counts() {
+	awk '$1 == "CPU0" { ncpu = NF; part++; next }
+	part == 1 { for (c = 2; c <= ncpu + 1; c++) print c - 2 "/softirq/" (++v[c] - 1), $c; next }
+	part == 2 && $1 ~ /^[0-9]+:$/ { sub(/:/, "", $1); for (c = 2; c <= ncpu + 1; c++) print c - 2 "/hardirq/" $1, $c }' "$1" | sort
+}
+
+# irq_tc_window SCRIPT FROM TO: "cpu/kind/irq count" of the handler and
+# softirq entries of a --script between times FROM and TO (ns).
+irq_tc_window() {
+	awk -v a="$2" -v b="$3" '$1 >= a && $1 <= b && ($3 == "softirq_entry" || $3 == "irq_handler_entry") {
+		split($4, f, "="); n[$2 "/" ($3 == "softirq_entry" ? "softirq" : "hardirq") "/" f[2]]++ }
+		END { for (k in n) print k, n[k] }' "$1" | sort
+}
+
+# The counts per CPU and IRQ or vector are the kernel's, exactly: the
+# traced command reads /proc/softirqs and /proc/interrupts with cat
+# before and after the load, so tc's count between the first cat's exit
+# and the second's exec is at most the delta of the two copies, and its
+# count between the first's exec and the second's exit at least it.
+irq_counts_proc() {
+	local why= n cat1 cat2
+	# cats of their own names: other programs on the machine run cat too
+	cp "$(command -v cat)" "$T/irqcat1" && cp "$(command -v cat)" "$T/irqcat2" || return
+	timeout 120 "$TC" --record "$T/f" -Q -m 1024 -- sh -c "$T/irqcat1 /proc/softirqs /proc/interrupts >$T/before; \
+		$IRQLOAD 30000 200 $T/blk >$T/out; $T/irqcat2 /proc/softirqs /proc/interrupts >$T/after" 2>"$T/err"
+	if ! grep -q '^30000 packets sent, 30000 received, 200 blocks' "$T/out"; then
+		fail irq_counts_proc "irqload: $(cat "$T/out" "$T/err" | tr '\n' ' ')"
+		return
+	fi
+	if ! grep -q 'lost 0,' "$T/err"; then
+		skip irq_counts_proc "events were lost: $(grep -o 'lost [0-9]*' "$T/err")"
+		return
+	fi
+	timeout 120 "$TC_SAN" --replay "$T/f" --script >"$T/script" 2>"$T/script.err"
+	# exec and exit times of the two cats: cat1 exec, exit, cat2 exec, exit
+	read -r -a cat1 <<<"$(awk '$3 == "sched_process_exec" && $4 ~ /\/irqcat[12]$/ { p[substr($4, length($4))] = $1 }
+		$3 == "sched_process_exit" && $4 ~ /^comm=irqcat[12]$/ { x[substr($4, length($4))] = $1 }
+		END { print p[1], x[1], p[2], x[2] }' "$T/script")"
+	if [ "${#cat1[@]}" != 4 ]; then
+		fail irq_counts_proc "the two cats' exec and exit are not in the recording"
+		return
+	fi
+	irq_proc_counts "$T/before" >"$T/b"
+	irq_proc_counts "$T/after" >"$T/a"
+	irq_tc_window "$T/script" "${cat1[1]}" "${cat1[2]}" >"$T/lo"
+	irq_tc_window "$T/script" "${cat1[0]}" "${cat1[3]}" >"$T/hi"
+	# key before after lo hi
+	join -a1 -e 0 -o 0,1.2,2.2 "$T/b" "$T/a" | join -a1 -e 0 -o 0,1.2,1.3,2.2 - "$T/lo" |
+		join -a1 -e 0 -o 0,1.2,1.3,1.4,2.2 - "$T/hi" >"$T/cmp"
+	why=$(awk '{ d = $3 - $2; if (d < $4 || d > $5) { printf "%s: /proc %d, tc %d to %d; ", $1, d, $4, $5; if (++bad > 4) exit } }' "$T/cmp")
+	cat2=$(awk '$1 ~ /\/softirq\/3$/ { s += $3 - $2 } END { print s + 0 }' "$T/cmp")
+	n=$(awk '$1 ~ /\/hardirq\// { s += $3 - $2 } END { print s + 0 }' "$T/cmp")
+	[ -z "$why" ] && [ "$cat2" -lt 1 ] && why="no NET_RX softirq for 30000 loopback datagrams"
+	[ -z "$why" ] && [ "$n" -lt 1 ] && why="no hardirq for 200 O_DIRECT writes"
+	[ -z "$why" ] && [ -n "$(stderr_ok "$T/script.err")" ] && why="$(stderr_ok "$T/script.err")"
+	if [ -n "$why" ]; then
+		keep_evidence irq_counts_proc
+		fail irq_counts_proc "$why"
+	else
+		note "irq_counts_proc: $(wc -l <"$T/cmp") IRQs and vectors x CPUs within the kernel's counts; NET_RX $cat2, hardirqs $n"
+		pass irq_counts_proc
+	fi
+}
+
+# A task's interrupt time is within its run time; the CPUs' interrupt
+# time is at least what the tasks were charged; irqload's own sends raise
+# the softirqs it is charged for; without -Q nothing is counted.
+irq_task_split() {
+	local why=
+	timeout 120 "$TC" --record "$T/f" -Q -- "$IRQLOAD" 20000 50 "$T/blk" >"$T/out" 2>"$T/err"
+	timeout 120 "$TC_SAN" --replay "$T/f" --summary >"$T/sum" 2>"$T/sum.err"
+	why=$(awk -F'\t' '
+	$1 == "tid" { for (i = 1; i <= NF; i++) col[$i] = i; blk = "t"; next }
+	$1 == "cpu" { for (i = 1; i <= NF; i++) ccol[$i] = i; blk = "c"; next }
+	$1 == "irq" { blk = "i"; next }
+	$0 == "" { next }
+	blk == "t" { if ($col["irq_ms"] > $col["run_ms"]) printf "%s: irq_ms %s > run_ms %s; ", $1, $col["irq_ms"], $col["run_ms"]
+		     tasks += $col["irq_ms"]; if ($col["comm"] == "irqload") mine = $col["irq_ms"] }
+	blk == "c" { cpus += $ccol["irq_ms"] + $ccol["softirq_ms"] }
+	END { if (tasks > cpus + 0.01) printf "tasks charged %.3f ms, the CPUs had %.3f ms; ", tasks, cpus
+	      if (mine + 0 <= 0) printf "irqload was charged no interrupt time; " }' "$T/sum")
+	timeout 60 "$TC" --record "$T/g" -- "$IRQLOAD" 100 1 "$T/blk" >/dev/null 2>&1
+	if [ -z "$why" ] && timeout 60 "$TC" --replay "$T/g" --summary 2>/dev/null | grep -q '^irq	'; then
+		why="an irq block without -Q"
+	fi
+	if [ -n "$why" ]; then fail irq_task_split "$why"; else pass irq_task_split; fi
+}
+
+# The softirq time agrees with /proc/stat's softirq column where the
+# kernel accounts interrupt time (CONFIG_IRQ_TIME_ACCOUNTING); elsewhere
+# that column is sampled at the tick and proves nothing.
+irq_softirq_time() {
+	local a b ms tcms cfg
+	cfg=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) | grep '^CONFIG_IRQ_TIME_ACCOUNTING=y')
+	if [ -z "$cfg" ]; then
+		skip irq_softirq_time "this kernel samples softirq time at the tick (no CONFIG_IRQ_TIME_ACCOUNTING)"
+		return
+	fi
+	a=$(awk '/^cpu / { print $8 }' /proc/stat)
+	timeout 120 "$TC" --record "$T/f" -Q -m 1024 -- "$IRQLOAD" 100000 0 "$T/blk" >/dev/null 2>&1
+	b=$(awk '/^cpu / { print $8 }' /proc/stat)
+	ms=$(( (b - a) * 1000 / $(getconf CLK_TCK) ))
+	tcms=$(timeout 60 "$TC" --replay "$T/f" --summary 2>/dev/null | awk -F'\t' '
+		$1 == "cpu" { for (i = 1; i <= NF; i++) c[$i] = i; on = 1; next } $0 == "" { on = 0 }
+		on { s += $c["softirq_ms"] } END { printf "%d\n", s }')
+	if awk -v a="$ms" -v b="$tcms" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 20 + a / 5) }'; then
+		pass irq_softirq_time
+	else
+		fail irq_softirq_time "/proc/stat softirq $ms ms, tc $tcms ms"
+	fi
+}
+
+kernel_tests irq_counts_proc irq_task_split irq_softirq_time
