@@ -104,8 +104,8 @@ chain_four() {
 	fi
 }
 
-# ftrace_instance: a tracefs instance (mono clock) and tc --record trace the
-# same run of test/pingpong; every event of tc --script --ftrace inside the
+# ftrace_instance: a tracefs instance (mono clock) and tc --record -Q trace
+# the same run of test/pingpong; every event of tc --script --ftrace inside the
 # instance's span must be in the kernel's own trace text with the same
 # event, pid, flags (but need-resched) and fields (test/ftrace_cmp.awk).
 ftrace_instance() {
@@ -125,11 +125,12 @@ ftrace_instance() {
 	echo 8192 >"$inst/buffer_size_kb"
 	for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
 		 sched/sched_migrate_task sched/sched_process_fork sched/sched_process_exec \
-		 sched/sched_process_exit power/cpu_idle power/cpu_frequency; do
+		 sched/sched_process_exit power/cpu_idle power/cpu_frequency irq/irq_handler_entry \
+		 irq/irq_handler_exit irq/softirq_entry irq/softirq_exit; do
 		[ -e "$inst/events/$e/enable" ] && echo 1 >"$inst/events/$e/enable"
 	done
 	echo 1 >"$inst/tracing_on"
-	timeout 60 "$TC" --record "$T/r.data" -- "$PINGPONG" 300 >"$T/out" 2>"$T/err"
+	timeout 60 "$TC" --record "$T/r.data" -Q -- "$PINGPONG" 300 >"$T/out" 2>"$T/err"
 	echo 0 >"$inst/tracing_on"
 	cat "$inst/trace" >"$T/kernel.txt"
 	echo 0 >"$inst/events/enable"
@@ -143,8 +144,9 @@ ftrace_instance() {
 		skip ftrace_instance "the instance lost events (files in $T)"
 	elif [ "${total:-0}" -lt 100 ] || [ "$matched" != "$total" ] || [ "$flags" != 0 ]; then
 		fail ftrace_instance "$(tr '\n' ';' <<<"$res") (files in $T)"
-	elif [[ " $ev " != *" sched_switch "* ]] || [[ " $ev " != *" sched_waking "* ]]; then
-		fail ftrace_instance "no sched_switch or sched_waking matched: $ev (files in $T)"
+	elif [[ " $ev " != *" sched_switch "* ]] || [[ " $ev " != *" sched_waking "* ]] ||
+	     [[ " $ev " != *" softirq_entry "* ]] || [[ " $ev " != *" softirq_exit "* ]]; then
+		fail ftrace_instance "no sched_switch, sched_waking or softirq matched: $ev (files in $T)"
 	elif [ -n "$(ans_stderr "$T/tc.err")" ]; then
 		fail ftrace_instance "stderr: $(ans_stderr "$T/tc.err")"
 	else
