@@ -71,6 +71,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -88,7 +89,6 @@ enum {
 	MAX_FMTS = 128,			/* tracepoint formats known at once */
 	MAX_ATTRS = 128,		/* perf_event_attr entries of a recording */
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
-	DEF_MMAP_PAGES = 128,		/* ring data pages per CPU */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
 	RD_BUF = 1 << 20,		/* reader input buffer */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
@@ -98,6 +98,7 @@ enum {
 };
 
 #define NS_PER_SEC 1000000000ull
+#define RT_AUTO 100		/* -r not given (see pe_priority) */
 #define CKPT_NS (500 * 1000000ull)	/* recorder checkpoint interval */
 #define SLACK_NS (20 * 1000000ull)	/* how late a record may reach its ring (see merge) */
 #define QUEUE_MAX ((size_t)64 << 20)	/* merge queues, all CPUs, at most */
@@ -457,7 +458,8 @@ static struct {
 		bool *cpu_filt;		/* NULL: every CPU */
 		const char *cpu_arg;	/* -C's list, as given */
 		double duration;	/* seconds, 0 = until stopped */
-		uint64_t mmap_pages;
+		uint64_t mmap_pages;	/* -m, 0: chosen from memory (pe_pages) */
+		uint64_t rt;		/* -r PRIO; RT_AUTO: FIFO 1 while a ring is over half full */
 		char **cmd;
 		bool latency, ftrace;	/* --latency, --ftrace */
 		bool states;		/* --states: every state interval as it closes */
@@ -480,6 +482,8 @@ static struct {
 	struct rings {			/* perf_event and rings */
 		struct rb *rb;		/* live: one per online CPU */
 		int nrb;
+		bool fifo, rt_denied;	/* the reader runs SCHED_FIFO; it may not */
+		uint64_t fifo_since, fifo_ns, calm_since;	/* when it rose; its time at FIFO; rings calm since */
 		int *fds;		/* every perf event fd */
 		int nfd;
 	} rg;
@@ -533,6 +537,8 @@ static struct {
 
 	struct counts {			/* counters (nothing lost silently) */
 		uint64_t kind[EV_NKIND], lost, lost_read;
+		struct lostc { uint64_t n, first, last; } lostv[64];	/* per CPU (63: 63 and up,
+					 * or not known): events lost, the first and last LOST record */
 	} n;
 	struct bad {			/* bad data, per pass of a reader */
 		uint64_t corrupt, order, cpu, id;	/* malformed, out of order, bad CPU, unknown id */
@@ -4326,10 +4332,9 @@ static void __attribute__((noreturn)) pe_mmap_fail(unsigned pages, int c)
 		    pages, c, kib, sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"),
 		    rl.rlim_cur == RLIM_INFINITY ? 0ull : (unsigned long long)rl.rlim_cur / 1024, kib);
 	if (e == ENOMEM)
-		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages (default %d)",
-		    pages, c, kib / 1024, DEF_MMAP_PAGES);
-	die("mmap of the %u-page ring on CPU %d: %s; use -m with fewer pages (default %d)",
-	    pages, c, strerror(e), DEF_MMAP_PAGES);
+		die("the %u-page ring on CPU %d (%" PRIu64 " MiB) could not be allocated: not enough memory; use -m with fewer pages",
+		    pages, c, kib / 1024);
+	die("mmap of the %u-page ring on CPU %d: %s; use -m with fewer pages", pages, c, strerror(e));
 }
 
 /* -I: the tracepoint filter that leaves out every thread of tc, so that
@@ -4434,6 +4439,29 @@ static void pe_add_io(void)
 }
 
 /*
+ * The ring's pages per CPU when -m is not given: a 512th of the memory per
+ * CPU, a power of two from 128 KiB to 2 MiB (a 256 MiB board with one CPU:
+ * 512 KiB; 24 GiB and 2 CPUs: 2 MiB, 60 ms of 300,000 events a second),
+ * and without root within the kernel's limit for perf rings.
+ */
+static unsigned pe_pages(int ncpu)
+{
+	struct sysinfo si;
+	uint64_t want = 2 << 20, lim;
+	long psz = getpagesize();
+	unsigned pages = 1;
+
+	if (sysinfo(&si) == 0 && ncpu > 0 && (uint64_t)si.totalram * si.mem_unit / ncpu / 512 < want)
+		want = (uint64_t)si.totalram * si.mem_unit / ncpu / 512;
+	if (geteuid() && (lim = num_u(sysctl_str("/proc/sys/kernel/perf_event_mlock_kb"), NULL, 10)) &&
+	    lim * 1024 < want + psz)
+		want = lim * 1024 > (uint64_t)psz ? lim * 1024 - psz : (uint64_t)psz;
+	while ((uint64_t)pages * 2 * psz <= want)
+		pages *= 2;
+	return pages * psz < (128 << 10) && !geteuid() ? (128 << 10) / psz : pages;
+}
+
+/*
  * Set up live capture: tracefs formats of tp_defs, one attr per tracepoint
  * plus a dummy software event for COMM/FORK/EXIT, opened on every online CPU
  * with one mmap'd ring per CPU (the other events SET_OUTPUT to it).  Dies
@@ -4442,10 +4470,13 @@ static void pe_add_io(void)
 static void pe_setup(void)
 {
 	long psz = getpagesize();
-	unsigned pages = G.opt.mmap_pages ? G.opt.mmap_pages : DEF_MMAP_PAGES;
-	int need;
+	unsigned pages;
+	int need, ncpu = 0;
 
 	pe_cpus();
+	for (int c = 0; c < G.m.ncpu; c++)
+		ncpu += G.m.cpu_online[c];
+	pages = G.opt.mmap_pages ? G.opt.mmap_pages : pe_pages(ncpu);
 	pe_fd_limit(-1);
 	if (tfs_find() < 0)
 		die("%s", tfs_why);
@@ -4575,6 +4606,72 @@ static bool pe_pass(bool final)
 	mrg_release(final ? UINT64_MAX : bound);
 	G.mg.pass_bound = bound;
 	return all;
+}
+
+/* How full the fullest ring is, in 1024ths. */
+static unsigned pe_fill(void)
+{
+	unsigned max = 0;
+
+	for (int i = 0; i < G.rg.nrb; i++) {
+		const struct rb *r = &G.rg.rb[i];
+		uint64_t used = rb_avail(*(volatile __u64 *)&r->pc->data_head, r->pc->data_tail, r->size);
+		unsigned f = used >= r->size ? 1024 : (unsigned)(used * 1024 / r->size);
+
+		if (f > max)
+			max = f;
+	}
+	return max;
+}
+
+/* Set the reader's policy: SCHED_FIFO at prio (reset on fork: the traced
+ * command keeps its own), or back to SCHED_OTHER (prio 0).  false if the
+ * kernel refuses. */
+static bool pe_sched(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(0, prio ? SCHED_FIFO | SCHED_RESET_ON_FORK : SCHED_OTHER, &sp) == 0;
+}
+
+/*
+ * The reader's priority, after each pass.  A loaded machine (load average
+ * 100 and more) can starve tc for longer than its rings hold, and the
+ * kernel then drops events.  With -r PRIO tc runs SCHED_FIFO at PRIO all
+ * along (set at the start: an error when not permitted); -r 0 never
+ * changes it; without -r it rises to SCHED_FIFO 1 while a ring is over
+ * half full and drops back to SCHED_OTHER once every ring has been under
+ * an eighth for a second: it takes the CPU from the workload only while
+ * events are about to be lost (see make bench for the figures).
+ */
+static void pe_priority(void)
+{
+	uint64_t now = now_ns();
+	unsigned fill;
+
+	if (G.opt.rt != RT_AUTO || G.rg.rt_denied)
+		return;
+	fill = pe_fill();
+	if (!G.rg.fifo && fill > 512) {
+		if (!pe_sched(1)) {
+			G.rg.rt_denied = true;
+			note("a ring is over half full and tc may not raise its priority (%s): events may be lost; "
+			     "run as root or with CAP_SYS_NICE, or give -m more pages", strerror(errno));
+			return;
+		}
+		G.rg.fifo = true;
+		G.rg.fifo_since = now;
+		G.rg.calm_since = 0;
+	} else if (G.rg.fifo && fill < 128) {
+		if (!G.rg.calm_since)
+			G.rg.calm_since = now;
+		if (now - G.rg.calm_since >= NS_PER_SEC && pe_sched(0)) {
+			G.rg.fifo = false;
+			G.rg.fifo_ns += now - G.rg.fifo_since;
+		}
+	} else {
+		G.rg.calm_since = 0;
+	}
 }
 
 /* With the events disabled: drain every ring and release everything.  Each
@@ -5510,8 +5607,9 @@ static void fl_write(uint64_t from, uint64_t until, bool in_view)
 }
 
 /* After each pass: write a file whose --after span has been recorded (and
- * the last SECONDS on SIGUSR2).  Returns true when the keep-th file is
- * written: --record stops then; the view goes on, its triggers spent. */
+ * the last SECONDS on SIGUSR2), once the rings are calm.  Returns true when
+ * the keep-th file is written: --record stops then; the view goes on, its
+ * triggers spent. */
 static bool fl_poll(bool in_view)
 {
 	if (G.sig.usr2) {
@@ -5519,7 +5617,9 @@ static bool fl_poll(bool in_view)
 		if (!G.fl.pending && G.fl.newest)
 			fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, in_view);
 	}
-	if (G.fl.pending && G.mg.released >= G.fl.until)
+	/* a ring over half full: drain first, write when calm (at most 1 s later) */
+	if (G.fl.pending && G.mg.released >= G.fl.until &&
+	    (G.mg.released >= G.fl.until + NS_PER_SEC || !G.rg.nrb || pe_fill() <= 512))
 		fl_write(G.fl.from, G.fl.until, in_view);
 	return G.fl.written >= G.fl.keep;
 }
@@ -7110,6 +7210,29 @@ static void out_summary(struct out *f)
 	out_missing();
 }
 
+/* Where events were lost, for the account on stderr: per CPU the count and
+ * the span of its LOST records, in seconds from the first event. */
+static void out_lost(void)
+{
+	uint64_t t0 = G.m.first ? G.m.first : G.rec.first;
+	const char *sep = " (";
+
+	for (int c = 0; c < 64; c++) {
+		const struct lostc *l = &G.n.lostv[c];
+
+		if (!l->n)
+			continue;
+		ofmt(&tc_err, "%scpu%d%s %" PRIu64 " between %.3f and %.3f s", sep, c, c < 63 ? "" : " and up", l->n,
+		     l->first > t0 ? (l->first - t0) / 1e9 : 0.0, l->last > t0 ? (l->last - t0) / 1e9 : 0.0);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		oputc(')', &tc_err);
+	if (G.rg.fifo_ns || G.rg.fifo)
+		ofmt(&tc_err, ", reader at SCHED_FIFO 1 for %.3f s (a ring over half full)",
+		     (G.rg.fifo_ns + (G.rg.fifo ? now_ns() - G.rg.fifo_since : 0)) / 1e9);
+}
+
 /* The one-line account of a recording or replay, to stderr. */
 static void out_stats(const char *verb, double secs, uint64_t bytes)
 {
@@ -7132,6 +7255,7 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 			first = 0;
 		}
 	ofmt(&tc_err, "), lost %" PRIu64, G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+	out_lost();
 	for (size_t i = 0; i < sizeof(anomalies) / sizeof(anomalies[0]); i++)
 		if (*anomalies[i].v)
 			ofmt(&tc_err, ", %s %" PRIu64, anomalies[i].name, *anomalies[i].v);
@@ -7139,6 +7263,8 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		ofmt(&tc_err, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		ofmt(&tc_err, ", %.1f MiB", bytes / 1048576.0);
+	if (G.rg.nrb)
+		ofmt(&tc_err, ", rings %" PRIu64 " KiB a CPU", G.rg.rb[0].size >> 10);
 	if (G.mg.nmax)
 		ofmt(&tc_err, ", merge queue peak %zu records (%zu KiB)", G.mg.nmax, G.mg.peak >> 10);
 	getrusage(RUSAGE_SELF, &ru);
@@ -10062,8 +10188,20 @@ static void draw_status(int r)
 		SEG(5, "| rec %.1fMiB ", G.rec.pos / 1048576.0);
 	if (G.opt.live || G.v.speed > 0)
 		SEG(8, "| %" PRIu64 " ev/s ", G.v.ev_rate);
-	if (G.n.lost || G.n.lost_read)
-		SEG(9, "| lost %" PRIu64 " ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+	if (G.n.lost || G.n.lost_read) {
+		int k = 0, c1 = -1;
+
+		for (int c = 0; c < 64; c++)
+			if (G.n.lostv[c].n && !k++)
+				c1 = c;
+		fmt_at(a1, sizeof(a1), c1 >= 0 ? G.n.lostv[c1].last : 0);
+		if (k == 1)
+			SEG(9, "| lost %" PRIu64 " on cpu%d, last at %s ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read,
+			    c1, a1);
+		else
+			SEG(9, "| lost %" PRIu64 "%s ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read,
+			    k > 1 ? " on several CPUs (see ?)" : "");
+	}
 	if (G.z.pid > 0) {
 		SEG(3, "| reading the file for exact ");
 	} else {
@@ -10129,15 +10267,15 @@ static void draw_help(void)
 		"  older than the history kept)",
 		"",
 	};
-	char cnt[6][80], keys[N_KEYS + 1][48];
+	char cnt[7][80], keys[N_KEYS + 1][48];
 	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
-	int n, r0, c0;
+	int n, r0, c0, nc;
 
 	scopy(keys[0], sizeof(keys[0]), "tc keys");
 	for (int i = 0; i < N_KEYS; i++)
 		if (keydefs[i].keys)
 			sfmt(keys[nk++], sizeof(keys[0]), "%-19s %s", keydefs[i].keys, keydefs[i].help);
-	n = two ? (nk > nl + 6 ? nk : nl + 6) : nk + nl + 6;
+	n = two ? (nk > nl + 7 ? nk : nl + 7) : nk + nl + 7;
 	r0 = (G.term.rows - n - 2) / 2;
 	c0 = (G.term.cols - w) / 2;
 	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
@@ -10150,13 +10288,17 @@ static void draw_help(void)
 	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hist.hp[HK_CPU].w / 1e6,
 	     G.hist.hp[HK_TASK].w / 1e6, G.hist.stolen);
 	sfmt(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.v.refresh_ns / 1e6, G.v.ev_rate);
+	nc = sfmt(cnt[6], sizeof(cnt[6]), "lost per CPU:%s", G.n.lost ? "" : " none");
+	for (int c = 0; c < 64 && nc < (int)sizeof(cnt[6]); c++)
+		if (G.n.lostv[c].n)
+			nc += sfmt(cnt[6] + nc, sizeof(cnt[6]) - nc, " cpu%d %" PRIu64, c, G.n.lostv[c].n);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
 		c0 = 0;
 	for (int i = 0; i < n + 2; i++) {
 		int j = i - 1;
-		const char *right = j < 0 || j >= nl + 6 ? "" : j < nl ? legend[j] : cnt[j - nl];
+		const char *right = j < 0 || j >= nl + 7 ? "" : j < nl ? legend[j] : cnt[j - nl];
 
 		for (int k = 0; k < w; k++)
 			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
@@ -10174,7 +10316,7 @@ static void draw_help(void)
 }
 
 /*
- * The panels (L: worst waits, W: wakeup chain): a box over the timeline
+ * The panels (L: worst waits, W: wakeup chain, Q: interrupts): a box over the timeline
  * under the axis, a title, lines (the selected one not reversed, with a
  * '>'), a hint.  Their text is recomputed from the model every frame
  * (live: as things happen; L's list when its span or the intervals
@@ -11121,8 +11263,14 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	if (!ri->has_time && !e.time)
 		e.time = t;
 	G.n.kind[e.kind]++;
-	if (e.kind == EV_LOST)
+	if (e.kind == EV_LOST && e.v > 0) {
+		struct lostc *l = &G.n.lostv[e.cpu >= 0 && e.cpu < 63 ? e.cpu : 63];
+
 		G.n.lost += e.v;
+		l->n += e.v;
+		l->first = l->first ? l->first : e.time;
+		l->last = e.time;
+	}
 	if (G.fl.ntrig)
 		fl_check(&e);
 	if (G.opt.latency)
@@ -11214,15 +11362,23 @@ static int capture_stop(void)
 
 /*
  * Live start-up shared by --record and the view: the events opened (not
- * yet enabled), a model if model (the view; --record only counts), the
- * recording opened, the command forked and held (before the COMM records,
- * so it has a name), the names of the running tasks.
+ * yet enabled), the reader's priority (-r), a model if model (the view;
+ * --record only counts), the recording opened, the command forked and held
+ * (before the COMM records, so it has a name), the names of the running
+ * tasks.
  */
 static void capture_start(bool model)
 {
 	int nonline = 0;
+	struct rlimit rl = { 0, 0 };
 
 	pe_setup();
+	if (G.opt.rt && G.opt.rt != RT_AUTO && !pe_sched((int)G.opt.rt)) {
+		getrlimit(RLIMIT_RTPRIO, &rl);
+		die("-r %d: SCHED_FIFO is not permitted (%s): run as root, give tc CAP_SYS_NICE, or raise "
+		    "ulimit -r (now %llu) to %d", (int)G.opt.rt, strerror(errno), (unsigned long long)rl.rlim_cur,
+		    (int)G.opt.rt);
+	}
 	if (model) {
 		model_init(G.m.ncpu, TC_MAX_TASKS, TC_MAX_IVALS);
 		if (!G.opt.rec_path || G.fl.secs_ns)
@@ -11251,6 +11407,7 @@ static void capture_pump(void)
 	uint64_t pos = G.rec.pos;
 
 	pe_pass(false);
+	pe_priority();
 	if (G.rec.fd >= 0 && G.rec.pos != pos)
 		rec_round();
 	if (G.rec.fd >= 0 && now_ns() - G.rec.ckpt_ns >= CKPT_NS)
@@ -11364,6 +11521,8 @@ struct vloop {
 	uint64_t wall0, data0;		/* paced replay: data0 was at wall0 (less pauses) */
 	uint64_t pause_t;		/* paced replay: paused at this wall time */
 	uint64_t next_frame, esc_t, rate_t, rate_n;
+	uint64_t frame_t;		/* the last frame drawn */
+	uint64_t skipped;		/* frames put off for the rings (live) */
 	uint8_t kb[64];
 	size_t kn;
 	bool quit_by_user;
@@ -11595,8 +11754,15 @@ static int run_view(void)
 		/* the frame, when the previous one is out and it is time */
 		if (G.term.ob_len && !ob_flush())
 			continue;
-		if (now >= l.next_frame)
+		if (now >= l.next_frame && G.opt.live && pe_fill() > 512 && now - l.frame_t < NS_PER_SEC) {
+			l.skipped++;	/* a ring over half full: drain first, draw later (a frame a second) */
+			l.next_frame = now;
+			continue;
+		}
+		if (now >= l.next_frame) {
 			view_frame(&l);
+			l.frame_t = now;
+		}
 	}
 	mem_free(pfd);
 	rd_history_stop();
@@ -11606,8 +11772,9 @@ static int run_view(void)
 		out_stats(G.opt.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
 			  G.opt.rec_path ? G.rec.pos : 0);
 	}
-	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal",
-	     G.term.frames, G.term.frames ? G.term.frame_ns / G.term.frames / 1000 : 0, G.term.bytes_out);
+	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal%s",
+	     G.term.frames, G.term.frames ? G.term.frame_ns / G.term.frames / 1000 : 0, G.term.bytes_out,
+	     l.skipped ? ", frames put off while a ring was over half full" : "");
 	/* quitting the view stops the command: that is not its failure */
 	return l.quit_by_user || (G.sig.stop && !G.opt.cmd) ? 0 : status;
 }
@@ -11765,6 +11932,9 @@ static const struct optdef {
 	  "also trace I/O system calls (read, write, sync, ...)" },
 	{ "--irq", 'Q', OA_FLAG, 0, MD_CAPTURE, NULL, &G.opt.irq, 0, 0, NULL,
 	  "also trace hard interrupts and softirqs" },
+	{ "--realtime", 'r', OA_UINT, 0, MD_CAPTURE, "PRIO", &G.opt.rt, 0, 99, NULL,
+	  "reader at SCHED_FIFO PRIO (0: never; default: 1 while\n"
+	  "a ring is over half full)" },
 	{ "--pid", 'p', OA_FN, OF_REPEAT, MD_LIVE | MD_VIEW | MD_SUMMARY | MD_FLIGHT, "PID|NAME", NULL, 0, 0,
 	  opt_pid, "only these tasks (repeatable, at most 32)" },
 	{ "--cpu", 'C', OA_FN, 0, MD_CAPTURE | MD_VIEW | MD_SUMMARY, "LIST", NULL, 0, 0, opt_cpus,
@@ -11774,7 +11944,8 @@ static const struct optdef {
 	{ "--duration", 'd', OA_DEC, OF_POS, MD_CAPTURE, "SECONDS", &G.opt.duration, 0, 1e9, NULL,
 	  "stop recording after this long" },
 	{ "--mmap-pages", 'm', OA_UINT, OF_POW2, MD_CAPTURE, "N", &G.opt.mmap_pages, 1, 1 << 20, NULL,
-	  "ring buffer pages per CPU (a power of two)" },
+	  "ring pages per CPU, a power of two (default: RAM/CPUs\n"
+	  "/ 512, from 128 KiB to 2 MiB)" },
 	{ "--latency", 0, OA_FLAG, 0, MD_SUMMARY, NULL, &G.opt.latency, 0, 0, NULL,
 	  "worst waits, who held the CPUs, wait percentiles" },
 	{ "--chain", 0, OA_UINT, 0, MD_SUMMARY, "TID", &G.opt.chain_tid, 1, PID_MAX, NULL,
@@ -11923,6 +12094,7 @@ static void parse_args(int argc, char **argv)
 
 	G.fl.keep = 1;
 	G.fl.after_ns = NS_PER_SEC;
+	G.opt.rt = RT_AUTO;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

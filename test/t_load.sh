@@ -1,0 +1,80 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of what keeps tc's reader ahead of an overloaded machine: -r (the
+# reader at SCHED_FIFO), the default ring size, lost events said per CPU.
+# Sourced by test/run.sh (see there for the helpers).  Timing is never
+# asserted: make bench measures lost events and slowdowns under load.
+
+# -r 5: tc runs SCHED_FIFO 5 and the command it starts does not (reset on
+# fork); both as the kernel reports them in /proc/PID/sched.
+realtime_fifo() {
+	local why=
+	timeout 30 "$TC" --record "$T/f" -r 5 -- sh -c "grep -E '^(policy|prio) ' /proc/\$PPID/sched >$T/tc.sched;
+		grep -E '^(policy|prio) ' /proc/\$\$/sched >$T/cmd.sched" >"$T/out" 2>"$T/err"
+	if ! grep -Eq '^policy +: +1$' "$T/tc.sched" || ! grep -Eq '^prio +: +94$' "$T/tc.sched"; then
+		why="tc is not SCHED_FIFO 5: $(tr '\n' ' ' <"$T/tc.sched" 2>/dev/null) $(head -2 "$T/err")"
+	elif ! grep -Eq '^policy +: +0$' "$T/cmd.sched"; then
+		why="the command inherited tc's policy: $(tr '\n' ' ' <"$T/cmd.sched")"
+	fi
+	if [ -n "$why" ]; then fail realtime_fifo "$why"; else pass realtime_fifo; fi
+}
+
+# -r without the right to it (root without CAP_SYS_NICE, ulimit -r 0) is an
+# error that says what to do, before anything is recorded; out of range
+# it names the bounds.
+realtime_denied() {
+	local why= e
+	command -v setpriv >/dev/null || { skip realtime_denied "setpriv missing (util-linux)"; return; }
+	e=$(ulimit -r 0; setpriv --bounding-set=-sys_nice "$TC" --record "$T/denied" -r 10 -d 0.2 2>&1) &&
+		why="-r 10 without CAP_SYS_NICE accepted"
+	case $e in
+	"tc: -r 10: SCHED_FIFO is not permitted"*"CAP_SYS_NICE"*"ulimit -r (now 0) to 10") ;;
+	*) why=${why:-"without CAP_SYS_NICE: $e"} ;;
+	esac
+	[ -z "$why" ] && [ -s "$T/denied" ] && why="a refused -r left a recording"
+	e=$("$TC" --record "$T/f" -r 100 2>&1) && why=${why:-"-r 100 accepted"}
+	[ -z "$why" ] && [ "$e" != "tc: -r 100: a whole number from 0 to 99 is needed" ] && why="-r 100: $e"
+	if [ -n "$why" ]; then fail realtime_denied "$why"; else pass realtime_denied; fi
+}
+
+# Without -m the rings are a 512th of the memory per CPU, a power of two
+# of pages from 128 KiB to 2 MiB, and the account says the size.
+ring_default() {
+	local kib want ncpu mem page
+	timeout 30 "$TC" --record "$T/f" -d 0.2 >"$T/out" 2>"$T/err"
+	kib=$(sed -n 's/.*rings \([0-9]*\) KiB a CPU.*/\1/p' "$T/err")
+	ncpu=$(grep -c '^processor' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	page=$(($(getconf PAGESIZE) / 1024))
+	want=$(awk -v m="$mem" -v n="$ncpu" -v p="$page" 'BEGIN { w = m / n / 512; if (w > 2048) w = 2048
+		k = p; while (k * 2 <= w) k *= 2; if (k < 128) k = 128; print k }')
+	if [ "$kib" = "$want" ]; then
+		pass ring_default
+	else
+		fail ring_default "rings of $kib KiB a CPU, want $want ($mem KiB on $ncpu CPUs): $(tail -1 "$T/err")"
+	fi
+}
+
+# Lost events are said per CPU with when they were lost, in the account of
+# the recording and of its replay: a ring of one page and a burst of
+# messages lose some.
+lost_per_cpu() {
+	local why= n
+	timeout 60 "$TC" --record "$T/f" -m 1 -r 0 -- perf bench sched messaging -g 2 -l 100 >/dev/null 2>"$T/err" ||
+		{ have_perf || { skip lost_per_cpu "perf is not installed (the burst is perf bench)"; return; }; }
+	n=$(sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$T/err")
+	if [ -z "$n" ] || [ "$n" = 0 ]; then
+		skip lost_per_cpu "a one-page ring lost nothing here: $(tail -1 "$T/err")"
+		return
+	fi
+	grep -Eq "lost $n \\(cpu[0-9]+ [0-9]+ between [0-9.]+ and [0-9.]+ s" "$T/err" ||
+		why="the account does not say where: $(tail -1 "$T/err")"
+	timeout 60 "$TC_SAN" --replay "$T/f" --summary >/dev/null 2>"$T/sum.err"
+	[ -z "$why" ] && ! grep -Eq "lost $n \\(cpu[0-9]+ [0-9]+ between" "$T/sum.err" &&
+		why="--summary does not say where: $(tail -1 "$T/sum.err")"
+	[ -z "$why" ] && [ "$(sed -n 's/.*lost [0-9]* (\(.*\)).*/\1/p' "$T/err" | grep -o 'cpu[0-9]* [0-9]*' |
+		awk '{ s += $2 } END { print s }')" != "$n" ] && why="the CPUs' counts do not add up to $n: $(tail -1 "$T/err")"
+	if [ -n "$why" ]; then fail lost_per_cpu "$why"; else pass lost_per_cpu; fi
+}
+
+kernel_tests realtime_fifo realtime_denied ring_default lost_per_cpu
