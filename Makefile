@@ -155,7 +155,7 @@ test/chain: test/chain.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
 # Synthetic perf.data files for the replay tests.
-test/mkdata: test/mkdata.c
+test/mkdata: test/mkdata.c test/perfdata.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/mkdata.c
 
 # A rate-limited terminal (a serial line) for t_serial.sh.
