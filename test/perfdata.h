@@ -36,7 +36,7 @@ enum {				/* record types */
 	PW_R_LOST = 2, PW_R_COMM = 3, PW_R_EXIT = 4, PW_R_FORK = 7, PW_R_SAMPLE = 9,
 	PW_R_FINISHED_ROUND = 68, PW_R_FINISHED_INIT = 82,
 };
-enum { PW_F_TRACING_DATA = 1, PW_F_HOSTNAME = 3, PW_F_NRCPUS = 7 };
+enum { PW_F_TRACING_DATA = 1, PW_F_HOSTNAME = 3, PW_F_VERSION = 5, PW_F_NRCPUS = 7 };
 enum {				/* perf_event_attr bitfield bits */
 	PW_A_DISABLED = 0, PW_A_COMM = 9, PW_A_TASK = 13, PW_A_SAMPLE_ID_ALL = 18,
 	PW_A_COMM_EXEC = 24,
@@ -498,14 +498,29 @@ static inline void pw_attr_put(struct buf *b, const struct pw_attr *a)
 	put(b, NULL, at + PW_ATTR_SIZE - b->len);
 }
 
+/* A string feature (HOSTNAME, VERSION): its length padded to NAME_ALIGN
+ * 64, then the string and zeros. */
+static inline void pw_feat_str(struct buf *b, const char *s)
+{
+	size_t n = (strlen(s) + 1 + 63) & ~63ul;
+
+	p32(b, n);
+	put(b, s, strlen(s));
+	put(b, NULL, n - strlen(s));
+}
+
 /* Write the file: header, the ids of every attr's per-CPU events, the
  * nattr attrs, the data section data, the feature table and TRACING_DATA
- * (of the ntp tracepoints tp), HOSTNAME, NRCPUS (ncpu). */
+ * (of the ntp tracepoints tp), HOSTNAME, VERSION (if version is not NULL:
+ * tc's "tc VERSION" says its records are in time order), NRCPUS (ncpu). */
 static inline void pw_file(const char *path, const char *host, const struct pw_attr *attr, int nattr,
-			   const struct pw_tp *tp, int ntp, int ncpu, const struct buf *data)
+			   const struct pw_tp *tp, int ntp, int ncpu, const struct buf *data,
+			   const char *version)
 {
-	struct buf f = { 0 }, feat[3] = { { 0 } };	/* in feature bit order */
+	struct buf f = { 0 }, feat[4] = { { 0 } };	/* in feature bit order */
+	int nfeat = version ? 4 : 3;
 	size_t ids_off, attrs_off, data_off, data_size, blob;
+	uint64_t bits = 1ull << PW_F_TRACING_DATA | 1ull << PW_F_HOSTNAME | 1ull << PW_F_NRCPUS;
 	FILE *out;
 
 	put(&f, NULL, PW_HDR_SIZE);
@@ -524,18 +539,20 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 	data_size = f.len - data_off;
 
 	pw_tracing(&feat[0], tp, ntp);
-	p32(&feat[1], 64);		/* HOSTNAME: padded to NAME_ALIGN 64 */
-	put(&feat[1], host, strlen(host));
-	put(&feat[1], NULL, 64 - strlen(host));
-	p32(&feat[2], ncpu);		/* nr_cpus_avail */
-	p32(&feat[2], ncpu);		/* nr_cpus_online */
-	blob = f.len + 16 * 3;
-	for (int i = 0; i < 3; i++) {
+	pw_feat_str(&feat[1], host);
+	if (version) {
+		pw_feat_str(&feat[2], version);
+		bits |= 1ull << PW_F_VERSION;
+	}
+	p32(&feat[nfeat - 1], ncpu);	/* nr_cpus_avail */
+	p32(&feat[nfeat - 1], ncpu);	/* nr_cpus_online */
+	blob = f.len + 16 * nfeat;
+	for (int i = 0; i < nfeat; i++) {
 		p64(&f, blob);
 		p64(&f, feat[i].len);
 		blob += feat[i].len;
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < nfeat; i++)
 		put(&f, feat[i].p, feat[i].len);
 
 	{
@@ -544,7 +561,7 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 		const uint64_t h[] = {
 			0x32454c4946524550ull, PW_HDR_SIZE, PW_ATTR_SIZE + 16,
 			attrs_off, data_off - attrs_off, data_off, data_size, 0, 0,
-			1ull << PW_F_TRACING_DATA | 1ull << PW_F_HOSTNAME | 1ull << PW_F_NRCPUS,
+			bits,
 		};
 
 		for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
@@ -556,7 +573,7 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 		exit(1);
 	}
 	free(f.p);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < nfeat; i++)
 		free(feat[i].p);
 }
 
