@@ -49,7 +49,8 @@
  * hole); gap (the same hole without the LOST record); late (one CPU's
  * records of some rounds written 1 to 3 rounds late); window (the
  * recording starts and stops mid-run); sideband_early (some CPUs'
- * tracepoints start up to 40 ms after the side-band records); all (a mix).
+ * tracepoints start 1 to 40 ms after the side-band records: one CPU, at
+ * times two); all (a mix).
  *
  * check: every interval tc claims (task, cpu and cstate lines) is compared
  * with the truth: wrong ns are claimed ns where the truth differs (the
@@ -1097,22 +1098,22 @@ static void d_window(void)
 static void d_sideband(void)
 {
 	uint64_t span = S.end - S.start, first = S.start, from[MAXCPU] = { 0 };
-	int any = 0;
 
 	for (size_t i = 0; i < S.nrec; i++)
 		if (!D.drop[i]) {
 			first = S.rec[i].t;
 			break;
 		}
+	int c1 = rnd(&D.rs, S.ncpu), c2 = chance(&D.rs, 25) ? (int)rnd(&D.rs, S.ncpu) : c1;
+
 	for (int c = 0; c < S.ncpu; c++) {
 		uint64_t late = 1000000 + rnd(&D.rs, 39000000);
 
-		if (!chance(&D.rs, 50) && (any || c < S.ncpu - 1))
+		if (c != c1 && c != c2)
 			continue;
 		if (late > span / 2)
 			late = span / 2;
 		from[c] = first + late;
-		any = 1;
 		d_say(" sideband_early: cpu %d's tracepoints from %" PRIu64 ";", c, from[c]);
 		ivs_add(&D.w, first, from[c], 0, c);
 	}
@@ -1570,6 +1571,19 @@ static const char *sname(int v)
 	return v >= 0 && v < T_N ? tnames[v] : "?";
 }
 
+/* " on cpu N" for a running interval, else "" (one of two buffers). */
+static const char *on_cpu(const struct iv *a)
+{
+	static char b[2][24];
+	static int k;
+
+	k ^= 1;
+	b[k][0] = 0;
+	if (a->v == T_RUN)
+		snprintf(b[k], sizeof(b[k]), " on cpu %d", a->cpu);
+	return b[k];
+}
+
 struct run_iv {
 	uint64_t s, e;
 	int tid;
@@ -1602,10 +1616,8 @@ static int invariants(const struct dump *d, int show)
 			else
 				sum[a->v] += a->e - a->s;
 			if (k && a->s < r->iv.p[k - 1].e)
-				viol(&v, "task %d: %s%s%d " IV " overlaps %s%s%d " IV, r->id, sname(a->v),
-				     a->v == T_RUN ? " on cpu " : "", a->v == T_RUN ? a->cpu : -1, a->s, a->e,
-				     sname(r->iv.p[k - 1].v), r->iv.p[k - 1].v == T_RUN ? " on cpu " : "",
-				     r->iv.p[k - 1].v == T_RUN ? r->iv.p[k - 1].cpu : -1, r->iv.p[k - 1].s,
+				viol(&v, "task %d: %s%s " IV " overlaps %s%s " IV, r->id, sname(a->v), on_cpu(a), a->s,
+				     a->e, sname(r->iv.p[k - 1].v), on_cpu(&r->iv.p[k - 1]), r->iv.p[k - 1].s,
 				     r->iv.p[k - 1].e);
 			if (r->has_total && (a->s < r->first || a->e > r->last))
 				viol(&v, "task %d: %s " IV " outside its span " IV, r->id, sname(a->v), a->s, a->e,
@@ -1651,11 +1663,9 @@ static int invariants(const struct dump *d, int show)
 			if (a->v > 0 && (t = dump_task((struct dump *)d, a->v, 0)))
 				for (int j = ivs_find(&t->iv, a->s); j < t->iv.n && t->iv.p[j].s < a->e; j++)
 					if (t->iv.p[j].e > a->s && (t->iv.p[j].v != T_RUN || t->iv.p[j].cpu != c))
-						viol(&v, "cpu %d runs task %d " IV " while the task is %s%s%d " IV, c,
-						     a->v, a->s, a->e, sname(t->iv.p[j].v),
-						     t->iv.p[j].v == T_RUN ? " on cpu " : "",
-						     t->iv.p[j].v == T_RUN ? t->iv.p[j].cpu : -1, t->iv.p[j].s,
-						     t->iv.p[j].e);
+						viol(&v, "cpu %d runs task %d " IV " while the task is %s%s " IV, c,
+						     a->v, a->s, a->e, sname(t->iv.p[j].v), on_cpu(&t->iv.p[j]),
+						     t->iv.p[j].s, t->iv.p[j].e);
 		}
 		for (int k = 0; k < r->cs.n; k++) {
 			const struct iv *a = &r->cs.p[k];
