@@ -1335,6 +1335,9 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
  *   task TID STATE START END CPU         (STATE as tnames)
  *   cpu CPU TID START END
  *   cstate CPU STATE START END           (-1: not in an idle state)
+ *   records SAMPLES SIDEBAND LOST        what the file holds: samples,
+ *                                        COMM/FORK/EXIT (synthesized
+ *                                        too), LOST records
  *   damaged START END                    the damaged stretch
  *   damage TEXT                          what was done */
 static void write_truth(const char *path)
@@ -1360,6 +1363,18 @@ static void write_truth(const char *path)
 		for (int k = 0; k < S.cpu[c].cs.n; k++)
 			fprintf(f, "cstate\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n", c, S.cpu[c].cs.p[k].v,
 				S.cpu[c].cs.p[k].s, S.cpu[c].cs.p[k].e);
+	}
+	{
+		size_t n[2] = { 0, 0 };
+
+		for (size_t i = 0; i < S.nrec; i++)
+			n[!is_tp(&S.rec[i])] += !D.drop[i];
+		for (int i = 0; i < S.ntask; i++) {	/* synthesized: FORK and COMM */
+			int st = truth_at(&S.task[i], D.t0 ? D.t0 : S.start);
+
+			n[1] += st != T_NONE && st != T_DEAD ? 2 : 0;
+		}
+		fprintf(f, "records\t%zu\t%zu\t%d\n", n[0], n[1], D.nlost);
 	}
 	for (int k = 0; k < D.w.n; k++)
 		fprintf(f, "damaged\t%" PRIu64 "\t%" PRIu64 "\n", D.w.p[k].s, D.w.p[k].e);
@@ -1785,6 +1800,8 @@ static int truth_read(const char *path)
 			if (a < 0 || a >= MAXCPU)
 				goto bad;
 			ivs_add(&S.cpu[a].cs, s, e, b, -1);
+		} else if (!strncmp(line, "records\t", 8)) {
+			continue;
 		} else if (sscanf(line, "damaged %" SCNu64 " %" SCNu64, &s, &e) == 2) {
 			ivs_add(&D.w, s, e, 0, -1);
 		} else if (!strncmp(line, "damage\t", 7)) {

@@ -15,6 +15,10 @@
 #   truth_oracle       the checks themselves: a claim made wrong in a dump
 #                      of tc's is found, to the ns; a task put on a CPU
 #                      another task runs on breaks the invariants
+#   truth_perf_reads   perf script, an independent reader, finds in the
+#                      simulator's files (each byte order and word size, and
+#                      tc's own layout) the samples, side-band and LOST
+#                      records the simulator says it wrote
 #   truth_invariants_files
 #                      the invariants (sim invariants) of tc's --states of
 #                      every file in test/fuzz-seeds and of test/mkdata's
@@ -85,6 +89,27 @@ truth_oracle() {
 	fi
 }
 
+truth_perf_reads() {
+	local v n=0 want got bad=
+	have_perf || { skip truth_perf_reads "perf is not installed"; return; }
+	for v in "--damage lost" "--be --damage lost" "--long4 --damage all" "--be --long4 --damage window" \
+		"--tcfile --damage lost"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$SIM" gen --seed $((40 + n)) $v "$T/p$n.data" || { bad="$bad [gen $v]"; continue; }
+		want=$(awk '$1 == "records" { print $2, $3, $4 }' "$T/p$n.data.truth")
+		got="$(perf script -i "$T/p$n.data" 2>/dev/null | wc -l)"
+		got="$got $(perf script -i "$T/p$n.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_\(FORK\|COMM\|EXIT\)')"
+		got="$got $(perf script -i "$T/p$n.data" --show-lost-events 2>/dev/null | grep -c PERF_RECORD_LOST)"
+		[ "$want" = "$got" ] || bad="$bad [$v: wrote $want, perf reads $got]"
+	done
+	if [ -z "$bad" ]; then
+		pass truth_perf_reads
+	else
+		fail truth_perf_reads "$bad"
+	fi
+}
+
 # truth_inv FILE...: tc --replay --states of each file, checked by sim
 # invariants; prints the files that fail, with the first violations.
 truth_inv() {
@@ -146,5 +171,5 @@ truth_invariants_recorded() {
 	fi
 }
 
-run_tests truth_sim truth_oracle truth_invariants_files
+run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
 kernel_tests truth_invariants_recorded
