@@ -68,9 +68,15 @@
  * intervals add up to task_total and cpu_total, and those add up to the span.
  *
  * run: for each seed (CPUs, tasks, byte order, word size and tc's own
- * file layout varied by seed) and damage kind, gen, tc --replay --states,
- * check and invariants; one line per damage kind; exit 1 on any wrong time
- * or violated invariant, with the first failures' commands to reproduce.
+ * file layout varied by seed) and damage kind (--rotate: one kind per
+ * seed, in turn), gen, tc --replay --states, check and invariants; one
+ * line per damage kind: seeds, failed (wrong time or a broken invariant),
+ * claimed_ns, wrong_ns, wrong_iv (contradicting pieces of claims),
+ * unknown% (of the alive task time in the trace's span), unknown%W (in
+ * the damaged stretch), none%W (the same stretch of the seed's undamaged
+ * trace: what the damage added), inv (invariant violations).  Exit 1 on
+ * any wrong time or violated invariant, with the first failures' commands
+ * to reproduce; sim events shows the records and the truth around one.
  */
 #define _GNU_SOURCE
 #include "perfdata.h"
@@ -2165,18 +2171,25 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 	}
 	dump_free(&base);
 	rmdir(dir);
+	/* one line per damage kind: traces, traces with wrong time or a
+	 * broken invariant, ns claimed, ns wrong, contradicting pieces of
+	 * claims, unknown share of the task time in the span and in the
+	 * damaged stretch, the latter on the same seeds' undamaged traces,
+	 * invariant violations */
 	printf("%-15s %6s %6s %14s %12s %8s %9s %10s %9s %6s\n", "damage", "seeds", "failed", "claimed_ns", "wrong_ns",
-	       "claims", "unknown%", "unknown%W", "none%W", "inv");
+	       "wrong_iv", "unknown%", "unknown%W", "none%W", "inv");
 	for (int ki = 0; ki < nk; ki++) {
 		const struct stat_line *s = &st[kinds[ki]];
 
-		char base[32] = "-";
+		char base[32] = "-", w[32] = "-";
 
 		if (s->base_alive_w)
 			snprintf(base, sizeof(base), "%.2f", pct(s->base_unknown_w, s->base_alive_w));
-		printf("%-15s %6d %6d %14" PRIu64 " %12" PRIu64 " %8" PRIu64 " %9.2f %10.2f %9s %6d\n", dnames[kinds[ki]],
-		       s->seeds, s->failed, s->claimed, s->wrong, s->nwrong, pct(s->unknown, s->alive),
-		       s->alive_w ? pct(s->unknown_w, s->alive_w) : 0.0, base, s->viol);
+		if (s->alive_w)
+			snprintf(w, sizeof(w), "%.2f", pct(s->unknown_w, s->alive_w));
+		printf("%-15s %6d %6d %14" PRIu64 " %12" PRIu64 " %8" PRIu64 " %9.2f %10s %9s %6d\n", dnames[kinds[ki]],
+		       s->seeds, s->failed, s->claimed, s->wrong, s->nwrong, pct(s->unknown, s->alive), w, base,
+		       s->viol);
 		if (s->wrong)
 			printf("%-15s %6s %6s %14s %12s   (task %" PRIu64 ", cpu %" PRIu64 ", idle state %" PRIu64 ")\n",
 			       "", "", "", "", "", s->wrong_task, s->wrong_cpu, s->wrong_cs);

@@ -33,7 +33,7 @@ SIM=$ROOT/test/sim
 # truth_details FILE: the first failures and the table of a sim run, as
 # notes.
 truth_details() {
-	grep -E '^(FAIL|  (wrong|invariant|test/sim)|damage|[a-z_]+ +[0-9]+ )' "$1" | head -40 |
+	grep -E '^(--- seed|FAIL|  (wrong|invariant|test/sim)|damage|[a-z_]+ +[0-9]+ )' "$1" | head -44 |
 		while IFS= read -r l; do note "$l"; done
 }
 
