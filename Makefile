@@ -6,6 +6,7 @@
 #   make tc.1            the man page, from tc --help
 #   make docs            tc.1 and README's command list, from tc --help
 #   make test            unit tests (plain and ASan+UBSan), replay and kernel tests
+#   make sim SEEDS=N     the ground-truth check of tc's model over N seeds (default 2000)
 #   make fuzz            AFL++ on --summary, --script and the view (FUZZ_SECONDS each, default 1200)
 #   make cross           tc and the unit tests for six other targets, run under qemu-user
 #   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
@@ -85,7 +86,7 @@ CROSS_CC ?= clang --target=$*
 CROSS_STRIP ?= $*-strip
 CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
 
-.PHONY: all static static-check test clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
+.PHONY: all static static-check test sim clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
 	install uninstall cross docs
 
 all: tc
@@ -177,8 +178,18 @@ test/chain: test/chain.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
 # Synthetic perf.data files for the replay tests.
-test/mkdata: test/mkdata.c
+test/mkdata: test/mkdata.c test/perfdata.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/mkdata.c
+
+# The scheduler simulator with ground truth (issue 21): make sim runs its
+# truth check over SEEDS seeds and every damage kind; make test a few
+# hundred (t_truth.sh).
+SEEDS ?= 2000
+test/sim: test/sim.c test/perfdata.h
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/sim.c
+
+sim: tc test/sim
+	test/sim run --tc ./tc --seeds $(SEEDS)
 
 # A rate-limited terminal (a serial line) for t_serial.sh.
 test/slowpty: test/slowpty.c
@@ -188,7 +199,7 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin test/irqload $(UNIT)
+test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload $(UNIT)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.
@@ -250,5 +261,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw test/slowpty test/chain test/spin test/irqload tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -10,136 +10,31 @@
  *   [ header 104 ][ ids ][ attrs ][ data: COMM, samples, LOST, FINISHED_ROUND ]
  *   [ feature table at data.offset + data.size ][ TRACING_DATA, HOSTNAME, NRCPUS ]
  *
- * Samples are TID|TIME|CPU|RAW|IDENTIFIER with sample_id_all.  The tracepoint
- * formats are built in (copied from a 6.18 x86_64 tracefs), so no tracefs is
- * needed.  --be writes every number as a big-endian machine would (attr
- * bitfields in its bit order too: perf byte-swaps the u64 and reverses its
- * bits); --long4 is a 32-bit target: sizeof(long) 4 in the tracing data and
- * sched_switch's prev_state a 4-byte long.  Within a round the records are
- * grouped by CPU, as perf writes its per-CPU buffers, so a reader must merge.
+ * Samples are TID|TIME|CPU|RAW|IDENTIFIER with sample_id_all.  The writer
+ * (formats, records, the file) is test/perfdata.h, shared with test/sim.c.
+ * --be writes every number as a big-endian machine would; --long4 is a
+ * 32-bit target (sizeof(long) 4).  Within a round the records are grouped
+ * by CPU, as perf writes its per-CPU buffers, so a reader must merge.
  *
  * The scenarios' times and the numbers tc must derive from them are in
  * test/t_replay.sh.  Scenario time 0 is T0 ns.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "perfdata.h"
 
 #define T0 1000000000ull	/* ns of scenario time 0 */
 #define NCPU 2
-#define ATTR_SIZE 128		/* PERF_ATTR_SIZE_VER7 */
-#define HDR_SIZE 104
-
-enum {				/* sample_type bits */
-	S_TID = 1 << 1, S_TIME = 1 << 2, S_CPU = 1 << 7, S_RAW = 1 << 10,
-	S_IDENTIFIER = 1 << 16,
-	SAMPLE_TYPE = S_TID | S_TIME | S_CPU | S_RAW | S_IDENTIFIER,
-};
-enum { R_LOST = 2, R_COMM = 3, R_SAMPLE = 9, R_FINISHED_ROUND = 68 };
-enum { F_TRACING_DATA = 1, F_HOSTNAME = 3, F_NRCPUS = 7 };
-
-static int be, long4;
-
-/* ---------------------------------------------------------------- formats */
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-#define SW_MASK "((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | " \
-	"0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)"
-#define SW_PRINT \
-	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> " \
-	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, " \
-	"REC->prev_prio, (REC->prev_state & " SW_MASK ") ? __print_flags(" \
-	"REC->prev_state & " SW_MASK ", \"|\", { 0x00000001, \"S\" }, " \
-	"{ 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, " \
-	"{ 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, " \
-	"{ 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | " \
-	"0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | " \
-	"0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, " \
-	"REC->next_pid, REC->next_prio\n"
-
-static const char fmt_switch64[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n" SW_PRINT;
-
-static const char fmt_switch32[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:4;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:36;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:52;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:56;\tsize:4;\tsigned:1;\n\n" SW_PRINT;
-
-#define WAKE_FMT(NAME, ID) \
-	"name: " NAME "\nID: " ID "\nformat:\n" COMMON \
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n" \
-	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n" \
-	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, " \
-	"REC->pid, REC->prio, REC->target_cpu\n"
-
-#define POWER_FMT(NAME, ID) \
-	"name: " NAME "\nID: " ID "\nformat:\n" COMMON \
-	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n" \
-	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n" \
-	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, " \
-	"(unsigned long)REC->cpu_id\n"
-
-static const char header_page64[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-static const char header_page32[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:0;\n";
-
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
+#define SAMPLE_TYPE (PW_S_TID | PW_S_TIME | PW_S_CPU | PW_S_RAW | PW_S_IDENTIFIER)
 
 /* The tracepoints of every file, one attr each; ids of their per-CPU
- * events are 1000 * (index + 1) + cpu. */
+ * events are pw_id(index, cpu). */
 enum { TP_SWITCH, TP_WAKEUP, TP_WAKING, TP_IDLE, TP_FREQ, NTP };
-static const struct tp {
-	const char *sys;
-	unsigned id;
-	const char *fmt;
-} tps[NTP] = {
-	[TP_SWITCH] = { "sched", 372, fmt_switch64 },
-	[TP_WAKEUP] = { "sched", 374, WAKE_FMT("sched_wakeup", "374") },
-	[TP_WAKING] = { "sched", 375, WAKE_FMT("sched_waking", "375") },
-	[TP_IDLE] = { "power", 568, POWER_FMT("cpu_idle", "568") },
-	[TP_FREQ] = { "power", 565, POWER_FMT("cpu_frequency", "565") },
+static const struct pw_tp tps[NTP] = {
+	[TP_SWITCH] = PW_TP_SWITCH,
+	[TP_WAKEUP] = PW_TP_WAKEUP,
+	[TP_WAKING] = PW_TP_WAKING,
+	[TP_IDLE] = PW_TP_IDLE,
+	[TP_FREQ] = PW_TP_FREQ,
 };
-
-static uint64_t ev_id(int tp, int cpu)
-{
-	return 1000 * (tp + 1) + cpu;
-}
 
 /* ---------------------------------------------------------------- scenarios */
 
@@ -273,56 +168,6 @@ static const struct scenario {
 
 /* ---------------------------------------------------------------- output */
 
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 4096;
-		b->p = realloc(b->p, b->cap);
-		if (!b->p) {
-			perror("mkdata");
-			exit(1);
-		}
-	}
-	if (d)
-		memcpy(b->p + b->len, d, n);
-	else
-		memset(b->p + b->len, 0, n);
-	b->len += n;
-}
-
-/* Store v in n bytes at p in the file's byte order. */
-static void set_n(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		p[be ? n - 1 - i : i] = v >> (8 * i);
-}
-
-static void put_n(struct buf *b, uint64_t v, int n)
-{
-	uint8_t x[8];
-
-	set_n(x, v, n);
-	put(b, x, n);
-}
-
-#define p16(b, v) put_n(b, v, 2)
-#define p32(b, v) put_n(b, v, 4)
-#define p64(b, v) put_n(b, v, 8)
-
-static uint64_t bitrev64(uint64_t v)
-{
-	uint64_t r = 0;
-
-	for (int i = 0; i < 64; i++, v >>= 1)
-		r = r << 1 | (v & 1);
-	return r;
-}
-
 static const char *comm_of(const struct task *tk, int pid, int cpu)
 {
 	static char idle[16];
@@ -337,34 +182,10 @@ static const char *comm_of(const struct task *tk, int pid, int cpu)
 	return "?";
 }
 
-static void hdr(struct buf *d, unsigned type, unsigned misc, size_t size)
-{
-	p32(d, type);
-	p16(d, misc);
-	p16(d, size);
-}
-
-/* The sample_id_all trailer: pid, tid, time, cpu, res, identifier. */
-static void trailer(struct buf *d, int pid, uint64_t t, int cpu, uint64_t id)
-{
-	p32(d, pid);
-	p32(d, pid);
-	p64(d, t);
-	p32(d, cpu);
-	p32(d, 0);
-	p64(d, id);
-}
-
 static void comm_rec(struct buf *d, int pid, const char *comm)
 {
-	size_t n = (strlen(comm) + 1 + 7) & ~7ul;
-
-	hdr(d, R_COMM, 0, 8 + 8 + n + 32);
-	p32(d, pid);
-	p32(d, pid);
-	put(d, NULL, n);
-	memcpy(d->p + d->len - n, comm, strlen(comm));
-	trailer(d, pid, 0, 0, ev_id(TP_SWITCH, 0));	/* synthesized: time 0 */
+	pw_comm(d, 0, pid, pid, comm);
+	pw_id_trailer(d, pid, pid, 0, 0, pw_id(TP_SWITCH, 0));	/* synthesized: time 0 */
 }
 
 /* Raw tracepoint data of e into raw; returns its size. */
@@ -373,34 +194,16 @@ static size_t raw_of(const struct scenario *sc, const struct sev *e, uint8_t *ra
 	int waker = e->kind == E_WAKEUP || e->kind == E_WAKING ? (int)e->v :
 		    e->kind == E_SWITCH ? e->a : 0;
 
-	memset(raw, 0, 64);
-	set_n(raw, tps[e->kind].id, 2);
-	raw[2] = e->flags;
-	set_n(raw + 4, waker, 4);
+	pw_raw_common(raw, tps[e->kind].id, e->flags, waker);
 	switch (e->kind) {
-	case E_SWITCH: {
-		int l = long4 ? 4 : 8;	/* sizeof(long): prev_state */
-
-		strcpy((char *)raw + 8, comm_of(sc->tasks, e->a, e->cpu));
-		set_n(raw + 24, e->a, 4);
-		set_n(raw + 28, 120, 4);
-		set_n(raw + 32, e->v, l);
-		strcpy((char *)raw + 32 + l, comm_of(sc->tasks, e->b, e->cpu));
-		set_n(raw + 48 + l, e->b, 4);
-		set_n(raw + 52 + l, 120, 4);
-		return 56 + l;
-	}
+	case E_SWITCH:
+		return pw_raw_switch(raw, comm_of(sc->tasks, e->a, e->cpu), e->a, 120, e->v,
+				     comm_of(sc->tasks, e->b, e->cpu), e->b, 120);
 	case E_WAKEUP:
 	case E_WAKING:
-		strcpy((char *)raw + 8, comm_of(sc->tasks, e->a, e->cpu));
-		set_n(raw + 24, e->a, 4);
-		set_n(raw + 28, 120, 4);
-		set_n(raw + 32, e->b, 4);
-		return 36;
+		return pw_raw_wake(raw, comm_of(sc->tasks, e->a, e->cpu), e->a, 120, e->b);
 	default:
-		set_n(raw + 8, e->v, 4);
-		set_n(raw + 12, e->b, 4);
-		return 16;
+		return pw_raw_power(raw, e->v, e->b);
 	}
 }
 
@@ -415,27 +218,15 @@ static void event_rec(struct buf *d, const struct scenario *sc, const struct sev
 {
 	uint64_t t = T0 + e->us * 1000ull;
 	uint8_t raw[64];
-	size_t rn, rawsz;
+	size_t rn;
 
 	if (e->kind == E_LOST) {
-		hdr(d, R_LOST, 0, 8 + 16 + 32);
-		p64(d, ev_id(TP_SWITCH, e->cpu));
-		p64(d, e->v);
-		trailer(d, 0, t, e->cpu, ev_id(TP_SWITCH, e->cpu));
+		pw_lost(d, pw_id(TP_SWITCH, e->cpu), e->v);
+		pw_id_trailer(d, 0, 0, t, e->cpu, pw_id(TP_SWITCH, e->cpu));
 		return;
 	}
 	rn = raw_of(sc, e, raw);
-	rawsz = ((rn + 4 + 7) & ~7ul) - 4;	/* the kernel pads u32 size + data to 8 */
-	hdr(d, R_SAMPLE, 1, 8 + 8 + 8 + 8 + 8 + 4 + rawsz);	/* MISC_KERNEL */
-	p64(d, ev_id(e->kind, e->cpu));
-	p32(d, cur_pid(e));
-	p32(d, cur_pid(e));
-	p64(d, t);
-	p32(d, e->cpu);
-	p32(d, 0);
-	p32(d, rawsz);
-	put(d, raw, rn);
-	put(d, NULL, rawsz - rn);
+	pw_sample(d, SAMPLE_TYPE, pw_id(e->kind, e->cpu), cur_pid(e), cur_pid(e), t, e->cpu, raw, rn);
 }
 
 /* The data section: COMM records (synthesized, time 0), then the events
@@ -447,7 +238,7 @@ static void data_build(struct buf *d, const struct scenario *sc)
 	comm_rec(d, 0, "swapper");
 	for (const struct task *tk = sc->tasks; tk->comm; tk++)
 		comm_rec(d, tk->pid, tk->comm);
-	hdr(d, R_FINISHED_ROUND, 0, 8);
+	pw_hdr(d, PW_R_FINISHED_ROUND, 0, 8);
 	for (size_t i = 0; i < sc->n; i++) {
 		if (sc->ev[i].kind != E_ROUND)
 			continue;
@@ -455,125 +246,23 @@ static void data_build(struct buf *d, const struct scenario *sc)
 			for (size_t k = start; k < i; k++)
 				if (sc->ev[k].cpu == c)
 					event_rec(d, sc, &sc->ev[k]);
-		hdr(d, R_FINISHED_ROUND, 0, 8);
+		pw_hdr(d, PW_R_FINISHED_ROUND, 0, 8);
 		start = i + 1;
 	}
 }
 
-/* TRACING_DATA as tools/perf/util/trace-event-info.c writes it. */
-static void tracing_build(struct buf *b)
-{
-	static const char *const sys[] = { "sched", "power" };
-	const char *hp = long4 ? header_page32 : header_page64;
-
-	put(b, "\x17\x08\x44tracing0.6", 13);
-	put(b, NULL, 1);
-	put(b, be ? "\x01" : "\x00", 1);
-	put(b, long4 ? "\x04" : "\x08", 1);
-	p32(b, 4096);
-	put(b, "header_page", 12);
-	p64(b, strlen(hp));
-	put(b, hp, strlen(hp));
-	put(b, "header_event", 13);
-	p64(b, strlen(header_event));
-	put(b, header_event, strlen(header_event));
-	p32(b, 0);			/* ftrace formats */
-	p32(b, 2);			/* systems */
-	for (int s = 0; s < 2; s++) {
-		int n = 0;
-
-		put(b, sys[s], strlen(sys[s]) + 1);
-		for (int i = 0; i < NTP; i++)
-			n += !strcmp(tps[i].sys, sys[s]);
-		p32(b, n);
-		for (int i = 0; i < NTP; i++) {
-			const char *f = tps[i].fmt;
-
-			if (strcmp(tps[i].sys, sys[s]))
-				continue;
-			if (i == TP_SWITCH && long4)
-				f = fmt_switch32;
-			p64(b, strlen(f));
-			put(b, f, strlen(f));
-		}
-	}
-	p32(b, 0);			/* kallsyms */
-	p32(b, 0);			/* printk formats */
-	p64(b, 0);			/* saved cmdlines */
-}
-
-static void attr_build(struct buf *b, unsigned config)
-{
-	/* disabled, sample_id_all: bits 0 and 18 of the bitfield word */
-	uint64_t flags = 1ull | 1ull << 18;
-	size_t at = b->len;
-
-	p32(b, 2);			/* PERF_TYPE_TRACEPOINT */
-	p32(b, ATTR_SIZE);
-	p64(b, config);
-	p64(b, 1);			/* sample_period */
-	p64(b, SAMPLE_TYPE);
-	p64(b, 0);			/* read_format */
-	p64(b, be ? bitrev64(flags) : flags);
-	put(b, NULL, at + ATTR_SIZE - b->len);
-}
-
 static void write_file(const char *path, const struct scenario *sc)
 {
-	struct buf f = { 0 }, feat[3] = { { 0 } };	/* in feature bit order */
-	size_t ids_off, attrs_off, data_off, data_size, blob;
-	FILE *out;
+	struct pw_attr attr[NTP];
+	struct buf d = { 0 };
 
-	put(&f, NULL, HDR_SIZE);
-	ids_off = f.len;
+	/* disabled, sample_id_all */
 	for (int i = 0; i < NTP; i++)
-		for (int c = 0; c < NCPU; c++)
-			p64(&f, ev_id(i, c));
-	attrs_off = f.len;
-	for (int i = 0; i < NTP; i++) {
-		attr_build(&f, tps[i].id);
-		p64(&f, ids_off + 8 * NCPU * i);
-		p64(&f, 8 * NCPU);
-	}
-	data_off = f.len;
-	data_build(&f, sc);
-	data_size = f.len - data_off;
-
-	tracing_build(&feat[0]);
-	p32(&feat[1], 64);		/* HOSTNAME: padded to NAME_ALIGN 64 */
-	put(&feat[1], "mkdata", 6);
-	put(&feat[1], NULL, 58);
-	p32(&feat[2], NCPU);		/* nr_cpus_avail */
-	p32(&feat[2], NCPU);		/* nr_cpus_online */
-	blob = f.len + 16 * 3;
-	for (int i = 0; i < 3; i++) {
-		p64(&f, blob);
-		p64(&f, feat[i].len);
-		blob += feat[i].len;
-	}
-	for (int i = 0; i < 3; i++)
-		put(&f, feat[i].p, feat[i].len);
-
-	{
-		/* magic "PERFILE2", size, attr_size, attrs, data, event_types,
-		 * the first 64 of the 256 feature bits */
-		const uint64_t h[] = {
-			0x32454c4946524550ull, HDR_SIZE, ATTR_SIZE + 16,
-			attrs_off, data_off - attrs_off, data_off, data_size, 0, 0,
-			1ull << F_TRACING_DATA | 1ull << F_HOSTNAME | 1ull << F_NRCPUS,
-		};
-
-		for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
-			set_n(f.p + 8 * i, h[i], 8);
-	}
-	out = fopen(path, "wb");
-	if (!out || fwrite(f.p, 1, f.len, out) != f.len || fclose(out)) {
-		perror(path);
-		exit(1);
-	}
-	free(f.p);
-	for (int i = 0; i < 3; i++)
-		free(feat[i].p);
+		attr[i] = (struct pw_attr){ 2, tps[i].id, SAMPLE_TYPE,
+					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL };
+	data_build(&d, sc);
+	pw_file(path, "mkdata", attr, NTP, tps, NTP, NCPU, &d, NULL);
+	free(d.p);
 }
 
 int main(int argc, char **argv)
@@ -583,9 +272,9 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--be")) {
-			be = 1;
+			pw_be = 1;
 		} else if (!strcmp(argv[i], "--long4")) {
-			long4 = 1;
+			pw_long4 = 1;
 		} else if (!strcmp(argv[i], "--scenario") && i + 1 < argc) {
 			size_t k;
 

@@ -1,0 +1,175 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The ground-truth oracle of tc's model (issue 21, testing.md "Oracles"),
+# sourced by test/run.sh (see there for the helpers). test/sim simulates
+# schedules whose true state is known at every instant, writes the
+# perf.data the kernel would have produced, damages it the ways real
+# traces are damaged, and compares tc's --states with the truth:
+#
+#   truth_sim          TRUTH_SEEDS seeds (default 300), each with one damage
+#                      kind in turn (none, idle_out, switch_out, lost, gap,
+#                      late, window, sideband_early, all): no ns where tc
+#                      claims a state the truth contradicts, and the
+#                      invariants hold (make sim SEEDS=N runs every kind on
+#                      every seed)
+#   truth_oracle       the checks themselves: a claim made wrong in a dump
+#                      of tc's is found, to the ns; a task put on a CPU
+#                      another task runs on breaks the invariants
+#   truth_perf_reads   perf script, an independent reader, finds in the
+#                      simulator's files (each byte order and word size, and
+#                      tc's own layout) the samples, side-band and LOST
+#                      records the simulator says it wrote
+#   truth_invariants_files
+#                      the invariants (sim invariants) of tc's --states of
+#                      every file in test/fuzz-seeds and of test/mkdata's
+#                      files (each byte order and word size)
+#   truth_invariants_recorded
+#                      the same of fresh recordings of a workload (kernel):
+#                      tc --record, perf record -e 'sched:*' -e
+#                      power:cpu_idle -a, and with -m 4096
+
+SIM=$ROOT/test/sim
+
+# truth_details FILE: the first failures and the table of a sim run, as
+# notes.
+truth_details() {
+	grep -E '^(--- seed|FAIL|  (wrong|invariant|test/sim)|damage|[a-z_]+ +[0-9]+ )' "$1" | head -44 |
+		while IFS= read -r l; do note "$l"; done
+}
+
+truth_sim() {
+	[ -x "$SIM" ] || { fail truth_sim "test/sim was not built"; return; }
+	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
+		>"$T/run.out" 2>&1
+	local rc=$?
+	if [ "$rc" = 0 ]; then
+		pass truth_sim
+	elif [ "$rc" = 1 ]; then
+		fail truth_sim "tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
+		truth_details "$T/run.out"
+	else
+		fail truth_sim "test/sim exit status $rc: $(tail -3 "$T/run.out" | tr '\n' ' ')"
+	fi
+}
+
+# wrong_ns CHECK_OUTPUT: the wrong ns sim check reports.
+wrong_ns() {
+	sed -n 's/.*, wrong \([0-9]*\) ns .*/\1/p' "$1"
+}
+
+truth_oracle() {
+	local f=$T/o.data line s e w0 w1 bad=
+	[ -x "$SIM" ] || { fail truth_oracle "test/sim was not built"; return; }
+	"$SIM" gen --seed 7 --cpus 2 "$f" && "$TC" --replay "$f" --states >"$T/o.states" 2>/dev/null ||
+		{ fail truth_oracle "gen or tc failed"; return; }
+	"$SIM" check "$f.truth" "$T/o.states" >"$T/c0.out"
+	# the longest running claim, said blocked instead
+	line=$(awk -F'\t' '$1 == "task" && $3 == "running" { print $5 - $4, NR, $4, $5 }' "$T/o.states" |
+		sort -n | tail -1)
+	read -r _ n s e <<<"$line"
+	awk -F'\t' -v n="$n" 'BEGIN { OFS = "\t" } NR == n { $3 = "blocked"; $6 = -1 } { print }' \
+		"$T/o.states" >"$T/bad.states"
+	"$SIM" check "$f.truth" "$T/bad.states" >"$T/c1.out"
+	[ $? = 1 ] || bad="$bad [check of a wrong claim did not exit 1]"
+	w0=$(wrong_ns "$T/c0.out") w1=$(wrong_ns "$T/c1.out")
+	[ -n "$w0" ] && [ -n "$w1" ] && [ $((w1 - w0)) = $((e - s)) ] ||
+		bad="$bad [running [$s, $e) said blocked: wrong ns $w0 -> $w1, not +$((e - s))]"
+	grep -q "wrong: task .* claimed blocked \[$s, $e): truth running" "$T/c1.out" ||
+		bad="$bad [the wrong claim is not named]"
+	# a second task on the CPU of that run, at the same time
+	awk -F'\t' -v n="$n" 'BEGIN { OFS = "\t" } { print } NR == n { $2 = 99999; print }' \
+		"$T/o.states" >"$T/two.states"
+	"$SIM" invariants "$T/two.states" >"$T/i.out"
+	[ $? = 1 ] && grep -q "and task .* at once" "$T/i.out" ||
+		bad="$bad [two tasks on one CPU not found: $(head -2 "$T/i.out" | tr '\n' ' ')]"
+	if [ -z "$bad" ]; then
+		pass truth_oracle
+	else
+		fail truth_oracle "$bad"
+	fi
+}
+
+truth_perf_reads() {
+	local v n=0 want got bad=
+	have_perf || { skip truth_perf_reads "perf is not installed"; return; }
+	for v in "--damage lost" "--be --damage lost" "--long4 --damage all" "--be --long4 --damage window" \
+		"--tcfile --damage lost"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$SIM" gen --seed $((40 + n)) $v "$T/p$n.data" || { bad="$bad [gen $v]"; continue; }
+		want=$(awk '$1 == "records" { print $2, $3, $4 }' "$T/p$n.data.truth")
+		got="$(perf script -i "$T/p$n.data" 2>/dev/null | wc -l)"
+		got="$got $(perf script -i "$T/p$n.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_\(FORK\|COMM\|EXIT\)')"
+		got="$got $(perf script -i "$T/p$n.data" --show-lost-events 2>/dev/null | grep -c PERF_RECORD_LOST)"
+		[ "$want" = "$got" ] || bad="$bad [$v: wrote $want, perf reads $got]"
+	done
+	if [ -z "$bad" ]; then
+		pass truth_perf_reads
+	else
+		fail truth_perf_reads "$bad"
+	fi
+}
+
+# truth_inv FILE...: tc --replay --states of each file, checked by sim
+# invariants; prints the files that fail, with the first violations.
+truth_inv() {
+	local f n=0 rc
+	for f; do
+		n=$((n + 1))
+		timeout 120 "$TC" --replay "$f" --states >"$T/inv$n.states" 2>"$T/inv$n.err"
+		rc=$?
+		if [ "$rc" -gt 1 ]; then	# 1: a broken file, read as far as it goes
+			echo "${f##*/}: tc exit status $rc"
+			continue
+		fi
+		"$SIM" invariants "$T/inv$n.states" >"$T/inv$n.out" ||
+			echo "${f##*/}: $(grep -m3 invariant: "$T/inv$n.out" | tr '\n' ' ')"
+	done
+}
+
+truth_invariants_files() {
+	local sc v files=() out
+	[ -x "$SIM" ] || { fail truth_invariants_files "test/sim was not built"; return; }
+	for sc in basic power lost hostile; do
+		for v in "" --be --long4 "--be --long4"; do
+			# shellcheck disable=SC2086
+			"$ROOT/test/mkdata" $v --scenario "$sc" "$T/mk-$sc${v// /}.data" || continue
+			files+=("$T/mk-$sc${v// /}.data")
+		done
+	done
+	out=$(truth_inv "$ROOT"/test/fuzz-seeds/* "${files[@]}")
+	if [ -z "$out" ]; then
+		pass truth_invariants_files
+	else
+		fail truth_invariants_files "$(echo "$out" | head -5 | tr '\n' ' ')"
+	fi
+}
+
+truth_invariants_recorded() {
+	local load out files=()
+	[ -x "$SIM" ] || { fail truth_invariants_recorded "test/sim was not built"; return; }
+	load="$PINGPONG 3000 >/dev/null & i=0; while [ \$i -lt 100 ]; do sleep 0.001; i=\$((i + 1)); done; wait"
+	timeout 60 "$TC" --record "$T/tc.data" -- sh -c "$load" >/dev/null 2>"$T/tc.err" &&
+		files+=("$T/tc.data")
+	if have_perf; then
+		timeout 60 perf record -q -e 'sched:*' -e power:cpu_idle -a -o "$T/perf.data" -- sh -c "$load" \
+			>/dev/null 2>"$T/perf.err" && files+=("$T/perf.data")
+		timeout 60 perf record -q -m 4096 -e 'sched:*' -e power:cpu_idle -a -o "$T/perf-m.data" -- \
+			sh -c "$load" >/dev/null 2>"$T/perf-m.err" && files+=("$T/perf-m.data")
+	fi
+	if [ ${#files[@]} = 0 ]; then
+		fail truth_invariants_recorded "no recording: $(head -2 "$T/tc.err" | tr '\n' ' ')"
+		return
+	fi
+	out=$(truth_inv "${files[@]}")
+	if [ -n "$out" ]; then
+		fail truth_invariants_recorded "$(echo "$out" | head -5 | tr '\n' ' ')"
+	elif [ ${#files[@]} -lt 3 ] && have_perf; then
+		fail truth_invariants_recorded "perf record failed: $(head -2 "$T/perf.err" "$T/perf-m.err" | tr '\n' ' ')"
+	else
+		pass truth_invariants_recorded
+	fi
+}
+
+run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
+kernel_tests truth_invariants_recorded
