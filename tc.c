@@ -230,7 +230,8 @@ struct task {
 	uint64_t max_delay;
 	uint32_t switches, wakeups;
 	uint32_t inferred;	/* switch-ins the kernel did not report */
-	uint64_t initial;	/* ran from the start to its CPU's first switch */
+	uint64_t initial;	/* ran from its CPU's first record to that CPU's first switch */
+	bool run_initial;	/* its current run began with its CPU's first record */
 	uint64_t last_ival;	/* newest interval of this row, NO_IVAL */
 	/* -I: inside a traced I/O call since io_start; totals of the calls */
 	bool in_io;
@@ -240,13 +241,8 @@ struct task {
 	uint64_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
 	uint64_t io_wait;	/* ns inside I/O calls while runnable, sleeping or blocked */
 	int run_cpu;		/* the CPU whose cur it is while running, else -1 */
-	/* evidence: its first sample on ev_cpu since that CPU's switch ev_gen
-	 * and since it was last seen elsewhere (task_moved) */
-	int ev_cpu;		/* -1: none yet */
-	uint32_t ev_gen;
-	uint64_t ev_first;
-	bool moved;		/* seen off the CPU of its evidence: not there since the trace began */
-	/* a wakeup that came while it still ran, applied at its switch-out */
+	/* a wakeup begun (sched_waking) and not finished (sched_wakeup, a
+	 * switch-in): a switch-out S or D meanwhile was woken after its dequeue */
 	bool wk_pending;
 	int wk_waker;
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
@@ -283,11 +279,10 @@ struct cpu {
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
 	uint64_t last_ival, last_cival, last_fival;	/* task, idle state, frequency rows */
-	uint32_t gen;		/* switches and gaps so far: evidence older than the last is stale */
 	uint64_t cur_last;	/* last evidence of cur running here (a sample, its switch-in) */
-	uint64_t idle_first;	/* first sample of the idle task (tid 0) since switch idle_gen */
-	uint32_t idle_gen;
 	bool gap;		/* a gap since its last switch */
+	bool late;		/* its records come older than the model's time (model_event) */
+	bool sideband;		/* a side-band record came before its tracepoints */
 	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
 	uint64_t last_t;	/* its newest record: where a loss of its ring begins */
 	uint32_t inferred, inferred_idle;	/* switch-ins inferred on it; of them, out of idle */
@@ -315,9 +310,9 @@ struct irq_stat {
  * Why a row is unknown: the aux of its unknown intervals (a task's
  * ST_UNKNOWN, a CPU's tid -1) is UNK_AUX(why, gap): before its first
  * event, a gap (the gap log says which: events lost on a CPU, a pause),
- * or a switch the kernel left out.
+ * a switch the kernel left out, or a CPU whose tracepoints were not on yet.
  */
-enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING };
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED };
 #define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 2))
 #define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
 #define IRQ_STATS 1024		/* IRQs and softirq vectors x CPUs counted (-Q) */
@@ -430,6 +425,7 @@ struct mq {
 	size_t bcap;			/* a power of two */
 	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
+	uint64_t last;			/* time of the newest record queued */
 };
 
 /* A per-CPU ring buffer as mapped (or faked by the unit tests). */
@@ -516,6 +512,9 @@ static struct {
 		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
 		int64_t freq_max;	/* highest frequency seen, kHz */
 		uint64_t missing_out;	/* switch-outs the kernel did not report */
+		uint64_t hole_until;	/* a CPU lost its records until then (its LOST record) */
+		int untraced;		/* CPUs with side-band records and no tracepoint record yet */
+		int32_t hole_aux;	/* ... the gap's unknown cause */
 		struct irq_stat *irqs;	/* IRQ_STATS slots, open addressing by (cpu, soft, irq) */
 		uint64_t irq_full;	/* interrupts not counted: the table was full */
 		uint64_t irq_lost;	/* handlers whose exit or entry was not seen */
@@ -2386,45 +2385,56 @@ static void lat_wake_only(struct task *p);
  * The model turns events, in time order, into what every task and CPU was
  * doing.  It never looks at where events come from (rings or a file).
  *
- * State rules (improving on perf timechart's):
+ * State rules (improving on perf timechart's).  Each was checked against
+ * test/sim, a scheduler simulator that knows the truth and damages its
+ * traces the ways real ones are damaged (README: "Traces are not
+ * complete" has the figures); where the evidence does not tell, a row is
+ * unknown, never guessed.
  *   sched_switch   prev leaves its CPU: prev_state masked to the state bits
  *                  gives runnable (0: preempted), blocked (D), sleeping (S
- *                  and everything else); next runs.  A task first seen as
- *                  prev of its CPU's first switch ran since the start of the
- *                  trace (initial).
+ *                  and everything else), exited (X, Z); next runs.
+ *   evidence       every record names the task running on its CPU (a
+ *                  tracepoint's common_pid, a side-band record's sample
+ *                  id), from that CPU's first tracepoint record on.  A
+ *                  record naming another task than tc believed there means
+ *                  the kernel left out a switch: what tc believed running
+ *                  ends at its last evidence, unknown after it (the idle
+ *                  task too); the task named leaves what it was believed
+ *                  doing (running elsewhere: from its last evidence there;
+ *                  runnable, sleeping, blocked: from when that began, as its
+ *                  switch-in could have come at any time since) and runs
+ *                  from the record on.  A switch's prev not believed there
+ *                  ran at the switch-out only.  Nothing is known of a CPU
+ *                  before its first record:
+ *
+ *                    events on c   0->A ... s(A) (A->B lost) s(B) .. B->0
+ *                    cpu c         |A          |  unknown   |B     |idle
+ *                    task B        runnable    |  unknown   |running|
+ *
  *   wakeups        sched_waking, sched_wakeup, sched_wakeup_new: a sleeping,
  *                  blocked or unknown task becomes runnable; the waker is
  *                  the sample's task, or an interrupt (common_flags).  A
- *                  wakeup of a task still running (sched_waking while it is
- *                  in schedule()) is kept and applied at its switch-out S or
- *                  D: one wakeup, runnable from the switch-out; a later
- *                  sched_wakeup finds it runnable and adds nothing.  A
- *                  sched_waking (it needs a sleeping task) of one woken and
- *                  not seen running since: it ran and slept on switches
- *                  the kernel did not report, unknown since that wakeup
- *                  (an inferred switch-in), runnable again.
- *   one per CPU    a task runs on one CPU, a CPU runs one task: a switch on
- *                  c ends whatever ran on c.  One that is not the switch's
- *                  prev (its switch-out is missing) is unknown from its last
- *                  evidence on c: a sample of it there, or its switch-in.
- *   evidence       every sample names the task running on its CPU.  A task
- *                  seen leaving c without a switch-in seen on c (dropped by
- *                  the kernel, or lost in a gap) ran from its first sample
- *                  on c since c's previous switch, else from the switch-out
- *                  itself; unknown before that, while c keeps its previous
- *                  state (idle stays idle):
- *
- *                    events on c   0->A ...... (A->0 lost) .. s(B) .. B->0
- *                    cpu c         |A|  idle (A unknown)  ..   |B   |idle
- *                    task B        runnable | unknown     |running|
- *
+ *                  wakeup races the task's way to sleep: from its
+ *                  sched_waking to its sched_wakeup (or its next switch-in)
+ *                  the wakeup is open, and a switch-out S or D meanwhile was
+ *                  woken after its dequeue: runnable from it, one wakeup.  A
+ *                  sched_wakeup while it still runs came before the dequeue:
+ *                  it goes on running, and its next sleep is a sleep.  A
+ *                  switch-in of a task believed sleeping or blocked (its
+ *                  wakeup lost) makes that sleep unknown.  A sched_waking
+ *                  (it needs a sleeping task) of one woken and not seen
+ *                  running since: it ran and slept on switches the kernel
+ *                  did not report, unknown since that wakeup, runnable again.
  *   I/O (-I)       sys_enter/sys_exit are an overlay: the scheduling state
  *                  is tracked as without -I; io_wait is the time inside the
  *                  calls while not running.
  *   cpu_idle       the state applies to cpu_id; IDLE_EXIT closes it, a new
  *                  entry closes the previous one.
- *   gaps           lost events: every open state closes at the last event
- *                  before the gap and is unknown until events tell again.
+ *   gaps           lost events (a LOST record, sorted where its ring lost
+ *                  them), a pause, records of a CPU that arrive after newer
+ *                  ones: what ran on the CPU, every runnable, sleeping and
+ *                  blocked task is unknown from the CPU's last record before
+ *                  the gap until events tell again.
  *   the end        open states close at the last event.
  * Every pid and CPU number from the data is bounds-checked.
  */
@@ -2455,7 +2465,6 @@ static void model_tables(int ncpu, int ntask)
 		G.m.cpu[c].cur = -1;
 		G.m.cpu[c].cstate = G.m.cpu[c].freq = -1;
 		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = G.m.cpu[c].last_qival = NO_IVAL;
-		G.m.cpu[c].idle_gen = UINT32_MAX;
 		G.m.cpu[c].hirq = G.m.cpu[c].sirq = -1;
 	}
 	G.m.irqs = xcalloc(IRQ_STATS, sizeof(*G.m.irqs));
@@ -2845,12 +2854,14 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 	static const char *const text[][2] = {
 		{ "unseen", "no event of it yet" }, { "missing", "a switch the kernel left out" },
 		{ "gap", "events lost, or a pause" }, { "paused", "recording paused" }, { "lost", "events lost" },
+		{ "late", "its CPU's records came after newer ones" },
+		{ "untraced", "a CPU ran with its tracepoints not on yet" },
 	};
 	uint32_t g = (uint32_t)aux >> 2;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
-	int k = (aux & 3) == UNK_UNSEEN ? 0 : (aux & 3) == UNK_MISSING ? 1 : G.m.gaps - full >= GAP_LOG ? 2 :
-		!l->lost ? 3 : 4;
+	int k = (aux & 3) == UNK_UNSEEN ? 0 : (aux & 3) == UNK_MISSING ? 1 : (aux & 3) == UNK_UNTRACED ? 6 :
+		G.m.gaps - full >= GAP_LOG ? 2 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
 	if (k == 4 && !word && l->cpu >= 0)
 		sfmt(s, n, "%" PRIu64 " events lost on cpu%d", l->lost, l->cpu);
@@ -3068,7 +3079,7 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->pid = -1;
 	t->cpu = -1;
 	t->waker = -1;
-	t->run_cpu = t->ev_cpu = -1;
+	t->run_cpu = -1;
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
@@ -3096,17 +3107,23 @@ static void task_io_wait(struct task *t, uint64_t time)
 }
 
 /* Close t's current state at time and enter state st (also the same
- * one: the end).  Leaving running also drops a wakeup kept for the
- * switch-out, leaving unknown counts it as due to a missing switch if so. */
+ * one: the end).  Inside a CPU's loss (before G.m.hole_until), or while a
+ * CPU runs with its tracepoints not on yet (G.m.untraced), a task not
+ * running enters unknown instead: the missing records may wake it, run
+ * it on that CPU, or put it to sleep. */
 static void task_set(struct task *t, int st, uint64_t time)
 {
+	if (st >= ST_RUNNABLE && st <= ST_BLOCKED && (time < G.m.hole_until || G.m.untraced)) {
+		st = ST_UNKNOWN;
+		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
+	}
 	t->stated = true;
-	if (st != ST_RUNNING)
-		t->wk_pending = false;
 	if (time > t->since) {
 		task_io_wait(t, time);
 		if (t->state == ST_RUNNING && t->run_cpu >= 0)
 			G.m.cpu[t->run_cpu].task_run += time - t->since;
+		if (t->state == ST_RUNNING && t->run_initial)
+			t->initial += time - t->since;
 		t->total[t->state] += time - t->since;
 		if (t->state != ST_DEAD)
 			ival_add(&t->last_ival, t - G.m.task, t->state, t->state == ST_RUNNABLE ? t->waker :
@@ -3115,6 +3132,8 @@ static void task_set(struct task *t, int st, uint64_t time)
 	}
 	if (st == ST_RUNNABLE && t->state != ST_RUNNABLE)
 		t->wait_start = time;
+	if (st != ST_RUNNING)
+		t->run_initial = false;
 	t->state = st;
 }
 
@@ -3125,10 +3144,29 @@ static void task_unknown(struct task *t, uint64_t time, int32_t aux)
 	t->unk_aux = aux;
 }
 
-/* Close CPU c's running task at time and make tid (0 idle, -1 unknown) current. */
+/* Close CPU c's idle state at time; state (-1: none) starts. */
+static void cpu_cstate(int c, int64_t state, uint64_t time)
+{
+	struct cpu *p = &G.m.cpu[c];
+
+	if (p->cstate >= 0) {
+		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
+		if (time > p->cstate_since)
+			p->cstate_ns[p->cstate < 9 ? p->cstate : 9] += time - p->cstate_since;
+	}
+	p->cstate = state;
+	p->cstate_since = time;
+}
+
+/* Close CPU c's running task at time and make tid (0 idle, -1 unknown)
+ * current.  A task running ends an idle state whose exit was not seen:
+ * at the idle task's last evidence. */
 static void cpu_set(int c, int tid, uint64_t time)
 {
 	struct cpu *p = &G.m.cpu[c];
+
+	if (tid > 0 && p->cstate >= 0)
+		cpu_cstate(c, -1, p->cur == 0 && p->cur_last > p->cstate_since ? p->cur_last : p->cstate_since);
 
 	if (p->cur >= 0 && time > p->since) {
 		if (p->cur)
@@ -3149,20 +3187,6 @@ static void cpu_unknown(int c, uint64_t time, int32_t aux)
 {
 	cpu_set(c, -1, time);
 	G.m.cpu[c].unk_aux = aux;
-}
-
-/* Close CPU c's idle state at time; state (-1: none) starts. */
-static void cpu_cstate(int c, int64_t state, uint64_t time)
-{
-	struct cpu *p = &G.m.cpu[c];
-
-	if (p->cstate >= 0) {
-		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
-		if (time > p->cstate_since)
-			p->cstate_ns[p->cstate < 9 ? p->cstate : 9] += time - p->cstate_since;
-	}
-	p->cstate = state;
-	p->cstate_since = time;
 }
 
 /* Close CPU c's frequency at time; khz (-1: unknown) starts. */
@@ -3312,11 +3336,10 @@ static void model_gap(uint64_t at, uint64_t lost)
 	for (int i = 0; i < G.m.ntask; i++) {
 		if (G.m.task[i].state != ST_DEAD)
 			task_unknown(&G.m.task[i], t, aux);
-		G.m.task[i].in_io = false;
+		G.m.task[i].in_io = G.m.task[i].wk_pending = false;
 		G.m.task[i].run_cpu = -1;
 	}
 	for (int c = 0; c < G.m.ncpu; c++) {
-		G.m.cpu[c].gen++;
 		G.m.cpu[c].gap = true;
 		irq_close(c, 0);
 		cpu_unknown(c, t, aux);
@@ -3326,12 +3349,13 @@ static void model_gap(uint64_t at, uint64_t lost)
 }
 
 /*
- * The kernel lost records of CPU c's ring (a LOST record, stamped when the
- * ring had room again): c's events since its newest record are missing.
- * Unknown from then on: what ran on c and what was queued on c (it may have
- * run there), and every sleeping or blocked task (a wakeup is recorded on
- * the waker's CPU, so its wakeup may be among the lost).  Tasks running on
- * the other CPUs stand: their switches are in their own, complete rings.
+ * The kernel lost records of CPU c's ring (a LOST record, sorted where the
+ * loss began: see mq_put), or c's records came after newer ones (lost 0):
+ * c's events since its newest record are missing.  Unknown from then on:
+ * what ran on c, every runnable task (c may have pulled it), and every
+ * sleeping or blocked task (a wakeup is recorded on the waker's CPU, so
+ * its wakeup may be among the lost).  Tasks running on the other CPUs
+ * stand: their switches are in their own, complete rings.
  *
  *   cpu0  --a--b--c--d--e--f--      complete: its running task stands
  *   cpu1  --x--y|.........|LOST--   lost: unknown from y
@@ -3342,18 +3366,20 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
 	uint64_t from = cp->last_t ? cp->last_t : G.m.first;
 	int32_t aux = model_gap_log(at, lost, c);
 
+	if (lost && at > G.m.hole_until) {	/* the LOST record is stamped at the loss's end */
+		G.m.hole_until = at;
+		G.m.hole_aux = aux;
+	}
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
-		if (p->state == ST_DEAD || p->state == ST_UNKNOWN ||
-		    (p->state == ST_RUNNING && p->run_cpu != c) || (p->state == ST_RUNNABLE && p->cpu != c))
-			continue;
+		if (p->state == ST_DEAD || p->state == ST_UNKNOWN || (p->state == ST_RUNNING && p->run_cpu != c))
+			continue;	/* a runnable task may have been pulled to c */
 		task_unknown(p, from > p->since ? from : p->since, aux);
-		p->in_io = false;
+		p->in_io = p->wk_pending = false;
 		p->run_cpu = -1;
 		p->lost_gaps++;
 	}
-	cp->gen++;
 	cp->gap = true;
 	irq_close(c, 0);
 	cpu_unknown(c, from > cp->since ? from : cp->since, aux);	/* never back in time */
@@ -3387,7 +3413,9 @@ static void model_displace(struct task *p)
 	G.m.missing_out++;
 }
 
-/* A switch happened on CPU c: whatever tc believed running there ends. */
+/* A switch happened on CPU c, or a record names another task there:
+ * whatever tc believed running there (the idle task too) ends at its last
+ * evidence, and the CPU is unknown from then on. */
 static void model_end_cur(int c)
 {
 	struct cpu *cp = &G.m.cpu[c];
@@ -3395,130 +3423,73 @@ static void model_end_cur(int c)
 
 	if (cur && cur->state == ST_RUNNING && cur->run_cpu == c)
 		model_displace(cur);
-	else if (cp->cur > 0)
-		cpu_unknown(c, cp->cur_last, UNK_AUX(UNK_MISSING, 0));
-}
-
-/* Task p is seen where it does not run on the CPU of its evidence (another
- * CPU, switched out, woken, migrated): a run inferred there later starts
- * from its next sample, never before this (one task, one CPU at a time). */
-static void task_moved(struct task *p)
-{
-	p->ev_cpu = -1;
-	p->moved = true;
-}
-
-/* When p (NULL: the idle task), seen leaving CPU c without its switch-in,
- * began running there: its first sample on c since c's last switch or gap,
- * else t (the switch-out itself); never before c's current state began. */
-static uint64_t model_evidence_start(int c, const struct task *p, uint64_t t)
-{
-	const struct cpu *cp = &G.m.cpu[c];
-	uint64_t s = t;
-
-	if (!p && cp->idle_gen == cp->gen)
-		s = cp->idle_first;
-	else if (p && p->ev_cpu == c && p->ev_gen == cp->gen)
-		s = p->ev_first;
-	return s > cp->since ? s : cp->since;
+	else if (cp->cur >= 0)
+		cpu_unknown(c, cp->cur_last > cp->since ? cp->cur_last : cp->since, UNK_AUX(UNK_MISSING, 0));
 }
 
 /*
- * The switch on CPU c at time t names as prev tid (p its task, NULL for the
- * idle task 0) which tc did not believe running there.  On the CPU's first
- * switch, prev ran since the trace began (or since it was first seen).
- * Else what ran on c ends, and so does prev on another CPU; prev ran from
- * its evidence on c, unknown before that since c's previous switch.  A
- * switch-in not seen without a gap is counted as inferred.
+ * A record on CPU c at t says tid (0: the idle task; p its task) runs
+ * there, and tc believed otherwise (see "evidence" above).  After a gap,
+ * or at the CPU's first record, nothing was believed there: not counted
+ * as a missing switch.
  */
-static void model_prev_unseen(int c, int tid, struct task *p, bool created, uint64_t t)
+static void model_infer_run(int c, int tid, struct task *p, uint64_t t)
 {
 	struct cpu *cp = &G.m.cpu[c];
-	uint64_t s, from;
-	bool from_idle = cp->cur == 0;
+	bool first = cp->cur < 0 && !cp->since, missed = cp->cur >= 0 && !cp->gap;
 
-	if (!cp->seen && (!p || (!p->stated && !p->moved && (p->ev_cpu < 0 || p->ev_cpu == c)))) {
-		s = !p || created ? G.m.first : p->since;
-		if (s < G.m.tp_first)
-			s = G.m.tp_first;	/* the trace began: side-band records may come before */
-		if (s < cp->since)
-			s = cp->since;	/* a gap came before the CPU's first switch */
-		if (p) {
-			p->since = s;
-			if (s < p->first_seen)
-				p->first_seen = s;	/* it ran since s */
-			p->state = ST_RUNNING;
-			p->stated = true;
-			p->run_cpu = c;
-			p->initial = t - s;
-			p->switches++;
-		}
-		cp->cur = tid;
-		cp->since = s;
-		cp->cur_last = t;
-		return;
-	}
-	if (cp->cur != tid || (p && p->run_cpu != c))
-		model_end_cur(c);
-	if (p && p->state == ST_RUNNING)
-		model_displace(p);
-	s = model_evidence_start(c, p, t);
-	from = p && p->since > cp->since ? p->since : cp->since;
-	cpu_set(c, tid, s);
-	cp->cur_last = s;
-	if (!p)
-		return;
-	lat_wake_only(p);	/* its switch-in is missing: the wait's end is unknown */
-	if (p->state != ST_UNKNOWN && from < s)
-		task_unknown(p, from, cp->gap ? UNK_AUX(UNK_GAP, G.m.gaps) : UNK_AUX(UNK_MISSING, 0));
-	task_set(p, ST_RUNNING, s);
-	p->run_cpu = p->cpu = c;
-	p->switches++;
-	if (!cp->seen)
-		p->initial = t - s;
-	if (!cp->gap) {
+	if (missed && p) {
 		p->inferred++;
 		G.m.inferred++;
 		cp->inferred++;
-		cp->inferred_idle += from_idle;
+		cp->inferred_idle += cp->cur == 0;
 	}
+	model_end_cur(c);
+	if (p) {
+		if (p->state == ST_RUNNING)
+			model_displace(p);
+		else if (p->state != ST_UNKNOWN && p->state != ST_DEAD)
+			task_unknown(p, p->since, missed ? UNK_AUX(UNK_MISSING, 0) : UNK_AUX(UNK_GAP, G.m.gaps));
+		lat_wake_only(p);	/* its switch-in is missing: the wait's end is unknown */
+		task_set(p, ST_RUNNING, t);
+		p->run_cpu = p->cpu = c;
+		p->run_initial = first;
+		p->switches++;
+	}
+	cpu_set(c, tid, t);
+	cp->cur_last = t;
 }
 
 /* sched_switch on CPU c (checked) at time t: prev leaves with the state its
- * prev_state says, or runnable if it was woken while still running; next
- * runs; the CPU runs next. */
+ * prev_state says, or runnable if a wakeup was open; next runs; the CPU
+ * runs next. */
 static void model_switch(const struct ev *e, uint64_t t)
 {
 	int c = e->cpu, st;
 	struct cpu *cp = &G.m.cpu[c];
-	struct task *p, *n;
-	bool created;
+	struct task *p = task_get(e->a, t, NULL), *n;
 
-	if ((p = task_get(e->a, t, &created))) {
+	if (p)
 		task_name(p, e->comm);
-		if (cp->cur != e->a || p->state != ST_RUNNING || p->run_cpu != c)
-			model_prev_unseen(c, e->a, p, created, t);
-	} else if (e->a == 0 && cp->cur != 0) {
-		model_prev_unseen(c, 0, NULL, false, t);
-	} else if (e->a != 0) {
+	if (p || e->a == 0) {
+		if (cp->cur != e->a || (p && (p->state != ST_RUNNING || p->run_cpu != c)))
+			model_infer_run(c, e->a, p, t);	/* prev ran here at the switch-out only */
+	} else {
 		model_end_cur(c);	/* prev is no valid pid */
 	}
 	if (p) {
-		bool woken;
-
-		/* dead at its last switch (X, Z; TASK_DEAD on old kernels),
-		 * not at an earlier one while it exits */
-		st = p->exited && (e->v & 0x70) ? ST_DEAD : model_prev_state(e->v);
-		woken = p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED);
-		if (woken) {
-			p->waker = p->wk_waker;
+		/* exited: X or Z at its last switch, or TASK_DEAD on old kernels
+		 * (0x40, now P, parked) once its exit was seen */
+		st = e->v & 0x30 || (p->exited && (e->v & 0x70)) ? ST_DEAD : model_prev_state(e->v);
+		if (p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED)) {
+			p->waker = p->wk_waker;		/* woken after its dequeue */
 			p->wakeups++;
 			st = ST_RUNNABLE;
 		} else if (st == ST_RUNNABLE) {
 			p->waker = -1;	/* preempted, not woken */
 		}
+		p->wk_pending = false;
 		task_set(p, st, t);
-		task_moved(p);
 		p->run_cpu = -1;
 		p->cpu = c;
 	}
@@ -3526,58 +3497,48 @@ static void model_switch(const struct ev *e, uint64_t t)
 		task_name(n, e->comm2);
 		if (n->state == ST_RUNNING)	/* its switch-out is missing */
 			model_displace(n);
+		else if (n->state == ST_SLEEPING || n->state == ST_BLOCKED)	/* its wakeup is missing */
+			task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 		lat_wait_end(n, n->wait_start, t, c);
 		if (n->state == ST_RUNNABLE && t - n->wait_start > n->max_delay)
 			n->max_delay = t - n->wait_start;
+		n->wk_pending = false;
 		task_set(n, ST_RUNNING, t);
 		n->cpu = n->run_cpu = c;
 		n->switches++;
 	}
 	cpu_set(c, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
 	cp->cur_last = t;
-	cp->gen++;
 	cp->gap = false;
 	cp->seen = true;
 	cp->switches++;
 }
 
-/* A sample on CPU c at time t whose task is tid (0: the idle task): tid was
- * running there then.  A task's sample in process context also tells that a
- * wakeup kept for it came while it was not going to sleep: dropped.  A
- * side-band record (COMM, FORK, EXIT: its sample_id names the task current
- * on c) is evidence of c only once c's tracepoints are seen on: before,
- * a switch on c may have gone unrecorded, and it only tells where the
- * task was not. */
-static void model_evidence(int c, int tid, unsigned flags, uint64_t t, bool sideband)
+/* A record on CPU c at time t whose task is tid (0: the idle task): tid
+ * runs there then (see "evidence" above).  A side-band record (COMM, FORK,
+ * EXIT, its sample_id naming the task current on c) before c's tracepoints
+ * are seen on says nothing of c (a switch there may have gone unrecorded),
+ * only that the task was not where else tc believed it. */
+static void model_evidence(int c, int tid, uint64_t t, bool sideband)
 {
 	struct cpu *cp = &G.m.cpu[c];
-	struct task *p;
+	struct task *p = NULL;
 
+	if (tid > 0 && !(p = task_get(tid, t, NULL)))
+		return;
 	if (sideband && !cp->traced) {
-		if (tid > 0 && (p = task_get(tid, t, NULL)))
-			task_moved(p);
+		G.m.untraced += !cp->sideband;
+		cp->sideband = true;
+		if (p && p->state == ST_RUNNING)
+			model_displace(p);
+		else if (p && p->state != ST_UNKNOWN && p->state != ST_DEAD)
+			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
 		return;
 	}
-	if (tid == 0) {
-		if (cp->idle_gen != cp->gen) {
-			cp->idle_gen = cp->gen;
-			cp->idle_first = t;
-		}
-		return;
-	}
-	if (!(p = task_get(tid, t, NULL)))
-		return;
-	if (p->ev_cpu >= 0 && p->ev_cpu != c)
-		task_moved(p);
-	if (p->ev_cpu != c || p->ev_gen != cp->gen) {
-		p->ev_cpu = c;
-		p->ev_gen = cp->gen;
-		p->ev_first = t;
-	}
-	if (cp->cur == tid)
+	if (cp->cur == tid && (!p || (p->state == ST_RUNNING && p->run_cpu == c)))
 		cp->cur_last = t;
-	if (!sideband && !(flags & TRACE_IRQ_FLAGS))
-		p->wk_pending = false;
+	else
+		model_infer_run(c, tid, p, t);
 }
 
 /* A wakeup (sched_waking, sched_wakeup, sched_wakeup_new) of e->a at t:
@@ -3589,12 +3550,12 @@ static void model_wake(const struct ev *e, uint64_t t)
 	if (!(n = task_get(e->a, t, NULL)))
 		return;
 	task_name(n, e->comm);
-	task_moved(n);	/* being woken: not running, or on its way out */
-	if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1) {
+	if (e->kind == EV_WAKING && n->state == ST_RUNNABLE && n->waker != -1 && !n->wk_pending) {
 		/* sched_waking needs a sleeping task: one woken and not seen
 		 * running since ran and slept on switches the kernel did not
 		 * report; since that wakeup (kept for the chain) it is
-		 * unknown, and runnable again now */
+		 * unknown, and runnable again now.  (One preempted on its way
+		 * to sleep is queued asleep, and may be woken: it stays.) */
 		lat_wake_only(n);
 		task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 		n->inferred++;
@@ -3605,11 +3566,11 @@ static void model_wake(const struct ev *e, uint64_t t)
 		task_set(n, ST_RUNNABLE, t);
 		n->wakeups++;
 		n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
-	} else if (n->state == ST_RUNNING && !n->wk_pending && e->tid != e->a) {
-		/* still in schedule(): applied at its switch-out */
-		n->wk_pending = true;
-		n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
+		n->wk_waker = n->waker;
+	} else if (n->state == ST_RUNNING && e->kind == EV_WAKING) {
+		n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;	/* on its way to sleep, maybe */
 	}
+	n->wk_pending = e->kind == EV_WAKING && !(n->state == ST_RUNNING && e->tid == e->a);	/* open until its sched_wakeup */
 	if (e->c >= 0 && e->c < G.m.ncpu)
 		n->cpu = e->c;
 }
@@ -3633,8 +3594,20 @@ static void model_event(const struct ev *e)
 		for (int i = 0; i < G.m.ntask; i++)
 			G.m.task[i].since = G.m.task[i].first_seen = G.m.task[i].last_seen = t;
 	}
+	if (t < G.m.last && e->kind != EV_LOST) {	/* out of order: counted by the merge */
+		/* older than what the model has applied: its CPU is unknown from
+		 * its last record (once for a run of them); what it says is not
+		 * applied at a time it is not true at */
+		if (e->cpu >= 0 && e->cpu < G.m.ncpu && !G.m.cpu[e->cpu].late) {
+			model_gap_cpu(e->cpu, G.m.last, 0);
+			G.m.cpu[e->cpu].late = true;
+		}
+		return;
+	}
 	if (t < G.m.last)
-		t = G.m.last;	/* out of order: counted by the merge */
+		t = G.m.last;
+	if (e->cpu >= 0 && e->cpu < G.m.ncpu)
+		G.m.cpu[e->cpu].late = false;
 	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
 		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.m.ncpu)
 			model_gap_cpu(e->cpu, t, e->v);	/* the kernel lost records of one ring */
@@ -3648,10 +3621,11 @@ static void model_event(const struct ev *e)
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)) {
 		if (!G.m.tp_first)
 			G.m.tp_first = t;
+		G.m.untraced -= !G.m.cpu[e->cpu].traced && G.m.cpu[e->cpu].sideband;
 		G.m.cpu[e->cpu].traced = true;
 	}
 	if (e->kind != EV_SWITCH && e->kind != EV_LOST && e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
-		model_evidence(e->cpu, e->tid, e->flags, t, e->kind >= EV_NTP && e->kind <= EV_EXIT);
+		model_evidence(e->cpu, e->tid, t, e->kind >= EV_NTP && e->kind <= EV_EXIT);
 	switch (e->kind) {
 	case EV_SWITCH:
 		if (model_cpu_ok(e->cpu))
@@ -3675,10 +3649,11 @@ static void model_event(const struct ev *e)
 		if ((p = task_get(e->kind == EV_EXIT ? e->c : e->a, t, NULL)))
 			p->exited = true;
 		break;
-	case EV_MIGRATE:
+	case EV_MIGRATE:	/* of a queued task: one believed running missed its switch-out */
 		if ((p = task_get(e->a, t, NULL)) && e->c >= 0 && e->c < G.m.ncpu) {
+			if (p->state == ST_RUNNING)
+				model_displace(p);
 			p->cpu = e->c;
-			task_moved(p);	/* moved between run queues: not running */
 		}
 		break;
 	case EV_IDLE:
@@ -3726,9 +3701,21 @@ static void model_event(const struct ev *e)
 	}
 }
 
-/* Close every open state at the last event (end of a replay or summary). */
+/* Close every open state at the last event (end of a replay or summary).
+ * A CPU that leaves out its switches out of idle (seen: inferred_idle)
+ * may run a woken task without a word: its idle ends at its last record,
+ * and a task still queued on it is unknown since it was woken. */
 static void model_end(void)
 {
+	for (int i = 0; i < G.m.ntask; i++) {
+		struct task *p = &G.m.task[i];
+
+		if (p->state == ST_RUNNABLE && p->cpu >= 0 && G.m.cpu[p->cpu].inferred_idle)
+			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
+	}
+	for (int c = 0; c < G.m.ncpu; c++)
+		if (G.m.cpu[c].inferred_idle && G.m.cpu[c].cur == 0)
+			model_end_cur(c);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);
 	for (int c = 0; c < G.m.ncpu; c++) {
@@ -4013,6 +4000,20 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 	}
 }
 
+/* The time record r (stamped t) of queue q is released at: its own; but a
+ * LOST record, stamped when its ring had room again, goes where the loss
+ * began, after the newest record queued before it, so that the model
+ * knows of the loss before it reads the other CPUs' records of the hole
+ * (never before what is released already). */
+static uint64_t mq_key(const struct mq *q, const uint8_t *r, uint64_t t)
+{
+	uint64_t k = q->last && q->last < t ? q->last : t;
+
+	if (g32(r) != PERF_RECORD_LOST)
+		return t;
+	return k > G.mg.released ? k : G.mg.released;
+}
+
 /*
  * Queue a record in queue qi with time t and attr index attr, found at
  * pos: a file offset in the mapped file, or the position mq_reserve gave
@@ -4028,6 +4029,8 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 
 	if (q->b)
 		q->btail = pos + n;
+	if (t > q->last)
+		q->last = t;
 	while (i > 0 && q->n - i < MQ_SHIFT_MAX && mq_at(q, i - 1)->time > t) {
 		*mq_at(q, i) = *mq_at(q, i - 1);
 		i--;
@@ -4206,7 +4209,7 @@ static int rb_drain(struct rb *r, int qi, uint64_t *last)
 		if (rec_info(p, h.size, &ri) < 0 || !ri.has_time) {
 			G.bad.id++;
 		} else {
-			mq_commit(qi, h.size, ri.time, pos, ri.attr);
+			mq_commit(qi, h.size, mq_key(q, p, ri.time), pos, ri.attr);
 			*last = ri.time;
 		}
 		G.mg.seq += h.size;
@@ -4593,11 +4596,16 @@ static bool pe_pass(bool final)
 		struct rb *r = &G.rg.rb[i];
 		struct mq *q = &G.mg.q[r->cpu];
 		uint64_t last = q->caught;
+		/* a ring (nearly) full may have lost records: its LOST record
+		 * comes with its next ones, and must go before the other CPUs'
+		 * records of the loss (mq_key): they wait for the next pass */
+		bool full = rb_avail(*(volatile __u64 *)&r->pc->data_head, r->pc->data_tail, r->size) + 4096 > r->size;
 		int drained = rb_drain(r, r->cpu, &last);
 
-		/* full: caught up to its newest record (a late one inserted
-		 * last is not the newest), so that releasing frees its front */
-		q->caught = drained ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) :
+		/* queue full: caught up to its newest record (a late one
+		 * inserted last is not the newest), so that releasing frees
+		 * its front */
+		q->caught = drained && !full ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) :
 			    q->n && mq_at(q, q->n - 1)->time > last ? mq_at(q, q->n - 1)->time : last;
 		if (q->caught < bound)
 			bound = q->caught;
@@ -6132,7 +6140,7 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 	}
 	if (p)
 		memcpy(p, r, n);
-	mq_commit(qi, (n + 7) & ~(size_t)7, t, at, ri->attr);
+	mq_commit(qi, (n + 7) & ~(size_t)7, mq_key(q, r, t), at, ri->attr);
 }
 
 /*
@@ -6224,10 +6232,10 @@ static int rd_run(uint64_t limit)
 		t = ri.time;
 		if (t > G.rc.tmax)
 			G.rc.tmax = t;
-		if (G.rd.sorted) {	/* tc's own: already in time order */
+		if (G.rd.sorted) {	/* tc's own: in time order, but a LOST record where its loss began */
 			if (t < G.mg.released)
 				G.bad.order++;
-			else
+			else if (type != PERF_RECORD_LOST)
 				G.mg.released = t;
 			emit(r, sz, t, &ri);
 			continue;

@@ -1018,10 +1018,13 @@ static void d_switch_out(void)
 	d_say(" switch_out: %d switches (%d%%);", n, pct);
 }
 
-/* A hole in one CPU's records (a full ring), with a LOST record after it
- * (stamped when the ring had room again: just before the next record) or
- * without (gap). */
-static void d_hole(int lost)
+/* A hole in one CPU's records, with a LOST record after it or without
+ * (gap: any stretch, no marker).  With the LOST record it is a full ring:
+ * the records from its first to the pass that reads the ring again (the
+ * end of that record's round: perf reads every ring each pass) are
+ * dropped, and the LOST record is stamped when the ring had room again,
+ * just before the CPU's next record. */
+static void d_hole(int lost, const int *round)
 {
 	int c = rnd(&D.rs, S.ncpu);
 	size_t n = 0, k = 0, from, len, i, first = 0, last = 0, next = S.nrec;
@@ -1035,12 +1038,12 @@ static void d_hole(int lost)
 	for (i = 0; i < S.nrec; i++) {
 		if (S.rec[i].cpu != c || D.drop[i])
 			continue;
-		if (k >= from && k < from + len) {
+		if (k == from)
+			first = i;
+		if (k >= from && (lost ? round[i] == round[first] : k < from + len)) {
 			D.drop[i] = 1;
-			if (k == from)
-				first = i;
 			last = i;
-		} else if (k >= from + len) {
+		} else if (k >= from) {
 			next = i;
 			break;
 		}
@@ -1048,6 +1051,8 @@ static void d_hole(int lost)
 	}
 	if (k < from)
 		return;
+	for (len = 0, i = first; i <= last; i++)
+		len += D.drop[i] && S.rec[i].cpu == c;
 	d_say(" %s: cpu %d's records %" PRIu64 "..%" PRIu64 " (%zu);", lost ? "lost" : "gap", c, S.rec[first].t,
 	      S.rec[last].t, len);
 	if (lost && next < S.nrec && D.nlost < 8) {
@@ -1185,7 +1190,7 @@ static void damage(int kind, int nround, const int *round)
 			if (chance(&D.rs, 40))
 				d_switch_out(), any = 1;
 			if (chance(&D.rs, 40))
-				d_hole(chance(&D.rs, 50)), any = 1;
+				d_hole(chance(&D.rs, 50), round), any = 1;
 			if (chance(&D.rs, 40))
 				d_late(nround, round), any = 1;
 			if (chance(&D.rs, 40))
@@ -1195,8 +1200,8 @@ static void damage(int kind, int nround, const int *round)
 	switch (kind) {
 	case D_IDLE_OUT: d_idle_out(); break;
 	case D_SWITCH_OUT: d_switch_out(); break;
-	case D_LOST: d_hole(1); break;
-	case D_GAP: d_hole(0); break;
+	case D_LOST: d_hole(1, round); break;
+	case D_GAP: d_hole(0, round); break;
 	case D_LATE: d_late(nround, round); break;
 	case D_WINDOW: d_window(); break;
 	case D_SIDEBAND: d_sideband(); break;
@@ -1317,11 +1322,18 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 					     tcfile ? 0 : S.rec[i].cpu, n }, n++;
 	for (int k = 0; k < D.nlost; k++) {
 		size_t j = 0;
+		uint64_t before = 0;	/* the CPU's last record kept before the loss */
 
-		while (j < S.nrec && (S.rec[j].cpu != D.lost[k].cpu || S.rec[j].t <= D.lost[k].t))
+		while (j < S.nrec && (S.rec[j].cpu != D.lost[k].cpu || S.rec[j].t <= D.lost[k].t)) {
+			if (S.rec[j].cpu == D.lost[k].cpu && !D.drop[j])
+				before = S.rec[j].t;
 			j++;
-		o[n] = (struct out){ &D.lost[k], D.lost[k].t, tcfile ? 0 : j < S.nrec ? round[j] : round[S.nrec - 1],
-				     tcfile ? 0 : D.lost[k].cpu, n };
+		}
+		/* perf: in the round of the CPU's next record; tc's writer: where
+		 * the loss began (it holds the other CPUs' records of a full ring's
+		 * pass until the LOST record is read) */
+		o[n] = (struct out){ &D.lost[k], tcfile && before ? before : D.lost[k].t,
+				     tcfile ? 0 : j < S.nrec ? round[j] : round[S.nrec - 1], tcfile ? 0 : D.lost[k].cpu, n };
 		n++;
 	}
 	qsort(o, n, sizeof(*o), out_cmp);
@@ -1417,6 +1429,7 @@ static void gen(int seed, int ncpu, int ntask, int steps, int kind, int be, int 
 struct row {
 	int id;
 	struct ivs iv, cs;
+	uint64_t unk;			/* ns of its unknown intervals (tc names why) */
 	int has_total;
 	uint64_t first, last, tot[6];
 };
@@ -1531,7 +1544,11 @@ static int dump_read(struct dump *d, const char *path)
 		}
 #define U(i) strtoull(fld[i], NULL, 10)
 #define I(i) atoi(fld[i])
-		if (!strcmp(fld[0], "task") && n == 6 && (r = dump_task(d, I(1), 1))) {
+		if (!strcmp(fld[0], "task") && n == 7 && !strcmp(fld[2], "unknown") && (r = dump_task(d, I(1), 1))) {
+			r->unk += U(4) > U(3) ? U(4) - U(3) : 0;	/* no claim; why in fld[6] */
+		} else if (!strcmp(fld[0], "cpu") && n == 6 && I(2) == -1 && (r = dump_cpu(d, I(1)))) {
+			r->unk += U(4) > U(3) ? U(4) - U(3) : 0;
+		} else if (!strcmp(fld[0], "task") && n == 6 && (r = dump_task(d, I(1), 1))) {
 			ivs_add(&r->iv, U(3), U(4), state_code(fld[2]), I(5));
 		} else if (!strcmp(fld[0], "cpu") && n == 5 && (r = dump_cpu(d, I(1)))) {
 			ivs_add(&r->iv, U(3), U(4), I(2), I(1));
@@ -1549,7 +1566,8 @@ static int dump_read(struct dump *d, const char *path)
 			r->last = d->last = U(3);
 			r->tot[0] = U(4);
 			r->tot[1] = U(5);
-		} else if (strcmp(fld[0], "io") && strcmp(fld[0], "freq")) {
+		} else if (strcmp(fld[0], "io") && strcmp(fld[0], "freq") && strcmp(fld[0], "hardirq") &&
+			   strcmp(fld[0], "softirq")) {
 			d->bad++;
 		}
 #undef U
@@ -1654,6 +1672,9 @@ static int invariants(const struct dump *d, int show)
 			if (sum[k] != r->tot[k - T_RUN])
 				viol(&v, "task %d: %s intervals add up to %" PRIu64 ", task_total says %" PRIu64, r->id,
 				     tnames[k], sum[k], r->tot[k - T_RUN]);
+		if (r->unk != r->tot[4])
+			viol(&v, "task %d: unknown intervals add up to %" PRIu64 ", task_total says %" PRIu64, r->id,
+			     r->unk, r->tot[4]);
 		if (r->last < r->first ||
 		    r->tot[0] + r->tot[1] + r->tot[2] + r->tot[3] + r->tot[4] + r->tot[5] != r->last - r->first)
 			viol(&v, "task %d: task_total states add up to %" PRIu64 ", its span " IV " is %" PRIu64,
@@ -1701,9 +1722,9 @@ static int invariants(const struct dump *d, int show)
 			if (busy != r->tot[0] || idle != r->tot[1])
 				viol(&v, "cpu %d: intervals add up to busy %" PRIu64 " idle %" PRIu64
 				     ", cpu_total says %" PRIu64 " %" PRIu64, c, busy, idle, r->tot[0], r->tot[1]);
-			if (r->last < r->first || r->tot[0] + r->tot[1] > r->last - r->first)
-				viol(&v, "cpu %d: busy %" PRIu64 " + idle %" PRIu64 " > its span " IV, c, r->tot[0],
-				     r->tot[1], r->first, r->last);
+			if (r->last < r->first || r->tot[0] + r->tot[1] + r->unk > r->last - r->first)
+				viol(&v, "cpu %d: busy %" PRIu64 " + idle %" PRIu64 " + unknown %" PRIu64 " > its span " IV,
+				     c, r->tot[0], r->tot[1], r->unk, r->first, r->last);
 		} else if (r->iv.n) {
 			viol(&v, "cpu %d: intervals but no cpu_total", c);
 		}
