@@ -4461,7 +4461,7 @@ static unsigned pe_pages(int ncpu)
 		want = lim * 1024 > (uint64_t)psz ? lim * 1024 - psz : (uint64_t)psz;
 	while ((uint64_t)pages * 2 * psz <= want)
 		pages *= 2;
-	return pages * psz < (128 << 10) && !geteuid() ? (128 << 10) / psz : pages;
+	return pages * psz < (128 << 10) && !geteuid() ? (unsigned)((128 << 10) / psz) : pages;
 }
 
 /*
