@@ -210,8 +210,13 @@ static size_t raw_of(const struct scenario *sc, const struct sev *e, uint8_t *ra
 /* The pid running when e happened: the task of the sample. */
 static int cur_pid(const struct sev *e)
 {
-	return e->kind == E_SWITCH ? e->a :
-	       e->kind == E_WAKEUP || e->kind == E_WAKING ? (int)e->v : 0;
+	static int cur[NCPU];	/* each CPU's task, from its switches (written in order per CPU) */
+	int pid = e->kind == E_SWITCH ? e->a : e->kind == E_WAKEUP || e->kind == E_WAKING ? (int)e->v :
+		  e->cpu >= 0 && e->cpu < NCPU ? cur[e->cpu] : 0;
+
+	if (e->kind == E_SWITCH && e->cpu >= 0 && e->cpu < NCPU)
+		cur[e->cpu] = e->b;
+	return pid;
 }
 
 static void event_rec(struct buf *d, const struct scenario *sc, const struct sev *e)
@@ -219,14 +224,16 @@ static void event_rec(struct buf *d, const struct scenario *sc, const struct sev
 	uint64_t t = T0 + e->us * 1000ull;
 	uint8_t raw[64];
 	size_t rn;
+	int pid;
 
 	if (e->kind == E_LOST) {
 		pw_lost(d, pw_id(TP_SWITCH, e->cpu), e->v);
 		pw_id_trailer(d, 0, 0, t, e->cpu, pw_id(TP_SWITCH, e->cpu));
 		return;
 	}
+	pid = cur_pid(e);
 	rn = raw_of(sc, e, raw);
-	pw_sample(d, SAMPLE_TYPE, pw_id(e->kind, e->cpu), cur_pid(e), cur_pid(e), t, e->cpu, raw, rn);
+	pw_sample(d, SAMPLE_TYPE, pw_id(e->kind, e->cpu), pid, pid, t, e->cpu, raw, rn);
 }
 
 /* The data section: COMM records (synthesized, time 0), then the events

@@ -65,7 +65,8 @@ stderr_ok() {
 
 # basic: alpha (100) and beta (200) on 2 CPUs.
 #   0     cpu0 waking+wakeup alpha          alpha runnable
-#   5     cpu1 beta S -> idle               beta first seen as prev: ran [0,5)
+#   5     cpu1 beta S -> idle               cpu1's first record: beta ran at 5,
+#                                           nothing known of cpu1 before
 #  10     cpu0 idle -> alpha                delay 10
 #  20     cpu1 waking beta                  22.5 cpu1 idle -> beta (delay 2.5)
 #  30     cpu0 alpha S -> idle              35 cpu1 beta D -> idle
@@ -76,17 +77,19 @@ stderr_ok() {
 #  75     cpu1 alpha S -> idle              80 cpu0 waking alpha (the end)
 # alpha: run [10,30) [50.25,62) [63,75) = 43.75; runnable [0,10) [50,50.25)
 #   [62,63) = 11.25; sleep [30,50) [75,80) = 25; 3 switches, 3 wakeups.
-# beta: run [0,5) [22.5,35) [56,60) [62,70) = 29.5; runnable [20,22.5) [55,56)
+# beta: run [22.5,35) [56,60) [62,70) = 24.5; runnable [20,22.5) [55,56)
 #   [61,62) = 4.5; sleep [5,20) [60,61) [70,80) = 26; blocked [35,55) = 20;
-#   4 switches: 3 seen, and the one before the start that [0,5) implies.
+#   unknown [0,5); 4 switches: 3 seen, and the one before 5 that its
+#   switch-out there implies.
 # cpu0: idle [0,10) [30,50.25) [70,80) = 40.25, busy 39.75, 5 switches.
-# cpu1: busy [0,5) [22.5,35) [56,60) [63,75) = 33.5, idle 46.5, 7 switches.
+# cpu1: busy [22.5,35) [56,60) [63,75) = 28.5, idle 46.5, unknown [0,5),
+#   7 switches.
 EXP_BASIC='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 100 100 alpha 43.750 11.250 25.000 0.000 0.000 3 3 10.000 0.000
-200 200 beta 29.500 4.500 26.000 20.000 0.000 4 3 2.500 0.000
+200 200 beta 24.500 4.500 26.000 20.000 0.000 4 3 2.500 5.000
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
 0 39.750 40.250 5 - 0 0
-1 33.500 46.500 7 - 0 0'
+1 28.500 46.500 7 - 0 0'
 
 EXP_BASIC_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=100 tid=100 exec=0 comm=alpha
@@ -119,12 +122,13 @@ EXP_BASIC_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 #   worker: unknown [0,4.5) runnable [4.5,5) [25.5,26) sleep [15,25.5)
 #         blocked [38,40).
 # cpu0: C1 4.5 ms, C2 13 ms; 1000 MHz for 8 ms, 2000 for 32: 1800 average.
-# cpu1: C1 1.5, C2 14, C3 9; 800 MHz for 19.5 ms, 1600 for 20: 1205 average.
+# cpu1: C1 1.5, C2 14, C3 9; 800 MHz for 19.5 ms, 1600 for 20: 1205 average;
+#   idle from its first record (0.5), busy [26,38).
 EXP_POWER='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 300 300 worker 22.000 1.000 10.500 2.000 0.000 2 2 0.500 4.500
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
 0 10.000 30.000 2 1:4.500,2:13.000 1800 2000
-1 12.000 28.000 2 1:1.500,2:14.000,3:9.000 1205 1600'
+1 12.000 27.500 2 1:1.500,2:14.000,3:9.000 1205 1600'
 
 EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 0 0 comm pid=300 tid=300 exec=0 comm=worker
@@ -150,10 +154,12 @@ EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 1040000000 0 cpu_frequency state=1200000 cpu_id=0'
 
 # lost: left (400), right (500); 5 events lost, reported at 20 on cpu0:
-# cpu0's records after its newest one (10) are missing.  What ran or was
-# queued on cpu0 and every sleeping or blocked task (its wakeup may be among
-# cpu0's lost records) is unknown from there until the next event about it;
-# cpu1's own switches stand.
+# cpu0's records after its newest one (10) are missing.  The LOST record
+# goes where the loss began (after 10, before cpu1's 12): what ran on cpu0,
+# every runnable, sleeping or blocked task (its wakeup may be among cpu0's
+# lost records) is unknown from there until the next event about it, and
+# no task is taken for asleep before the loss's end (20); cpu1's own
+# switches stand.
 #   0 cpu1 waking right; 1 cpu1 idle -> right; 2 cpu0 idle -> left
 #  10 cpu0 left S -> idle; 12 cpu1 right D -> idle; 20 LOST (cpu0)
 #  25 cpu1 idle -> right; 27 cpu0 waking left; 28 cpu0 idle -> left
@@ -161,15 +167,16 @@ EXP_POWER_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 # right: runnable [0,1) run [1,12) [25,35) unknown [12,25) sleep [35,45)
 # left: unknown [0,2) [10,27) run [2,10) [28,40) sleep [40,45)
 #   runnable [27,28)
-# cpu0: idle [0,2) [40,45), and [27,28) from the idle task's waking at 27
-#   (the first evidence of idle after the gap) = 8, busy 20, [10,27)
-#   unknown; cpu1: idle [0,1) [12,25) [35,45) = 24, busy 21 (its ring lost
-#   nothing: its switches say it was idle while right was blocked).
+# cpu0: nothing known before its first record (2); idle [40,45), and
+#   [27,28) from the idle task's waking at 27 (the first evidence of idle
+#   after the gap) = 6, busy 20, [10,27) unknown; cpu1: idle [0,1) [12,25)
+#   [35,45) = 24, busy 21 (its ring lost nothing: its switches say it was
+#   idle while right was unknown).
 EXP_LOST='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
 500 500 right 21.000 1.000 10.000 0.000 0.000 2 2 1.000 13.000
 400 400 left 20.000 1.000 5.000 0.000 0.000 2 1 1.000 19.000
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
-0 20.000 8.000 4 - 0 0
+0 20.000 6.000 4 - 0 0
 1 21.000 24.000 4 - 0 0'
 
 EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
@@ -179,8 +186,8 @@ EXP_LOST_SCRIPT='0 0 comm pid=0 tid=0 exec=0 comm=swapper
 1001000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=right next_pid=500
 1002000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=left next_pid=400
 1010000000 0 sched_switch prev_comm=left prev_pid=400 prev_state=1 next_comm=swapper/0 next_pid=0
-1012000000 1 sched_switch prev_comm=right prev_pid=500 prev_state=2 next_comm=swapper/1 next_pid=0
 1020000000 0 lost lost=5
+1012000000 1 sched_switch prev_comm=right prev_pid=500 prev_state=2 next_comm=swapper/1 next_pid=0
 1025000000 1 sched_switch prev_comm=swapper/1 prev_pid=0 prev_state=0 next_comm=right next_pid=500
 1027000000 0 sched_waking comm=left pid=400 target_cpu=0 waker=0 irq=0
 1028000000 0 sched_switch prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=left next_pid=400
