@@ -222,6 +222,7 @@ cross: tc test/mkdata $(CROSS_BINS)
 bench: tc test/pingpong
 	bash test/bench_read.sh
 	bash test/bench_record.sh
+	bash test/bench_load.sh
 	bash test/bench.sh
 	bash test/bench_view.sh
 
