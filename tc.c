@@ -275,6 +275,7 @@ struct cpu {
 	uint64_t freq_since;
 	bool seen;		/* a switch was seen on it */
 	bool traced;		/* a tracepoint record was seen on it */
+	uint64_t first;		/* its first tracepoint record: nothing is known of it before */
 	uint64_t cstate_ns[10];	/* time per idle state (deeper ones in the last) */
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
@@ -3622,6 +3623,8 @@ static void model_event(const struct ev *e)
 		if (!G.m.tp_first)
 			G.m.tp_first = t;
 		G.m.untraced -= !G.m.cpu[e->cpu].traced && G.m.cpu[e->cpu].sideband;
+		if (!G.m.cpu[e->cpu].traced)
+			G.m.cpu[e->cpu].first = t;
 		G.m.cpu[e->cpu].traced = true;
 	}
 	if (e->kind != EV_SWITCH && e->kind != EV_LOST && e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
@@ -9177,17 +9180,33 @@ static int draw_str(int r, int c, int w, const char *s, int fg, int bg, int attr
 	return i;
 }
 
-/* printf into row r from column c, at most w columns. */
+/* printf into row r from column c, at most w columns; how many it took.
+ * Text that does not fit (trailing blanks aside) ends at a word with '>'
+ * in the last column, so that no name or number is shown cut short (all
+ * w columns are then taken). */
 static int __attribute__((format(printf, 6, 7)))
 draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
+	int len, cut;
 
 	va_start(ap, fmt);
 	vsfmt(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return draw_str(r, c, w, buf, fg, -1, attr);
+	for (len = (int)strlen(buf); len > w && len > 0 && buf[len - 1] == ' '; len--)
+		buf[len - 1] = 0;
+	if (len <= w || w < 8)
+		return draw_str(r, c, w, buf, fg, -1, attr);
+	for (cut = w - 1; cut > w / 2 && buf[cut] != ' '; cut--)
+		;
+	if (cut <= w / 2)	/* one long word: cut it */
+		cut = w - 1;
+	buf[cut] = 0;
+	for (int i = draw_str(r, c, cut, buf, fg, -1, attr); i < w - 1; i++)
+		draw_put(r, c + i, ' ', fg, -1, attr);
+	draw_put(r, c + w - 1, '>', fg, -1, attr | CA_BOLD);
+	return w;
 }
 
 /* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns". */
@@ -9947,7 +9966,7 @@ static void draw_task_details(int r, int row)
 	fmt_at(d1, sizeof(d1), G.v.cursor);
 	c = draw_fmt(r, 0, G.term.cols, -1, 0, "%d %s at %s: ", t->tid, t->comm, d1);
 	if (!task_at(row, G.v.cursor, &st, &start, &end, &aux)) {
-		fmt_at(d1, sizeof(d1), t->state == ST_DEAD ? t->since : t->first_seen);
+		fmt_secs(d1, sizeof(d1), (t->state == ST_DEAD ? t->since : t->first_seen) - G.m.first, 1000);	/* to the us */
 		if (t->state == ST_DEAD && G.v.cursor >= t->since)
 			c += draw_fmt(r, c, G.term.cols - c, -1, 0, "gone: exited at %s", d1);
 		else if (G.v.cursor < t->first_seen)
@@ -10017,7 +10036,14 @@ static void draw_cpu_details(int r, int c)
 	fmt_at(d1, sizeof(d1), G.v.cursor);
 	n = draw_fmt(r, 0, G.term.cols, -1, 0, "cpu%d at %s: ", c, d1);
 	if (tid < 0) {
-		if (p->cur < 0 && p->since && G.v.cursor >= p->since)
+		fmt_secs(d1, sizeof(d1), p->first - G.m.first, 1000);	/* to the us */
+		if (!p->traced && p->sideband)
+			unk_text(UNK_AUX(UNK_UNTRACED, 0), false, d2, sizeof(d2));
+		else if (!p->traced)
+			sfmt(d2, sizeof(d2), "no record of it yet");
+		else if (G.v.cursor < p->first)
+			sfmt(d2, sizeof(d2), "no record of it before %s", d1);
+		else if (p->cur < 0 && p->since && G.v.cursor >= p->since)
 			unk_text(p->unk_aux, false, d2, sizeof(d2));
 		else if (chain_at(p->last_ival, ROW_CPU(c), G.v.cursor, &v) && v.state < 0)
 			unk_text(v.aux, false, d2, sizeof(d2));
@@ -10057,7 +10083,7 @@ static void draw_details(int r)
 		return;
 	}
 	if (G.v.msg[0]) {
-		draw_str(r, 0, G.term.cols, G.v.msg, -1, -1, CA_BOLD);
+		draw_fmt(r, 0, G.term.cols, -1, CA_BOLD, "%s", G.v.msg);
 		return;
 	}
 	if (G.opt.nfilt && !G.opt.power_only && (!G.v.nrowlist || G.v.rowlist[G.v.nrowlist - 1] < 0)) {
@@ -10156,8 +10182,8 @@ static void task_totals(int row, uint64_t a, uint64_t b, uint64_t tot[ST_N])
 /*
  * The status line: mode, window, cursor and the rest, as segments with a
  * priority; on a narrow terminal the least important go first (following,
- * what the exact history reaches), never the lost events, the bad data or
- * the event rate.
+ * what the exact history reaches; of equal ones the rightmost), never the
+ * mode, the lost events, the bad data or the command's exit.
  */
 static void draw_status(int r)
 {
@@ -10191,7 +10217,7 @@ static void draw_status(int r)
 	if (G.v.ended)
 		SEG(6, "| %s ", G.rd.follow ? "end of stream" : "end of recording");
 	if (G.v.exit[0])
-		SEG(8, "| %s ", G.v.exit);
+		SEG(9, "| %s ", G.v.exit);
 	if (G.rec.fd >= 0 && G.opt.live)
 		SEG(5, "| rec %.1fMiB ", G.rec.pos / 1048576.0);
 	if (G.opt.live || G.v.speed > 0)
@@ -10223,8 +10249,8 @@ static void draw_status(int r)
 	if (G.bad.order || G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id)
 		SEG(9, "| bad data: see ? ");
 #undef SEG
-	for (int p = 1; p < 9 && len > G.term.cols; p++)	/* drop the least important */
-		for (int i = 0; i < n; i++)
+	for (int p = 1; p < 9 && len > G.term.cols; p++)	/* drop the least important, the last first */
+		for (int i = n - 1; i >= 0 && len > G.term.cols; i--)
 			if (pri[i] == p) {
 				len -= strlen(seg[i]);
 				pri[i] = 0;
@@ -10236,7 +10262,9 @@ static void draw_status(int r)
 			c += draw_str(r, c, G.term.cols - c, seg[i], -1, -1, CA_REVERSE | (i ? 0 : CA_BOLD));
 }
 
-/* The colour legend on one line (row r), as the cells draw each meaning. */
+/* The colour legend on one line (row r), as the cells draw each meaning;
+ * where it does not fit beside the labels it takes the whole line, and an
+ * item that does not fit is left out whole. */
 static void draw_legend(int r)
 {
 	static const struct { const char *name; int col; uint16_t u, a; bool fg; } l[] = {
@@ -10245,10 +10273,15 @@ static void draw_legend(int r)
 		{ "I/O", COL_IO, 0x2592, 'I', false }, { "unknown", COL_UNKNOWN, 0x2571, '/', true },
 		{ "cpu idle", COL_IDLE, '0', '0', false }, { "deep idle", COL_IDLE_DEEP, '2', '2', false },
 	};
-	int c = LABEL_W;
+	int c = LABEL_W, need = -1;
 
-	draw_str(r, 0, LABEL_W, "legend", COL_AXIS, -1, 0);
-	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c < G.term.cols; i++) {
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		need += 3 + (int)strlen(l[i].name);
+	if (LABEL_W + need > G.term.cols)	/* narrow: the whole line for the items */
+		c = 0;
+	else
+		draw_str(r, 0, LABEL_W, "legend", COL_AXIS, -1, 0);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]) && c + 2 + (int)strlen(l[i].name) <= G.term.cols; i++) {
 		uint16_t ch = G.term.utf8 ? l[i].u : l[i].a;
 
 		if (G.term.ncolor && !l[i].fg && !(G.term.ncolor == 16 && l[i].col >= COL_IDLE))
@@ -10271,8 +10304,8 @@ static void draw_help(void)
 		"block height: share running (busy)",
 		"colour: runnable, blocked, I/O,",
 		"  CPU idle state (digits: depth)",
-		"/ hatched: unknown (lost, paused,",
-		"  older than the history kept)",
+		"/ hatched: unknown, the details",
+		"  line at the bottom says why",
 		"",
 	};
 	char cnt[7][80], keys[N_KEYS + 1][48];
@@ -10381,14 +10414,14 @@ static void draw_panel(const char *title, char lines[][PANEL_W], int n, const ch
 	for (int i = 0; i < n + 3; i++)
 		for (int k = 0; k < w; k++)
 			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
-	draw_str(r0, c0 + 1, w - 2, title, -1, -1, CA_REVERSE | CA_BOLD);
+	draw_fmt(r0, c0 + 1, w - 2, -1, CA_REVERSE | CA_BOLD, "%s", title);
 	for (int i = 0; i < n; i++) {
 		int attr = i == G.v.psel ? CA_BOLD : CA_REVERSE;
 
 		if (i == G.v.psel)
 			for (int k = 0; k < w; k++)
 				draw_put(r0 + 1 + i, c0 + k, k == 1 ? '>' : ' ', -1, -1, attr);
-		draw_str(r0 + 1 + i, c0 + 3, w - 4, lines[i], -1, -1, attr);
+		draw_fmt(r0 + 1 + i, c0 + 3, w - 4, -1, attr, "%s", lines[i]);
 	}
 	draw_str(r0 + n + 2, c0 + 1, w - 2, hint, -1, -1, CA_REVERSE);
 }
@@ -11661,10 +11694,17 @@ static void view_events(struct vloop *l, uint64_t now)
 	}
 	if (G.opt.live && G.opt.cmd && (G.sig.child || G.child.done)) {
 		G.sig.child = 0;
-		if (cmd_reap() && !G.v.exit[0])
-			sfmt(G.v.exit, sizeof(G.v.exit), "%.30s exited (status %d): q quits", G.opt.cmd[0],
-			     WIFEXITED(G.child.status) ? WEXITSTATUS(G.child.status) :
-			     128 + WTERMSIG(G.child.status));
+		if (cmd_reap() && !G.v.exit[0]) {
+			const char *b = strrchr(G.opt.cmd[0], '/');
+
+			b = b && b[1] ? b + 1 : G.opt.cmd[0];
+			if (WIFEXITED(G.child.status))
+				sfmt(G.v.exit, sizeof(G.v.exit), "%.20s exited (status %d): q quits", b,
+				     WEXITSTATUS(G.child.status));
+			else
+				sfmt(G.v.exit, sizeof(G.v.exit), "%.20s killed by signal %d: q quits", b,
+				     WTERMSIG(G.child.status));
+		}
 	}
 	if (now - l->rate_t >= NS_PER_SEC) {
 		uint64_t n = 0;
