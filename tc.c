@@ -10604,7 +10604,7 @@ static void draw_chain(void)
 	if (n)
 		chain_end_text(s, n, lines[n], PANEL_W);
 	else
-		sfmt(lines[0], PANEL_W, "no wakeup of %d kept before the cursor", G.v.ctid);
+		sfmt(lines[0], PANEL_W, "no wakeup of %s kept before the cursor", who);
 	draw_panel(title, lines, panel_fit(n + 1), "j/k step (the cursor and row follow), Esc or W: close");
 }
 
