@@ -248,6 +248,7 @@ struct task {
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
 	uint32_t lost_gaps;	/* losses of its CPU's ring that made it unknown */
+	uint32_t migrations;	/* sched_migrate_task to another CPU (se.nr_migrations) */
 	uint64_t irq_ns;	/* -Q: interrupt time inside its runs */
 	/* answers (see lat_wait_end): runnable waits, wakeups for the chain */
 	uint32_t lat_hist[LAT_NB];	/* waits per log2 bucket */
@@ -3657,6 +3658,7 @@ static void model_event(const struct ev *e)
 			if (p->state == ST_RUNNING)
 				model_displace(p);
 			p->cpu = e->c;
+			p->migrations += e->b != e->c;
 		}
 		break;
 	case EV_IDLE:
@@ -7191,7 +7193,7 @@ static void out_summary(struct out *f)
 	}
 	sort(idx, n, sizeof(int), out_cmp_run);
 	oputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
-	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\tirq_ms\n", f);
+	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\tirq_ms\tmigrations\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &G.m.task[idx[i]];
 
@@ -7212,7 +7214,7 @@ static void out_summary(struct out *f)
 		ofmt(f, "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u", t->io_rbytes, t->io_wbytes, t->io_errors,
 		     t->missing_out, t->lost_gaps);
 		out_ms(f, t->irq_ns);
-		oputc('\n', f);
+		ofmt(f, "\t%u\n", t->migrations);
 	}
 	mem_free(idx);
 	out_summary_cpus(f);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The interface is written once, in tc's option and key tables: --help
 # prints them, and README's command list and the man page are checked
-# against it.  Sourced by test/run.sh.
+# against it, as README's --summary columns are against --summary.
+# Sourced by test/run.sh.
 
 # README's block between "<!-- tc --help -->" and its end is what
 # tc --help prints before the keys.
@@ -58,4 +59,25 @@ options_table() {
 	if [ -n "$why" ]; then fail options_table "$why"; else pass options_table; fi
 }
 
-run_tests readme_help man_page options_table
+# README's --summary section names every column of --summary's task and CPU
+# blocks (as `name`), and its task table names no column tc does not print.
+summary_columns() {
+	local why= miss extra
+	"$ROOT/test/mkdata" --scenario basic "$T/b.data" && "$TC" --replay "$T/b.data" --summary >"$T/sum" 2>/dev/null
+	sed -n '/^## `--summary`$/,/^## /p' "$ROOT/README.md" >"$T/readme"
+	awk -F'\t' 'NR == 1 || $1 == "cpu" { for (i = 1; i <= NF; i++) print $i }' "$T/sum" | sort -u >"$T/cols"
+	grep -o '`[a-z_]*`' "$T/readme" | tr -d '`' | sort -u >"$T/named"
+	grep '^| `' "$T/readme" | cut -d'|' -f2 | grep -o '`[a-z_]*`' | tr -d '`' | sort -u >"$T/table"
+	miss=$(comm -23 "$T/cols" "$T/named" | tr '\n' ' ')
+	extra=$(comm -13 "$T/cols" "$T/table" | tr '\n' ' ')
+	if [ ! -s "$T/cols" ] || [ ! -s "$T/table" ]; then
+		why="no columns found: --summary $(wc -l <"$T/cols") lines, README's table $(wc -l <"$T/table")"
+	elif [ -n "$miss" ]; then
+		why="README's --summary section does not name: $miss"
+	elif [ -n "$extra" ]; then
+		why="README's task table names columns tc does not print: $extra"
+	fi
+	if [ -n "$why" ]; then fail summary_columns "$why"; else pass summary_columns; fi
+}
+
+run_tests readme_help man_page options_table summary_columns

@@ -15,6 +15,9 @@
 #   model_pingpong_io    pingpong with and without -I: switches per task
 #                        within 1 %, wakeups within 1 % of the task's sleeps
 #                        (switch-outs S or D) in both, the right I/O calls
+#   model_migrations_proc
+#                        a shell that moves itself between CPUs: tc's
+#                        migrations bracket the kernel's se.nr_migrations
 
 MODEL_MIX=$TMP/model_mix.data
 
@@ -247,4 +250,60 @@ model_pingpong_io() {
 	fi
 }
 
-kernel_tests model_busy_share model_timehist model_pingpong_io
+# The kernel counts a task's moves to another CPU in se.nr_migrations
+# (/proc/PID/sched). A shell reads its own count, moves itself between
+# CPU 0 and CPU 1 100 times (taskset on itself while it waits: it wakes on
+# the other CPU), and reads it again; /bin/true before and after each read
+# marks the reads in the trace (its fork records). The kernel's delta lies
+# between tc's sched_migrate_task records of the shell from the second to
+# the second-to-last fork and those from the first to the last, and the
+# migrations column of --summary counts all of them.
+model_migrations_proc() {
+	local rc res sh
+	if [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null; then
+		skip model_migrations_proc "needs 2 CPUs and taskset"
+		return
+	fi
+	# shellcheck disable=SC2016
+	timeout 120 "$TC" --record "$T/m.data" -- sh -c '
+		m() { while read -r k c v; do [ "$k" = se.nr_migrations ] && echo "$v"; done </proc/$$/sched; }
+		/bin/true; m >"$1.a"; /bin/true
+		i=0; while [ $i -lt 100 ]; do taskset -pc $((i % 2)) $$ >/dev/null; i=$((i + 1)); done
+		/bin/true; m >"$1.b"; /bin/true; echo $$ >"$1.pid"' sh "$T/m" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$T/m.pid" ]; then
+		fail model_migrations_proc "tc --record: exit status $rc: $(head -3 "$T/err")"
+		return
+	fi
+	sh=$(cat "$T/m.pid")
+	timeout 60 "$TC_SAN" --replay "$T/m.data" --script >"$T/m.script" 2>/dev/null &&
+		timeout 60 "$TC_SAN" --replay "$T/m.data" --summary -p "$sh" >"$T/m.sum" 2>/dev/null
+	res=$(awk -v sh="$sh" -v a="$(cat "$T/m.a")" -v b="$(cat "$T/m.b")" '
+	FILENAME ~ /script$/ && $3 == "sched_process_fork" && $5 == "parent_pid=" sh { fork[++nf] = $1 }
+	FILENAME ~ /script$/ && $3 == "sched_migrate_task" && $5 == "pid=" sh {
+		split($6, o, "="); split($7, d, "=")
+		if (o[2] != d[2]) mig[++nm] = $1
+	}
+	FILENAME ~ /sum$/ && FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	FILENAME ~ /sum$/ && $1 == sh { column = $col["migrations"] }
+	END {
+		for (i = 1; i <= nm; i++) {
+			inner += mig[i] > fork[2] && mig[i] < fork[nf - 1]
+			outer += mig[i] > fork[1] && mig[i] < fork[nf]
+		}
+		delta = b - a
+		if (nf < 4) print "the shell forked " nf + 0 " times in the trace, want 104"
+		else if (delta < 50) print "the kernel counted " delta " migrations of the shell, want about 100"
+		else if (delta < inner || delta > outer) print "the kernel counted " delta ", tc " inner " to " outer " between the reads"
+		else if (column != nm) print "--summary migrations " column ", want its " nm " records"
+		printf "ok %d %d %d %d\n", delta, inner, outer, nm
+	}' "$T/m.script" "$T/m.sum")
+	note "model_migrations_proc: kernel delta, tc inner, outer, all: ${res##*ok }"
+	if [ "${res%%ok *}" = "" ]; then
+		pass model_migrations_proc
+	else
+		fail model_migrations_proc "${res%%ok *}"
+	fi
+}
+
+kernel_tests model_busy_share model_timehist model_pingpong_io model_migrations_proc

@@ -3897,6 +3897,34 @@ static void t_model_irq(void)
 }
 
 /*
+ * migrations counts a task's sched_migrate_task records to another CPU:
+ * 200 woken on cpu0, pulled to cpu1 and back, and one record from a CPU
+ * to itself (set_task_cpu traces that too), which the kernel's
+ * se.nr_migrations does not count.
+ */
+static void t_model_migrations(void)
+{
+	static const int move[][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 } };
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_switch(1000, 1, 0, 0, 0);
+	ev_wake(2000, EV_WAKING, 0, 100, 200, 0);
+	for (int i = 0; i < 3; i++) {
+		struct ev e = { .kind = EV_MIGRATE, .time = 3000 + i, .cpu = 0, .tid = 100, .pid = 100,
+				.a = 200, .b = move[i][0], .c = move[i][1] };
+
+		model_event(&e);
+	}
+	model_end();
+	CHECK(task_of(200)->migrations == 2 && task_of(100)->migrations == 0, "migrations 200: %u, 100: %u",
+	      task_of(200)->migrations, task_of(100)->migrations);
+	CHECK(task_of(200)->cpu == 0, "200 queued on cpu%d, want cpu0", task_of(200)->cpu);
+	CHECK_INVARIANTS();
+}
+
+/*
  * -I in the view: a task sleeping inside a read() is sleeping in the model
  * and drawn as I/O (from its call intervals), running where it runs.
  *   100 runs [1000, 2000), read( at 1500, sleeps 2000, woken 9000, runs
@@ -4678,6 +4706,7 @@ int main(void)
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
 	RUN(model_irq);
+	RUN(model_migrations);
 	RUN(view_irq);
 	RUN(model_io_drawn);
 	RUN(rec_roundtrip);
