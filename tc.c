@@ -484,6 +484,9 @@ static struct {
 		uint64_t fifo_since, fifo_ns, calm_since;	/* when it rose; its time at FIFO; rings calm since */
 		int *fds;		/* every perf event fd */
 		int nfd;
+		/* every event was on from on_from to on_until (0: still on);
+		 * records outside were left out (pe_outside) */
+		uint64_t on_from, on_until, trimmed;
 	} rg;
 
 	struct merge {			/* merge (a reader's pass has its own: rd_pass) */
@@ -591,6 +594,8 @@ static struct {
 		int status;
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
+		uint64_t done_at;	/* when it was reaped */
+		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
 	} child;
 
 	struct term {			/* terminal and frame */
@@ -4168,6 +4173,29 @@ static uint64_t rb_avail(uint64_t head, uint64_t tail, uint64_t size)
 	return d;
 }
 
+/* Whether record p (ri) of a ring lies outside the span every event was on
+ * (see pe_enable): a sample from before it, or any record but a loss
+ * report after it (side-band records from before stay: they name tasks).
+ * Also notes the traced command's exit and then its last switch-out, which
+ * --record waits for (cmd_out). */
+static bool pe_outside(const uint8_t *p, const struct rinfo *ri)
+{
+	uint32_t type = g32(p);
+	int kind = ri->attr >= 0 && type == PERF_RECORD_SAMPLE ? G.ev.attr[ri->attr].kind : EV_NONE;
+
+	if ((type == PERF_RECORD_SAMPLE && ri->time < G.rg.on_from) ||
+	    (G.rg.on_until && ri->time > G.rg.on_until && type != PERF_RECORD_LOST &&
+	     type != PERF_RECORD_LOST_SAMPLES)) {
+		G.rg.trimmed++;
+		return true;
+	}
+	if (G.child.pid > 0 && ri->tid == G.child.pid) {
+		G.child.out_read |= G.child.exit_read && kind == EV_SWITCH;
+		G.child.exit_read |= kind == EV_PEXIT;
+	}
+	return false;
+}
+
 /*
  * Move complete records from ring r into merge queue qi (copied once, into
  * the queue's byte ring), up to the ring's head or until the queue is full.
@@ -4213,7 +4241,7 @@ static int rb_drain(struct rb *r, int qi, uint64_t *last)
 		rb_copy(r, tail, p, h.size);
 		if (rec_info(p, h.size, &ri) < 0 || !ri.has_time) {
 			G.bad.id++;
-		} else {
+		} else if (!pe_outside(p, &ri)) {
 			mq_commit(qi, h.size, mq_key(q, p, ri.time), pos, ri.attr);
 			*last = ri.time;
 		}
@@ -4568,11 +4596,20 @@ static void pe_setup(void)
 	mrg_init(G.m.ncpu + 1, (size_t)pages * psz + MAX_REC, false);	/* a ring and one record */
 }
 
-/* Enable (on) or disable every event. */
+/* Enable (on) or disable every event, one descriptor after another: the
+ * span all were on is from the last enable to the first disable, and the
+ * records outside it are left out (pe_outside), so that no CPU's trace
+ * ends with some kinds of events and not others. */
 static void pe_enable(bool on)
 {
+	if (!on)
+		G.rg.on_until = now_ns();
 	for (int i = 0; i < G.rg.nfd; i++)
 		ioctl(G.rg.fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	if (on) {
+		G.rg.on_from = now_ns();
+		G.rg.on_until = 0;
+	}
 }
 
 /* Sum the per-event lost counts (PERF_FORMAT_LOST) into G.n.lost_read. */
@@ -6843,9 +6880,18 @@ static bool cmd_reap(void)
 		if (p == G.child.pid && !G.child.done) {
 			G.child.status = st;
 			G.child.done = true;
+			G.child.done_at = now_ns();
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
 	return G.child.done;
+}
+
+/* Once the command has exited: true when its last switch-out has been
+ * read from the rings (it comes after the exit the parent is told of), or
+ * 100 ms after it was reaped (the record lost, no sched events). */
+static bool cmd_out(void)
+{
+	return G.child.out_read || now_ns() - G.child.done_at >= NS_PER_SEC / 10;
 }
 
 struct cmd_proc { int pid, ppid; int8_t mine; bool zombie; };	/* mine: -1 unknown, 0, 1 */
@@ -7255,6 +7301,7 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		{ "missing switch-ins inferred", &G.m.inferred }, { "gaps", &G.m.gaps },
 		{ "tasks evicted", &G.m.evicted_tasks },
 		{ "released early (queues full)", &G.mg.forced },
+		{ "left out from while events were switched on or off", &G.rg.trimmed },
 	};
 	uint64_t total = 0;
 	struct rusage ru;
@@ -11484,7 +11531,7 @@ static int run_record(void)
 	pfd[G.rg.nrb].fd = G.sig.pipe[0];
 	pfd[G.rg.nrb].events = POLLIN;
 	for (;;) {
-		int timeout = PASS_MS;
+		int timeout = G.child.done ? 10 : PASS_MS;	/* its last switch-out is due */
 		char drain[64];
 
 		if (t_end) {
@@ -11501,7 +11548,7 @@ static int run_record(void)
 		capture_pump();
 		if (G.fl.buf && fl_poll(false))
 			break;
-		if (G.sig.stop || (G.opt.cmd && cmd_reap()))
+		if (G.sig.stop || (G.opt.cmd && cmd_reap() && cmd_out()))
 			break;
 	}
 	mem_free(pfd);
