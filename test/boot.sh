@@ -270,7 +270,9 @@ render() {
 	tmux -L tcboot kill-server 2>/dev/null
 }
 
-declare -A RES WALL
+declare -A WALL
+# perf.data's magic as this machine writes it (PERFILE2, in its byte order).
+HOST_MAGIC=$(printf PERFILE2 | { [ "$(printf '\1\0' | od -An -tu2 | tr -d ' ')" = 1 ] && cat || rev; })
 
 # kpass/kfail/kskip K CHECK [WHY]: a result of kernel K.
 kpass() { pass "$1: $2"; echo "PASS $2" >>"$TMP/$1.results"; }
@@ -421,7 +423,7 @@ boot() {
 host_checks() {
 	local k=$1 D=$2 key1=$3 key2=$4 live_off=$5 F=$2/files H=$2/host
 	local n m d why_s='' why_l='' why_c='' why_p='' got want sw brk first rows pids p cpus
-	local have_perf=1
+	local have_perf=1 perf_skip=''
 	command -v perf >/dev/null || have_perf=0
 	for n in rec idle io fl stream cut live; do
 		[ -s "$F/$n.data" ] || continue
@@ -433,7 +435,14 @@ host_checks() {
 			cmp -s "$H/$n.latency" "$F/$n.latency" || why_l="$why_l $n"
 			cmp -s "$H/$n.script" "$F/$n.script" || why_c="$why_c $n"
 		fi
-		if [ "$have_perf" = 1 ]; then
+		if [ "$have_perf" = 1 ] && [ "$n" = stream ] && [ "$(head -c 8 "$F/$n.data")" != "$HOST_MAGIC" ]; then
+			# perf (6.1, and as of 6.x) reads the other byte order in a
+			# file (perf_session__read_header sets evsel->needs_swap)
+			# but not in a pipe-mode stream: perf_event__process_attr
+			# leaves needs_swap unset, so a tracepoint's raw data is
+			# not swapped back and every sample fails (-EFAULT).
+			perf_skip="perf reads no pipe-mode stream of the other byte order (perf_event__process_attr leaves evsel->needs_swap unset: 'Can't parse sample, err = -14'); this machine's tc reads it (same_summary)"
+		elif [ "$have_perf" = 1 ]; then
 			if [ "$n" = stream ]; then
 				timeout 120 perf script -i - <"$F/$n.data" >"$H/$n.perf" 2>"$H/$n.perf.err"
 			else
@@ -456,6 +465,7 @@ host_checks() {
 		kfail "$k" same_script "--script differs for:$why_c"; fi
 	if [ "$have_perf" = 0 ]; then kskip "$k" perf_script "perf is not installed (linux-perf)";
 	elif [ -z "$why_p" ]; then kpass "$k" perf_script; else kfail "$k" perf_script "$why_p"; fi
+	[ -z "$perf_skip" ] || kskip "$k" perf_script_stream "$perf_skip"
 
 	# Switches: a chain on each CPU, on the pingpong and the idle recording.
 	cpus=$(awk '$1 == "INFO" && $2 == "cpus" { print $3 }' "$TMP/$k.results")
@@ -528,16 +538,16 @@ host_checks() {
 # passed, FAIL when one failed, skip when all were skipped.
 COLS='record:record,tracefs_mount,idle_record summary:summary,same_summary latency:latency,same_latency
 script:script,same_script -I:io_record,io_exact flight:flight,flight_replay stream:stream
-repair:repair,repair_replay live:live,live_stty,live_reap,live_frame,live_help perf:perf_script
+repair:repair,repair_replay live:live,live_stty,live_reap,live_frame,live_help perf:perf_script,perf_script_stream
 events:switch_chain,idle_lost,pingpong_switches'
 
 cell() {
-	local k=$1 checks=$2 c r any=0 f=0 s=0 p=0
+	local k=$1 checks=$2 c r f=0 s=0 p=0
 	for c in ${checks//,/ }; do
 		r=$(awk -v c="$c" '($1 == "PASS" && $2 == c) || (($1 == "FAIL" || $1 == "SKIP") && $2 == c ":") { print $1; exit }' "$TMP/$k.results")
-		case $r in PASS) p=1 ;; FAIL) f=1 ;; SKIP) s=1 ;; *) f=1 ;; esac
-		any=1
+		case $r in PASS) p=1 ;; FAIL) f=1 ;; SKIP) s=1 ;; esac
 	done
+	# A check that did not run (no boot, or not for this target) is none.
 	if [ "$f" = 1 ]; then echo FAIL; elif [ "$p" = 1 ]; then echo pass; elif [ "$s" = 1 ]; then echo skip; else echo -; fi
 }
 
@@ -555,6 +565,10 @@ table() {
 		for col in $COLS; do row="$row $(cell "$k" "${col#*:}") |"; done
 		echo "$row"
 	done
+	# What was skipped, and what failed, with the reasons.
+	for k in "${SEL[@]}"; do
+		grep -E '^(SKIP|FAIL) ' "$TMP/$k.results" | sed "s/^\(SKIP\|FAIL\) /- $k, \L\1\E: /"
+	done | sed '1i\\' | cut -c1-400
 }
 
 # --- main
