@@ -110,6 +110,23 @@ rc=$?
 send io.err io.err
 if [ $rc = 0 ]; then ok io_record; else bad io_record "exit status $rc (iorw exits 1 when a call failed): $(first io.err)"; fi
 replays io
+# The kernel's own trace of the same calls, the oracle when -I counts
+# differ: does this kernel fire the syscalls tracepoints for iorw at all?
+T=/sys/kernel/tracing
+if [ -d $T/events/syscalls/sys_enter_read ]; then
+	echo 0 >$T/tracing_on; echo >$T/trace
+	echo 1 >$T/events/syscalls/sys_enter_read/enable
+	echo 1 >$T/events/raw_syscalls/sys_enter/enable
+	echo 1 >$T/tracing_on
+	iorw /tmp
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/syscalls/sys_enter_read/enable
+	echo 0 >$T/events/raw_syscalls/sys_enter/enable
+	say "INFO ftrace_iorw sys_read $(grep -c 'iorw-.* sys_read(' $T/trace) raw_sys_enter $(grep -c 'iorw-.* sys_enter: NR' $T/trace)"
+	grep 'iorw-' $T/trace | head -40 >ftrace.txt
+	send ftrace.txt ftrace.txt
+	echo >$T/trace
+fi
 
 # --- the flight recorder: spin runs 0.3 s, a run over 30 ms fires
 timeout 120 $TC --record fl.data --flight 2 --trigger 'run>30ms' --after 0.2 -m 64 -- spin 0.3 >fl.out 2>fl.err

@@ -55,18 +55,19 @@ BOOT_TIMEOUT=${TC_BOOT_TIMEOUT:-900}
 README=$ROOT/README.md
 
 # The kernels: name, Debian architecture, suite, kernel package (a
-# metapackage: the image it depends on is fetched), qemu-system program,
+# metapackage: the image it depends on is fetched), the suite of its
+# busybox-static (bullseye's busybox has no base64), qemu-system program,
 # target triplet (make cross/TRIPLET/tc), console.
 KERNELS='
-arm64       arm64    bookworm linux-image-arm64     qemu-system-aarch64  aarch64-linux-gnu        ttyAMA0
-armmp       armhf    bookworm linux-image-armmp     qemu-system-arm      arm-linux-gnueabihf      ttyAMA0
-s390x       s390x    bookworm linux-image-s390x     qemu-system-s390x    s390x-linux-gnu          ttysclp0
-amd64       amd64    bookworm linux-image-amd64     qemu-system-x86_64   x86_64-linux-gnu         ttyS0
-i386        i386     bookworm linux-image-686       qemu-system-i386     i686-linux-gnu           ttyS0
-riscv64     riscv64  trixie   linux-image-riscv64   qemu-system-riscv64  riscv64-linux-gnu        ttyS0
-mips64el    mips64el bookworm linux-image-5kc-malta qemu-system-mips64el mips64el-linux-gnuabi64  ttyS0
-amd64-5.10  amd64    bullseye linux-image-amd64     qemu-system-x86_64   x86_64-linux-gnu         ttyS0
-arm64-5.10  arm64    bullseye linux-image-arm64     qemu-system-aarch64  aarch64-linux-gnu        ttyAMA0
+arm64       arm64    bookworm linux-image-arm64     bookworm qemu-system-aarch64  aarch64-linux-gnu        ttyAMA0
+armmp       armhf    bookworm linux-image-armmp     bookworm qemu-system-arm      arm-linux-gnueabihf      ttyAMA0
+s390x       s390x    bookworm linux-image-s390x     bookworm qemu-system-s390x    s390x-linux-gnu          ttysclp0
+amd64       amd64    bookworm linux-image-amd64     bookworm qemu-system-x86_64   x86_64-linux-gnu         ttyS0
+i386        i386     bookworm linux-image-686       bookworm qemu-system-i386     i686-linux-gnu           ttyS0
+riscv64     riscv64  trixie   linux-image-riscv64   trixie   qemu-system-riscv64  riscv64-linux-gnu        ttyS0
+mips64el    mips64el bookworm linux-image-5kc-malta bookworm qemu-system-mips64el mips64el-linux-gnuabi64  ttyS0
+amd64-5.10  amd64    bullseye linux-image-amd64     bookworm qemu-system-x86_64   x86_64-linux-gnu         ttyS0
+arm64-5.10  arm64    bullseye linux-image-arm64     bookworm qemu-system-aarch64  aarch64-linux-gnu        ttyAMA0
 '
 
 # The machine and CPU for each kernel.
@@ -95,7 +96,7 @@ for a; do
 	--all) for k in $(echo "$KERNELS" | awk 'NF {print $1}'); do SEL+=("$k"); done ;;
 	--write-readme) WRITE=1 ;;
 	--check-readme) CHECKONLY=1 ;;
-	--list) echo "$KERNELS" | awk 'NF {print $1, $2, $3, $4, $5}'; exit 0 ;;
+	--list) echo "$KERNELS" | awk 'NF {print $1, $2, $3, $4, $6}'; exit 0 ;;
 	-*) usage ;;
 	*) [ -n "$(kernel_row "$a")" ] || { echo "boot.sh: unknown kernel $a (test/boot.sh --list)" >&2; exit 2; }
 	   SEL+=("$a") ;;
@@ -134,7 +135,7 @@ for c in cpio gzip tmux; do
 done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-boot.XXXXXX") || exit 1
-KEEP=0
+KEEP=${TC_BOOT_KEEP:-0}	# TC_BOOT_KEEP=1: keep the files of every kernel
 QPID=
 cleanup() {
 	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null
@@ -157,9 +158,9 @@ apt_setup() {
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" "$CACHE/debs" "$CACHE/kernels"
 	: >"$APTDIR/sources.list.new"
 	archs=$(for k in "${SEL[@]}"; do kernel_row "$k" | awk '{print $2}'; done | sort -u | paste -sd,)
-	suites=$(for k in "${SEL[@]}"; do kernel_row "$k" | awk '{print $3}'; done | sort -u)
+	suites=$(for k in "${SEL[@]}"; do kernel_row "$k" | awk '{print $3; print $5}'; done | sort -u)
 	for s in $suites; do
-		a=$(for k in "${SEL[@]}"; do kernel_row "$k" | awk -v s="$s" '$3 == s {print $2}'; done | sort -u | paste -sd,)
+		a=$(for k in "${SEL[@]}"; do kernel_row "$k" | awk -v s="$s" '$3 == s || $5 == s {print $2}'; done | sort -u | paste -sd,)
 		echo "deb [arch=$a signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $s main" >>"$APTDIR/sources.list.new"
 	done
 	mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
@@ -283,24 +284,26 @@ fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # boot K: fetch, build, boot kernel K and check what comes back.
 boot() {
-	local k=$1 row debarch suite kpkg qemu trip con kdeb bdeb image D smp t0 t1 st
+	local k=$1 row debarch suite kpkg bbsuite qemu trip con kdeb bdeb image D smp t0 t1 st
 	local live_off=0 key1=0 key2=0 live_t=0 help_t=0 done_t=0 timed_out=0 KFD mem=1024
 	row=$(kernel_row "$k")
-	read -r _ debarch suite kpkg qemu trip con <<<"$row"
+	read -r _ debarch suite kpkg bbsuite qemu trip con <<<"$row"
 	D=$TMP/$k
 	mkdir -p "$D/root/bin" "$D/files" "$D/host"
 	: >"$TMP/$k.results"
 	echo "== $k: $kpkg ($debarch, $suite) on $qemu"
 	command -v "$qemu" >/dev/null || { kfail "$k" boot "$qemu is not installed (apt-get install qemu-system-arm qemu-system-misc qemu-system-x86)"; return; }
 	kdeb=$(fetch_deb "$kpkg:$debarch/$suite") || { kfail "$k" boot "no kernel package"; return; }
-	bdeb=$(fetch_deb "busybox-static:$debarch/$suite") || { kfail "$k" boot "no busybox-static package"; return; }
+	bdeb=$(fetch_deb "busybox-static:$debarch/$bbsuite") || { kfail "$k" boot "no busybox-static package"; return; }
 	image=$(kernel_image "$kdeb") || { kfail "$k" boot "no kernel image in $kdeb"; return; }
 	echo "   $(basename "$kdeb"), $(basename "$bdeb")"
 	if ! make -s "cross/$trip/tc" "cross/$trip/pingpong" "cross/$trip/spin" "cross/$trip/iorw" >"$D/make.log" 2>&1; then
 		kfail "$k" boot "make cross/$trip/tc failed (the target's libc6-dev, libgcc-12-dev and binutils cross packages?): $(tail -3 "$D/make.log" | tr '\n' ' ')"
 		return
 	fi
-	dpkg-deb --fsys-tarfile "$bdeb" | tar -x -O ./bin/busybox >"$D/root/bin/busybox"
+	# /bin/busybox, /usr/bin/busybox in trixie
+	dpkg-deb --fsys-tarfile "$bdeb" | tar -x -O --wildcards './bin/busybox' './usr/bin/busybox' >"$D/root/bin/busybox" 2>/dev/null
+	[ -s "$D/root/bin/busybox" ] || { kfail "$k" boot "no bin/busybox in $bdeb"; return; }
 	cp "cross/$trip/tc-stripped" "$D/root/bin/timechart"
 	cp "cross/$trip/pingpong" "cross/$trip/spin" "cross/$trip/iorw" "$D/root/bin/"
 	ln -s busybox "$D/root/bin/sh"
@@ -310,6 +313,13 @@ boot() {
 	smp=2
 	grep -q '^CONFIG_SMP=y' "$(dirname "$image")/config" || smp=1
 	[ "$smp" = 2 ] || note "$k: the kernel has no CONFIG_SMP: 1 vCPU"
+	case $k in mips64el*)
+		# The 5kc-malta kernel's SMP is MIPS_MT_SMP (VPEs of an MT
+		# core); qemu has MT only on the 32-bit 34Kf, and a 64-bit
+		# malta with -smp 2 prints nothing at all.
+		smp=1
+		note "$k: 1 vCPU (the kernel's SMP needs the MT extension, which none of qemu's 64-bit MIPS CPUs has)" ;;
+	esac
 	case $k in mips64el*) mem=256 ;; esac
 
 	mkfifo "$D/con.in" "$D/con.out"
@@ -423,7 +433,7 @@ boot() {
 host_checks() {
 	local k=$1 D=$2 key1=$3 key2=$4 live_off=$5 F=$2/files H=$2/host
 	local n m d why_s='' why_l='' why_c='' why_p='' got want sw brk first rows pids p cpus
-	local have_perf=1 perf_skip=''
+	local have_perf=1 perf_skip='' ft
 	command -v perf >/dev/null || have_perf=0
 	for n in rec idle io fl stream cut live; do
 		[ -s "$F/$n.data" ] || continue
@@ -501,8 +511,11 @@ host_checks() {
 	if [ -s "$H/io.summary" ]; then
 		rows=$(io_rows "$H/io.summary" iorw)
 		got=$(echo "$rows" | awk 'NR == 1 { print $3, $4, $5, $6 }')
+		ft=$(info "$k" ftrace_iorw)
 		if [ "$(echo "$rows" | grep -c .)" = 1 ] && [ "$got" = "15 7000 1665 1" ]; then
 			kpass "$k" io_exact
+		elif [ "$(echo "$ft" | awk '{print $2}')" = 0 ] && ! grep -q 'sys_enter [1-9]' "$F/io.err"; then
+			kskip "$k" io_exact "this kernel fires no syscalls tracepoint for iorw: the kernel's own trace of sys_enter_read shows none either (ftrace: $ft), and tc recorded no sys_enter; tc says nothing about it: $(head -c 200 "$F/io.err")"
 		else
 			kfail "$k" io_exact "iorw's io_calls read_bytes write_bytes io_errors: '$(echo "$rows" | tr '\n' ';')', want 15 7000 1665 1; tc said: $(head -c 300 "$F/io.err" 2>/dev/null)"
 		fi
