@@ -128,8 +128,10 @@ if [ -d $T/events/syscalls/sys_enter_read ]; then
 	echo >$T/trace
 fi
 
-# --- the flight recorder: spin runs 0.3 s, a run over 30 ms fires
-timeout 120 $TC --record fl.data --flight 2 --trigger 'run>30ms' --after 0.2 -m 64 -- spin 0.3 >fl.out 2>fl.err
+# --- the flight recorder: spin runs 0.3 s, a run over 30 ms fires at its
+# switch-out (the sleep after it: tc may stop before the switch-out of an
+# exit of its command, see exit_switch in test/boot.sh)
+timeout 120 $TC --record fl.data --flight 2 --trigger 'run>30ms' --after 0.2 -m 64 -- sh -c 'spin 0.3; sleep 0.3' >fl.out 2>fl.err
 rc=$?
 send fl.err fl.err
 if [ $rc != 0 ]; then

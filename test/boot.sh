@@ -66,6 +66,7 @@ amd64       amd64    bookworm linux-image-amd64     bookworm qemu-system-x86_64 
 i386        i386     bookworm linux-image-686       bookworm qemu-system-i386     i686-linux-gnu           ttyS0
 riscv64     riscv64  trixie   linux-image-riscv64   trixie   qemu-system-riscv64  riscv64-linux-gnu        ttyS0
 mips64el    mips64el bookworm linux-image-5kc-malta bookworm qemu-system-mips64el mips64el-linux-gnuabi64  ttyS0
+mipsel      mipsel   bookworm linux-image-4kc-malta bookworm qemu-system-mipsel   mipsel-linux-gnu         ttyS0
 amd64-5.10  amd64    bullseye linux-image-amd64     bookworm qemu-system-x86_64   x86_64-linux-gnu         ttyS0
 arm64-5.10  arm64    bullseye linux-image-arm64     bookworm qemu-system-aarch64  aarch64-linux-gnu        ttyAMA0
 '
@@ -80,6 +81,7 @@ machine_of() {
 	i386*) echo "-M pc -cpu max" ;;
 	riscv64*) echo "-M virt -bios default" ;;
 	mips64el*) echo "-M malta -cpu 5KEc" ;;
+	mipsel*) echo "-M malta -cpu 34Kf" ;;
 	esac
 }
 
@@ -313,14 +315,22 @@ boot() {
 	smp=2
 	grep -q '^CONFIG_SMP=y' "$(dirname "$image")/config" || smp=1
 	[ "$smp" = 2 ] || note "$k: the kernel has no CONFIG_SMP: 1 vCPU"
-	case $k in mips64el*)
+	case $k in
+	mips64el*)
 		# The 5kc-malta kernel's SMP is MIPS_MT_SMP (VPEs of an MT
 		# core); qemu has MT only on the 32-bit 34Kf, and a 64-bit
 		# malta with -smp 2 prints nothing at all.
 		smp=1
 		note "$k: 1 vCPU (the kernel's SMP needs the MT extension, which none of qemu's 64-bit MIPS CPUs has)" ;;
+	mipsel*)
+		# 4kc-malta on a 34Kf with -smp 2 boots, but its second VPE
+		# is stuck from the start ("soft lockup - CPU#1 stuck for
+		# 21s! [migration/1:19]" at 22 s, before any tc) and the
+		# guest never gets through the tests.
+		smp=1
+		note "$k: 1 vCPU (qemu's 34Kf with -smp 2: CPU 1 locks up during boot, before tc runs)" ;;
 	esac
-	case $k in mips64el*) mem=256 ;; esac
+	case $k in mips*) mem=256 ;; esac
 
 	mkfifo "$D/con.in" "$D/con.out"
 	t0=$(now_ms)
@@ -491,6 +501,27 @@ host_checks() {
 	done
 	if [ -z "$why_s" ]; then kpass "$k" switch_chain; else kfail "$k" switch_chain "$why_s"; fi
 
+	# The command's last switch-out (after its exit) is in the recording.
+	# Known to be missing at times: tc stops on the command's exit (its
+	# SIGCHLD), which can come before the exiting task's last switch on
+	# its CPU; and tc disables its events one ioctl at a time, so the
+	# sched_switch events of a CPU can be off while its cpu_idle events
+	# still come (seen for up to 13 ms under TCG).
+	why_s=''
+	for n in rec io stream; do
+		[ -s "$H/$n.script" ] || continue
+		p=$(awk '$3 == "sched_process_exec" { for (i = 4; i <= NF; i++) if ($i ~ /^pid=/) { print substr($i, 5); exit } }' "$H/$n.script")
+		[ -n "$p" ] || continue
+		got=$(awk -v p="$p" '
+			$3 == "sched_process_exit" && $NF == "pid=" p { t = $1; c = $2 }
+			t && $3 == "sched_switch" && $0 ~ (" prev_pid=" p " ") { print "ok"; exit }
+			END { if (t) print "missing exit at " t / 1e9 " s on cpu" c ", last record " last / 1e9 " s"; else print "noexit" }
+			{ last = $1 }' "$H/$n.script" | head -1)
+		case $got in ok|noexit) ;; *) why_s="$why_s $n: pid $p: $got;" ;; esac
+	done
+	if [ -z "$why_s" ]; then kpass "$k" exit_switch; else
+		kskip "$k" exit_switch "known: the command's last switch-out is not in the recording (tc stops on SIGCHLD, before it; and disables its events one by one):$why_s"; fi
+
 	# Nothing lost on an idle guest.
 	if [ ! -s "$F/idle.err" ]; then kfail "$k" idle_lost "no idle recording";
 	elif ! grep -q 'lost 0,' "$F/idle.err"; then kfail "$k" idle_lost "tc --record -d 2 on an idle guest: $(head -c 300 "$F/idle.err")";
@@ -514,6 +545,9 @@ host_checks() {
 		ft=$(info "$k" ftrace_iorw)
 		if [ "$(echo "$rows" | grep -c .)" = 1 ] && [ "$got" = "15 7000 1665 1" ]; then
 			kpass "$k" io_exact
+		elif [ "$got" = "15 7009 1665 0" ] &&
+		     [ "$(awk '$3 == "sys_enter_read" && $5 == "fd=-1" { on = 1; next } on && $3 == "sys_exit_read" { print $5; exit }' "$H/io.script")" = ret=9 ]; then
+			kskip "$k" io_exact "known: the kernel's sys_exit_read of read(-1) says ret=9, EBADF without its sign (MIPS returns an error in v0 with the a3 flag, and the tracepoint leaves the flag out): tc counts 9 bytes read and no error (15 7009 1665 0, want 15 7000 1665 1)"
 		elif [ "$(echo "$ft" | awk '{print $2}')" = 0 ] && ! grep -q 'sys_enter [1-9]' "$F/io.err"; then
 			kskip "$k" io_exact "this kernel fires no syscalls tracepoint for iorw: the kernel's own trace of sys_enter_read shows none either (ftrace: $ft), and tc recorded no sys_enter; tc says nothing about it: $(head -c 200 "$F/io.err")"
 		else
@@ -552,7 +586,7 @@ host_checks() {
 COLS='record:record,tracefs_mount,idle_record summary:summary,same_summary latency:latency,same_latency
 script:script,same_script -I:io_record,io_exact flight:flight,flight_replay stream:stream
 repair:repair,repair_replay live:live,live_stty,live_reap,live_frame,live_help perf:perf_script,perf_script_stream
-events:switch_chain,idle_lost,pingpong_switches'
+events:switch_chain,idle_lost,pingpong_switches,exit_switch'
 
 cell() {
 	local k=$1 checks=$2 c r f=0 s=0 p=0
@@ -601,7 +635,7 @@ if [ "$WRITE" = 1 ]; then
 	{
 		echo "$MARK_BEGIN"
 		echo
-		echo "$(date -u +%Y-%m-%d), $("${SEL[0]:+qemu-system-x86_64}" --version 2>/dev/null | head -1 | sed 's/ (.*//'), TCG$([ -w /dev/kvm ] && echo ' (x86-64: KVM)'), $TOTAL_S s for the $(echo ${#SEL[@]}) boots:"
+		echo "$(date -u +%Y-%m-%d), $(qemu-system-aarch64 --version 2>/dev/null | head -1 | sed 's/ (.*//'), $([ -w /dev/kvm ] && echo 'x86-64 with KVM, the others TCG' || echo TCG), $TOTAL_S s for the ${#SEL[@]} boots (boot s: the whole boot with its tests and the files' transfer):"
 		echo
 		cat "$TMP/table.md"
 		echo
