@@ -549,7 +549,7 @@ host_checks() {
 		     [ "$(awk '$3 == "sys_enter_read" && $5 == "fd=-1" { on = 1; next } on && $3 == "sys_exit_read" { print $5; exit }' "$H/io.script")" = ret=9 ]; then
 			kskip "$k" io_exact "known: the kernel's sys_exit_read of read(-1) says ret=9, EBADF without its sign (MIPS returns an error in v0 with the a3 flag, and the tracepoint leaves the flag out): tc counts 9 bytes read and no error (15 7009 1665 0, want 15 7000 1665 1)"
 		elif [ "$(echo "$ft" | awk '{print $2}')" = 0 ] && ! grep -q 'sys_enter [1-9]' "$F/io.err"; then
-			kskip "$k" io_exact "this kernel fires no syscalls tracepoint for iorw: the kernel's own trace of sys_enter_read shows none either (ftrace: $ft), and tc recorded no sys_enter; tc says nothing about it: $(head -c 200 "$F/io.err")"
+			kskip "$k" io_exact "known: this kernel fires no syscalls tracepoint for iorw (MIPS n64): the kernel's own trace of sys_enter_read shows none either (ftrace: $ft), and tc recorded no sys_enter; tc says nothing about it: $(head -c 200 "$F/io.err")"
 		else
 			kfail "$k" io_exact "iorw's io_calls read_bytes write_bytes io_errors: '$(echo "$rows" | tr '\n' ';')', want 15 7000 1665 1; tc said: $(head -c 300 "$F/io.err" 2>/dev/null)"
 		fi
