@@ -237,12 +237,14 @@ cross/%/iorw: test/iorw.c
 
 # make boot-test: boot Debian's kernels of other targets (and older ones)
 # under qemu-system and run tc there (test/boot.sh; BOOT_KERNELS picks
-# some, `bash test/boot.sh --list` lists them). Downloads are cached in
+# some, `bash test/boot.sh --list` lists them; BOOT_ARGS=--write-readme
+# rewrites their rows of the table). Downloads are cached in
 # TC_BOOT_CACHE (/var/cache/tc-boot). With every kernel, the README's
 # "Tested on" table is rewritten from the results.
 BOOT_KERNELS ?=
+BOOT_ARGS ?=
 boot-test: tc
-	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS),--all --write-readme)
+	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
 bench: tc test/pingpong
 	bash test/bench_read.sh

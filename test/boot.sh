@@ -12,7 +12,8 @@
 #   test/boot.sh --all              every kernel of the table below
 #   test/boot.sh --all --write-readme
 #                                   and rewrite the README's "Tested on"
-#                                   table from the results
+#                                   table from the results (with KERNEL...:
+#                                   only their rows)
 #   test/boot.sh --check-readme     only check that README's table is the
 #                                   one the last --write-readme wrote
 #
@@ -96,7 +97,7 @@ SEL=() WRITE=0 CHECKONLY=0
 for a; do
 	case $a in
 	--all) for k in $(echo "$KERNELS" | awk 'NF {print $1}'); do SEL+=("$k"); done ;;
-	--write-readme) WRITE=1 ;;
+	--write-readme) WRITE=1 ;;	# with some kernels: their rows
 	--check-readme) CHECKONLY=1 ;;
 	--list) echo "$KERNELS" | awk 'NF {print $1, $2, $3, $4, $6}'; exit 0 ;;
 	-*) usage ;;
@@ -536,6 +537,8 @@ host_checks() {
 		got=$(col_of "$H/rec.summary" "$p" switches)
 		[ "${got:-0}" -ge 2000 ] || why_s="$why_s pid $p: ${got:-no} switches, want >= 2000;"
 	done
+	[ -z "$why_s" ] || why_s="$why_s tc: $(grep -o 'lost [0-9]*' "$F/rec.err" 2>/dev/null)"
+
 	if [ -z "$why_s" ]; then kpass "$k" pingpong_switches; else kfail "$k" pingpong_switches "$why_s"; fi
 
 	# -I: iorw's calls, exactly.
@@ -549,7 +552,7 @@ host_checks() {
 		     [ "$(awk '$3 == "sys_enter_read" && $5 == "fd=-1" { on = 1; next } on && $3 == "sys_exit_read" { print $5; exit }' "$H/io.script")" = ret=9 ]; then
 			kskip "$k" io_exact "known: the kernel's sys_exit_read of read(-1) says ret=9, EBADF without its sign (MIPS returns an error in v0 with the a3 flag, and the tracepoint leaves the flag out): tc counts 9 bytes read and no error (15 7009 1665 0, want 15 7000 1665 1)"
 		elif [ "$(echo "$ft" | awk '{print $2}')" = 0 ] && ! grep -q 'sys_enter [1-9]' "$F/io.err"; then
-			kskip "$k" io_exact "known: this kernel fires no syscalls tracepoint for iorw (MIPS n64): the kernel's own trace of sys_enter_read shows none either (ftrace: $ft), and tc recorded no sys_enter; tc says nothing about it: $(head -c 200 "$F/io.err")"
+			kskip "$k" io_exact "known: this kernel fires no syscalls tracepoint for iorw (MIPS n64): the kernel's own trace has no sys_enter_read either (ftrace: $ft), tc recorded no sys_enter and says nothing about it"
 		else
 			kfail "$k" io_exact "iorw's io_calls read_bytes write_bytes io_errors: '$(echo "$rows" | tr '\n' ';')', want 15 7000 1665 1; tc said: $(head -c 300 "$F/io.err" 2>/dev/null)"
 		fi
@@ -632,12 +635,35 @@ echo
 echo "boot-test: ${#SEL[@]} kernels in $TOTAL_S s ($(for k in "${SEL[@]}"; do printf '%s %ss, ' "$k" "${WALL[$k]:-?}"; done | sed 's/, $//'))"
 
 if [ "$WRITE" = 1 ]; then
+	# This run's rows and notes, and the README's for the kernels not
+	# booted now, in the order of KERNELS.
+	readme_block >"$TMP/old.md"
 	{
 		echo "$MARK_BEGIN"
 		echo
-		echo "$(date -u +%Y-%m-%d), $(qemu-system-aarch64 --version 2>/dev/null | head -1 | sed 's/ (.*//'), $([ -w /dev/kvm ] && echo 'x86-64 with KVM, the others TCG' || echo TCG), $TOTAL_S s for the ${#SEL[@]} boots (boot s: the whole boot with its tests and the files' transfer):"
+		echo "Written $(date -u +%Y-%m-%d) by \`make boot-test\` ($(qemu-system-aarch64 --version 2>/dev/null | head -1 | sed 's/ (.*//'), $([ -w /dev/kvm ] && echo 'x86-64 with KVM, the others TCG' || echo TCG)). boot s: the whole boot with its tests and the transfer of the files."
+		if [ ${#SEL[@]} = "$(echo "$KERNELS" | grep -c .)" ]; then
+			echo "The last run of all $(echo "$KERNELS" | grep -c .) kernels took $TOTAL_S s, downloads and builds included."
+		else
+			grep '^The last run of all' "$TMP/old.md"
+		fi
 		echo
-		cat "$TMP/table.md"
+		sed -n 1,2p "$TMP/table.md"
+		for k in $(echo "$KERNELS" | awk 'NF {print $1}'); do
+			if [[ " ${SEL[*]} " == *" $k "* ]]; then
+				awk -F' *\\| *' -v k="$k" '$2 == k' "$TMP/table.md"
+			else
+				awk -F' *\\| *' -v k="$k" '$2 == k' "$TMP/old.md"
+			fi
+		done
+		echo
+		for k in $(echo "$KERNELS" | awk 'NF {print $1}'); do
+			if [[ " ${SEL[*]} " == *" $k "* ]]; then
+				grep "^- $k, " "$TMP/table.md"
+			else
+				grep "^- $k, " "$TMP/old.md"
+			fi
+		done
 		echo
 		echo "$MARK_END"
 	} >"$TMP/block.md"
@@ -646,7 +672,7 @@ if [ "$WRITE" = 1 ]; then
 		$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0; next }
 		!skip' "$README" >"$TMP/README.new" && cat "$TMP/README.new" >"$README"
-		echo "boot-test: README.md's tested-on table rewritten"
+		echo "boot-test: README.md's tested-on table rewritten (the rows of ${SEL[*]})"
 	else
 		echo "boot-test: README.md has no tested-on markers; the table is in $TMP/block.md"
 		KEEP=1
