@@ -355,7 +355,7 @@ boot() {
 				live_off=$(grep -abo 'BOOT-TEST LIVE-GO' "$D/console.log" | head -1 | cut -d: -f1)
 				live_t=$t1 st=live
 			elif grep -aq 'BOOT-TEST DONE' "$D/console.log"; then
-				done_t=$t1 st=done
+				done_t=$t1 st=ended
 			fi ;;
 		live)
 			# The first frame is there: let it run 3 s, then ?.
@@ -375,8 +375,8 @@ boot() {
 				st=boot2
 			fi ;;
 		boot2)
-			grep -aq 'BOOT-TEST DONE' "$D/console.log" && { done_t=$t1; st=done; } ;;
-		done)
+			grep -aq 'BOOT-TEST DONE' "$D/console.log" && { done_t=$t1; st=ended; } ;;
+		ended)
 			# poweroff should end qemu; some machines cannot.
 			[ $((t1 - done_t)) -gt 10000 ] && break ;;
 		esac
@@ -391,7 +391,7 @@ boot() {
 	wait "$CATPID" 2>/dev/null
 	CATPID=
 	t1=$(now_ms)
-	[ "$timed_out" = 0 ] && grep -aq 'BOOT-TEST DONE' "$D/console.log" && st=done
+	[ "$timed_out" = 0 ] && grep -aq 'BOOT-TEST DONE' "$D/console.log" && st=ended
 	WALL[$k]=$(((t1 - t0 + 500) / 1000))
 	echo "INFO boot_s ${WALL[$k]}" >>"$TMP/$k.results"
 
@@ -400,7 +400,7 @@ boot() {
 	grep -ao 'BOOT-TEST INFO .*' "$D/console.txt" | sed 's/^BOOT-TEST INFO /   /'
 	if [ "$timed_out" = 1 ]; then
 		kfail "$k" boot "no end after ${BOOT_TIMEOUT} s (TC_BOOT_TIMEOUT): the guest hung; the console's last lines: $(grep -a . "$D/console.txt" | tail -3 | tr -dc '[:print:] ' | tail -c 300)"
-	elif [ "$st" != done ]; then
+	elif [ "$st" != ended ]; then
 		kfail "$k" boot "qemu ended before the tests did ($(tail -2 "$D/qemu.log" | tr '\n' ' ')), after $((t1 - t0)) ms; the console's last lines: $(grep -a . "$D/console.txt" | tail -3 | tr -dc '[:print:] ' | tail -c 300)"
 	else
 		kpass "$k" boot
@@ -443,7 +443,7 @@ boot() {
 # the target sent.
 host_checks() {
 	local k=$1 D=$2 key1=$3 key2=$4 live_off=$5 F=$2/files H=$2/host
-	local n m d why_s='' why_l='' why_c='' why_p='' got want sw brk first rows pids p cpus
+	local n m why_s='' why_l='' why_c='' why_p='' got want sw brk first rows pids p cpus
 	local have_perf=1 perf_skip='' ft
 	command -v perf >/dev/null || have_perf=0
 	for n in rec idle io fl stream cut live; do
