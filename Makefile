@@ -9,6 +9,7 @@
 #   make sim SEEDS=N     the ground-truth check of tc's model over N seeds (default 2000)
 #   make fuzz            AFL++ on --summary, --script and the view (FUZZ_SECONDS each, default 1200)
 #   make cross           tc and the unit tests for six other targets, run under qemu-user
+#   make boot-test       tc on Debian's own kernels of other targets, booted under qemu-system
 #   make fuzz-build      only build ./tc-fuzz (afl-clang-fast, ASan+UBSan)
 #   make clean
 #
@@ -87,7 +88,7 @@ CROSS_STRIP ?= $*-strip
 CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
 
 .PHONY: all static static-check test sim clean bench tc32 fuzz fuzz-build fuzz-summary fuzz-script fuzz-view \
-	install uninstall cross docs
+	install uninstall cross docs boot-test
 
 all: tc
 
@@ -218,6 +219,32 @@ cross/%/unit: test/unit.c tc.c
 
 cross: tc test/mkdata $(CROSS_BINS)
 	bash test/cross.sh $(CROSS_TARGETS)
+
+# The workloads of the boot test (test/boot.sh), static for the target:
+# pingpong (known switches), spin (a run with no switch, for a flight
+# trigger) and iorw (known I/O calls, for -I).
+cross/%/pingpong: test/pingpong.c
+	@mkdir -p $(@D)
+	$(CROSS_CC) -static -O2 $(TC_WARN) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
+
+cross/%/spin: test/spin.c
+	@mkdir -p $(@D)
+	$(CROSS_CC) -static -O2 $(TC_WARN) $(EXTRA_CFLAGS) -o $@ test/spin.c
+
+cross/%/iorw: test/iorw.c
+	@mkdir -p $(@D)
+	$(CROSS_CC) -static -O2 $(TC_WARN) $(EXTRA_CFLAGS) -o $@ test/iorw.c
+
+# make boot-test: boot Debian's kernels of other targets (and older ones)
+# under qemu-system and run tc there (test/boot.sh; BOOT_KERNELS picks
+# some, `bash test/boot.sh --list` lists them; BOOT_ARGS=--write-readme
+# rewrites their rows of the table). Downloads are cached in
+# TC_BOOT_CACHE (/var/cache/tc-boot). With every kernel, the README's
+# "Tested on" table is rewritten from the results.
+BOOT_KERNELS ?=
+BOOT_ARGS ?=
+boot-test: tc
+	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
 bench: tc test/pingpong
 	bash test/bench_read.sh
