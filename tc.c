@@ -7330,6 +7330,12 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 	getrusage(RUSAGE_SELF, &ru);
 	ofmt(&tc_err, ", %.3f s, tc's CPU %.3f s\n", secs,
 	     ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	for (int a = 0; a < G.ev.nattr; a++)
+		if (G.ev.attr[a].kind == EV_SYS_ENTER && !G.n.kind[EV_SYS_ENTER] && !G.n.kind[EV_SYS_EXIT]) {
+			note("-I: not one I/O system call was traced; if the command made some, this kernel's "
+			     "syscall tracepoints do not fire for its calls (seen on MIPS n64)");
+			break;
+		}
 }
 
 /* The name of attr a: "sched:sched_switch", "cycles", "type 4 config 0x1c". */
