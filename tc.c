@@ -4448,10 +4448,11 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 }
 
 /* -I: the tracepoints of both ends of every I/O call the kernel has;
- * dies if it has none. */
+ * dies if it has none, says what a MIPS kernel's records cannot tell. */
 static void pe_add_io(void)
 {
 	int missing = 0;
+	struct utsname u;
 
 	for (int k = 0; k < N_IO; k++) {
 		char en[64], ex[64];
@@ -4472,6 +4473,9 @@ static void pe_add_io(void)
 		die("-I: no syscalls tracepoints in %s/events/syscalls: a kernel with CONFIG_FTRACE_SYSCALLS is needed", G.ev.tfs_root);
 	if (missing)
 		note("-I: %d of the %d I/O system calls have no tracepoint in this kernel, skipped", missing, N_IO);
+	if (!uname(&u) && !strncmp(u.machine, "mips", 4))
+		note("-I on MIPS: a call's error comes back in a register of its own, which sys_exit leaves out: "
+		     "a failed call counts as bytes moved, not in io_errors");
 }
 
 /*
