@@ -95,5 +95,7 @@ serial_live() {
 	sp_check serial_live 3000 --live -- sh -c "exec $ROOT/test/pingpong 100000000 >/dev/null"
 }
 
+# Concurrency (run.sh): these assert timing, beside quiet tests only.
+test_class sensitive serial_replay serial_live
 run_tests serial_replay
 kernel_tests serial_live
