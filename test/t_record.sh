@@ -113,7 +113,7 @@ record_pingpong() {
 	if [ "$got" -ge $((2 * n)) ]; then
 		pass record_pingpong
 	else
-		fail record_pingpong "$got switches of pids $PP_PIDS, want >= $((2 * n))"
+		fail record_pingpong "$got switches of pids $PP_PIDS, want >= $((2 * n)); tc: $(grep -o 'lost [0-9]*' "$PP_DIR/err" | head -1)"
 	fi
 }
 
