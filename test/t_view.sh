@@ -486,8 +486,12 @@ view_hostile_name() {
 		tv_frames 2	# frames with the name in them, and its details
 		if ! tv_status | grep -q '^ tc live '; then
 			why="status line gone: '$(tv_status)'"
-		elif ! tv_shows 'cpu0'; then
-			why="cpu0 row gone (screen cleared?)"
+		elif ! tv_screen | sed -n 3p | grep -q '^legend '; then
+			# the legend is drawn once and, the frames being diffs, never
+			# again: a clear screen leaves it blank (the cpu0 row, checked
+			# before, scrolls off when /pwn selects a row far down, as on a
+			# machine with many tasks)
+			why="legend line gone (screen cleared?): '$(tv_screen | sed -n 3p)'"
 		elif [ "$(tv_tmux display -p -t t '#{pane_title}')" != tc-test-title ]; then
 			why="window title set to '$(tv_tmux display -p -t t '#{pane_title}')'"
 		fi
