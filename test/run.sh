@@ -191,10 +191,11 @@ descendants() {
 }
 
 # Wait up to $3 seconds for a descendant of pid $1 running program $2.
-# Returns 0 once there is one.
+# Returns 0 once there is one, 1 at once if pid $1 is gone (or a zombie).
 has_descendant() {
 	local i p
 	for ((i = 0; i < $3 * 10; i++)); do
+		[ -n "$(alive "$1")" ] || return 1
 		for p in $(descendants "$1"); do
 			[ "$(ps -o comm= -p "$p")" = "$2" ] && return 0
 		done
