@@ -31,7 +31,7 @@
 #   quiet      little CPU time, few trace events, and asserts nothing that
 #              other tests can disturb: beside all but solo and sensitive
 #   cpu        CPU time (sanitizer runs over files) but few trace events;
-#              asserts nothing load disturbs: beside all but solo
+#              asserts nothing load disturbs: beside all but solo and sensitive
 #   busy       CPU time and a flood of trace events (a workload), asserts
 #              nothing load disturbs: beside quiet, cpu and busy tests
 #   exact      a small workload whose every event counts (exact counts, a
