@@ -666,7 +666,9 @@ view_history_replay() {
 			# longer the whole one
 			tv_wait 10 eval '[ "$(tv_win)" != "$whole" ]' ||
 				why="zoom8x@$at: +++ did not zoom: $(tv_status)"
-			tv_wait 10 tv_cpus_drawn "zoom8x@$at" 160
+			# (tc reads the span again meanwhile: under load that took
+			# more than 10 s)
+			tv_wait 20 tv_cpus_drawn "zoom8x@$at" 160
 			if [ -z "$why" ] && ! tv_wait 20 eval '! tv_status_has "exact from" && ! tv_status_has reading'; then
 				why="zoom8x@$at: not read again exactly: $(tv_status)"
 			fi
