@@ -200,7 +200,14 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload $(UNIT)
+# make test builds what the tests run one job per CPU, -j or not, then
+# runs them (test/run.sh runs them in parallel too, see there).
+TEST_BINS = tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/sim test/iorw \
+	    test/slowpty test/chain test/spin test/irqload $(UNIT)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
+test:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(TEST_BINS)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.

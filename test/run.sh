@@ -4,17 +4,49 @@
 # Test runner for tc, called by `make test` after the binaries are built.
 #
 # Runs test/unit and test/unit-san (each prints "PASS name", "FAIL name: why",
-# maybe "SKIP name: why", and a last line "N passed, N failed"), then sources
-# every test/t_*.sh. A t_*.sh file defines test functions and hands them to
-# `run_tests` (no kernel needed) or `kernel_tests` (root and perf_event_open
-# needed; each test is skipped with the reason otherwise). Test functions call
-# pass/fail/skip and may use:
+# maybe "SKIP name: why", and a last line "N passed, N failed"), and the
+# tests of every test/t_*.sh. A t_*.sh file defines test functions and hands
+# them to `run_tests` (no kernel needed) or `kernel_tests` (root and
+# perf_event_open needed; each test is skipped with the reason otherwise).
+# Test functions call pass/fail/skip and may use:
 #
 #   $TC $TC_SAN $PINGPONG   binaries (tc-san is tc with ASan+UBSan)
 #   $TMP                    scratch directory of the whole run, removed on exit
 #   $T                      a fresh directory for the current test
-#   reap_later PID...       kill these (and their process groups) on exit
+#   $TEST_SEQ               a number of the current test's own (its place in
+#                           the list), for names no other test running at
+#                           the same time uses
+#   reap_later PID...       kill these (and their process groups) when the
+#                           test is done
+#   shared NAME FUNCTION    a recording made once per run and read by several
+#                           tests (see below)
 #
+# The tests run in parallel, each test function in a subshell of its own
+# whose output is printed whole when it ends: TEST_JOBS at a time (default
+# two per CPU; TEST_JOBS=1 runs them one after the other), at most one per
+# CPU that is not quiet. Kernel tests trace the whole machine, so what may
+# run beside what is declared with `test_class CLASS NAME...` before the
+# tests are handed over:
+#
+#   quiet      little CPU time, few trace events, and asserts nothing that
+#              other tests can disturb: beside all but solo and sensitive
+#   cpu        CPU time (sanitizer runs over files) but few trace events;
+#              asserts nothing load disturbs: beside all but solo and sensitive
+#   busy       CPU time and a flood of trace events (a workload), asserts
+#              nothing load disturbs: beside quiet, cpu and busy tests
+#   exact      a small workload whose every event counts (exact counts, a
+#              wakeup chain, a loss fails or skips it): beside quiet and
+#              cpu tests (a busy test's events would flood its rings)
+#   sensitive  a heavy workload whose every event counts (perf bench), or
+#              CPU 0 to itself: alone (beside quiet tests, their recorders
+#              included, perf record lost 0.2 and 0.7 million events and
+#              latency_perf_sched and replay_three_forms skipped)
+#   solo       alone: timing, and kernel tests nobody classified
+#
+# A kernel test nobody classified is solo, a no-kernel test cpu. A test that
+# reads a shared recording counts, until the recording is made, as what
+# making it needs (shared_by). Slow tests are started first (test_slow).
+
 # Ends with exactly "N passed, N failed, N skipped"; exits 1 on any failure.
 
 set -u
@@ -30,37 +62,60 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 npass=0 nfail=0 nskip=0
 pass() { npass=$((npass + 1)); echo "PASS $1"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $1: ${2:-failed}"; KEEP+=("${T:-}"); }
+fail() {
+	nfail=$((nfail + 1))
+	echo "FAIL $1: ${2:-failed}"
+	[ -z "${T:-}" ] || echo "$T" >>"$TMP/.keep"
+}
 skip() { nskip=$((nskip + 1)); echo "SKIP $1: ${2:-skipped}"; }
 note() { echo "  note: $*"; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-test.XXXXXX") || exit 1
-REAP=() KEEP=()
+mkdir "$TMP/.jobs"
+REAP=()
 reap_later() { REAP+=("$@"); }
 
-# Kill whatever a test started and did not clean up (it said so with
-# reap_later), then remove the scratch files, except the directories of the
-# tests that failed (their evidence), which are named.
-cleanup() {
-	local p g
+# Kill what the current test (or the runner) started and did not clean up
+# (it said so with reap_later), with their process groups unless the group
+# is the runner's.
+reap() {
+	local p g mine
+	mine=$(ps -o pgid= -p $$ | tr -d ' ')
 	for p in "${REAP[@]}"; do
 		kill -0 "$p" 2>/dev/null || continue
 		g=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
-		if [ -n "$g" ] && [ "$g" != "$(ps -o pgid= -p $$ | tr -d ' ')" ]; then
+		if [ -n "$g" ] && [ "$g" != "$mine" ]; then
 			kill -KILL -- "-$g" 2>/dev/null
 		fi
 		kill -KILL "$p" 2>/dev/null
 	done
+	REAP=()
+}
+
+# Stop the tests still running, reap, then remove the scratch files, except
+# the directories of the tests that failed (their evidence), which are named.
+cleanup() {
+	local p keep=
+	for p in "${!RUNNING[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${!RUNNING[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	reap
+	[ -e "$TMP/.keep" ] && keep=" $(tr '\n' ' ' <"$TMP/.keep")"
 	for p in "$TMP"/*/; do
 		p=${p%/}
-		[[ " ${KEEP[*]} " == *" $p "* ]] || rm -rf "$p"
+		[[ "$keep " == *" $p "* ]] || rm -rf "$p"
 	done
-	if [ ${#KEEP[@]} -gt 0 ] && [ -d "$TMP" ]; then
+	if [ -n "$keep" ] && [ -d "$TMP" ]; then
+		rm -rf "$TMP/.jobs"
 		echo "run.sh: the failed tests' files are kept in $TMP"
 	else
 		rm -rf "$TMP"
 	fi
 }
+declare -A RUNNING=()
 trap cleanup EXIT
 trap 'echo "run.sh: interrupted"; exit 130' INT TERM HUP
 
@@ -111,6 +166,23 @@ wait_gone() {
 	return 1
 }
 
+# grows FILE SECONDS: wait up to SECONDS for FILE, a recording being
+# written, to grow twice past the size it first had (its header and
+# attributes): events have been written to it. Returns 0 once they have.
+grows() {
+	local i s s0='' n=0
+	for ((i = 0; i < $2 * 20; i++)); do
+		s=$(stat -c %s "$1" 2>/dev/null)
+		if [ -n "$s" ] && [ "$s" != "$s0" ]; then
+			[ -n "$s0" ] && n=$((n + 1))
+			s0=$s
+			[ "$n" -ge 2 ] && return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
 # Print the pids of all descendants of pid $1, children first.
 descendants() {
 	local c
@@ -121,10 +193,11 @@ descendants() {
 }
 
 # Wait up to $3 seconds for a descendant of pid $1 running program $2.
-# Returns 0 once there is one.
+# Returns 0 once there is one, 1 at once if pid $1 is gone (or a zombie).
 has_descendant() {
 	local i p
 	for ((i = 0; i < $3 * 10; i++)); do
+		[ -n "$(alive "$1")" ] || return 1
 		for p in $(descendants "$1"); do
 			[ "$(ps -o comm= -p "$p")" = "$2" ] && return 0
 		done
@@ -163,7 +236,8 @@ script() {
 }
 
 # killed_perf FILE EVENT...: a perf record of EVENTs into FILE, killed with
-# SIGKILL 2 s into its `sleep 5` (its data size stays 0), workload reaped.
+# SIGKILL during its `sleep 5` once it has written events (its data size
+# stays 0), workload reaped.
 killed_perf() {
 	local out=$1 perf kids
 	shift
@@ -171,7 +245,7 @@ killed_perf() {
 	perf=$!
 	reap_later "$perf"
 	has_descendant "$perf" sleep 30 || note "no sleep under perf after 30 s"
-	sleep 2
+	grows "$out" 30 || note "perf wrote no events in 30 s"
 	kids=$(descendants "$perf")
 	# shellcheck disable=SC2086
 	reap_later $kids
@@ -181,23 +255,191 @@ killed_perf() {
 	kill_workload $kids
 }
 
-# run_one FN: run test function FN in a fresh $T (only those named in
-# $TESTS, when it is set: `make test TESTS="view_resize io_exact"`).
-run_one() {
-	[ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]] || return 0
-	T=$TMP/$1
-	mkdir -p "$T"
-	"$1"
+# shared NAME FUNCTION: the files FUNCTION DIR makes in DIR (a recording,
+# its --script, what its command printed), made once per run for the tests
+# that only read them: the first test to ask makes them, under a lock, and
+# a test asking meanwhile waits for them. Returns FUNCTION's status, then
+# and for every later ask. A test that changes the files works on a copy.
+shared() {
+	local d=$TMP/shared/$1
+	mkdir -p "$d"
+	{
+		flock 9
+		if [ ! -e "$d/.status" ]; then
+			"$2" "$d"
+			echo $? >"$d/.status"
+		fi
+	} 9>"$d/.lock"
+	return "$(cat "$d/.status")"
 }
-run_tests() { local f; for f; do run_one "$f"; done; }
+
+# killed_perf_make DIR: the killed perf record (killed_perf) of
+# sched_switch and sched_wakeup that repair_killed_perf_record (on a copy)
+# and replay_killed_perf read, as DIR/p.
+killed_perf_make() { killed_perf "$1/p" -e sched:sched_switch -e sched:sched_wakeup; }
+
+# The schedule: one job per test function, in the order handed over; the
+# class of each (test_class), the slow ones (test_slow) and the shared
+# recordings a test reads (shared_by).
+declare -A CLASS=() SLOW=() NEEDS=() NEED_CLASS=()
+JOBS=() JOB_CLASS=()
+test_class() { local c=$1 f; shift; for f; do CLASS[$f]=$c; done; }
+test_slow() { local f; for f; do SLOW[$f]=1; done; }
+# shared_by NAME CLASS TEST...: the shared recording NAME is made by the
+# first of these tests to ask for it; until it is made, each of them
+# counts as CLASS (what making it needs) if that is stricter than its own.
+shared_by() {
+	local n=$1 c=$2 f
+	shift 2
+	NEED_CLASS[$n]=$c
+	for f; do NEEDS[$f]="${NEEDS[$f]:-} $n"; done
+}
+
+# want FN: FN is among $TESTS, or $TESTS is empty
+# (`make test TESTS="view_resize io_exact"` runs only those).
+want() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }
+
+run_tests() {
+	local f
+	for f; do
+		want "$f" || continue
+		JOBS+=("$f") JOB_CLASS+=("${CLASS[$f]:-cpu}")
+	done
+}
 kernel_tests() {
 	local f
 	for f; do
+		want "$f" || continue
 		if [ -n "$KERNEL_WHY" ]; then
 			skip "$f" "$KERNEL_WHY"
 		else
-			run_one "$f"
+			JOBS+=("$f") JOB_CLASS+=("${CLASS[$f]:-solo}")
 		fi
+	done
+}
+
+# run_job I: job I in this subshell, its output and counts in $TMP/.jobs/I.*,
+# what it left behind (reap_later) killed at its end.
+run_job() {
+	local i=$1 fn=${JOBS[$1]} t0
+	exec >"$TMP/.jobs/$i.out" 2>&1 </dev/null
+	npass=0 nfail=0 nskip=0 REAP=()
+	trap 'exit 143' TERM INT HUP
+	trap 'reap; echo "$npass $nfail $nskip" >"$TMP/.jobs/$i.n"' EXIT
+	TEST_SEQ=$i
+	T=$TMP/$fn
+	mkdir -p "$T"
+	t0=$EPOCHREALTIME
+	"$fn"
+	# wall seconds, and the CPU seconds of the processes it waited for
+	times >"$TMP/.jobs/$i.cpu"
+	echo "$fn $(awk -v a="$t0" -v b="$EPOCHREALTIME" -v s="$RUN_T0" 'NR == 2 {
+		for (i = 1; i <= 2; i++) { split($i, m, /[ms]/); c += m[1] * 60 + m[2] }
+		printf "%.1f %.1f %.1f", b - a, c, a - s }' "$TMP/.jobs/$i.cpu")" >"$TMP/.jobs/$i.time"
+}
+
+declare -A RANK=([quiet]=0 [cpu]=1 [busy]=2 [exact]=3 [sensitive]=4 [solo]=5)
+
+# job_class I: sets JC to job I's class now: its own, or that of a shared
+# recording it reads that is not made yet, if stricter.
+job_class() {
+	local n
+	JC=${JOB_CLASS[$1]}
+	[ -z "$KERNEL_WHY" ] || return 0
+	for n in ${NEEDS[${JOBS[$1]}]:-}; do
+		[ -e "$TMP/shared/$n/.status" ] && continue
+		[ "${RANK[${NEED_CLASS[$n]}]}" -gt "${RANK[$JC]}" ] && JC=${NEED_CLASS[$n]}
+	done
+}
+
+# What a class puts on the machine (load: 0 nothing to speak of, 1 CPU
+# time, 2 CPU time and a flood of trace events) and the most it bears
+# beside it, all the others' loads added. pair_ok A B: tests of classes A
+# and B may run at the same time.
+declare -A LOAD=([quiet]=0 [cpu]=1 [busy]=2 [exact]=2 [sensitive]=2 [solo]=9)
+declare -A BEARS=([quiet]=9 [cpu]=9 [busy]=9 [exact]=1 [sensitive]=-1 [solo]=-1)
+pair_ok() { [ "${LOAD[$1]}" -le "${BEARS[$2]}" ] && [ "${LOAD[$2]}" -le "${BEARS[$1]}" ]; }
+# (A test that bears -1 bears nothing, not even a quiet test, whose load is
+# 0: it starts only when nothing runs.)
+
+# Run the jobs, TEST_JOBS at a time (default: two per CPU; TEST_HEAVY: at
+# most so many of them not quiet, default all), each beside only what its
+# class bears and what bears it; in the order below: a job that cannot
+# start yet holds back the jobs after it that could not run beside it.
+# Print each job's output when it ends, take over its counts.
+run_jobs() {
+	local ncpu max order=() i k p n c rest blocked ok heavy heavy_max load JC
+	RUN_T0=$EPOCHREALTIME
+	ncpu=$(nproc 2>/dev/null || echo 1)
+	max=${TEST_JOBS:-$((2 * ncpu))}
+	[ "$max" -ge 1 ] 2>/dev/null || max=1
+	declare -A RCLASS=()
+	heavy_max=${TEST_HEAVY:-$max}
+	# the strictest first (while they run, quiet tests fill the other
+	# places; beside the exact ones, cpu ones), the slow first in a class,
+	# then the rest as handed over
+	for c in solo sensitive exact; do
+		for k in 1 ''; do
+			for i in "${!JOBS[@]}"; do
+				[ "${JOB_CLASS[$i]}" = "$c" ] && [ "${SLOW[${JOBS[$i]}]:-}" = "$k" ] && order+=("$i")
+			done
+		done
+	done
+	for k in 1 ''; do
+		for i in "${!JOBS[@]}"; do
+			[ "${RANK[${JOB_CLASS[$i]}]}" -lt "${RANK[exact]}" ] && [ "${SLOW[${JOBS[$i]}]:-}" = "$k" ] &&
+				order+=("$i")
+		done
+	done
+	if [ -n "${TEST_LIST:-}" ]; then	# TEST_LIST=1: the order and classes only
+		for i in "${order[@]}"; do echo "${JOB_CLASS[$i]} ${JOBS[$i]}"; done
+		exit 0
+	fi
+	while [ ${#order[@]} -gt 0 ] || [ ${#RUNNING[@]} -gt 0 ]; do
+		rest=() blocked=()
+		for k in "${order[@]}"; do
+			if [ ${#RUNNING[@]} -ge "$max" ]; then
+				rest+=("$k")
+				continue
+			fi
+			job_class "$k"
+			c=$JC ok=1 heavy=0 load=0
+			for p in "${!RUNNING[@]}"; do
+				load=$((load + LOAD[${RCLASS[$p]}]))
+				[ "${RCLASS[$p]}" = quiet ] || heavy=$((heavy + 1))
+			done
+			[ "$load" -le "${BEARS[$c]}" ] || ok=
+			for p in "${!RUNNING[@]}"; do
+				[ $((load - LOAD[${RCLASS[$p]}] + LOAD[$c])) -le "${BEARS[${RCLASS[$p]}]}" ] || ok=
+			done
+			[ "$c" = quiet ] || [ "$heavy" -lt "$heavy_max" ] || ok=
+			if [ "${BEARS[$c]}" -lt 0 ]; then
+				ok=
+				[ ${#RUNNING[@]} != 0 ] || ok=1
+			fi
+			for p in "${blocked[@]}"; do
+				pair_ok "$c" "$p" || ok=
+			done
+			if [ -n "$ok" ]; then
+				run_job "$k" &
+				RUNNING[$!]=$k RCLASS[$!]=$c
+			else
+				rest+=("$k") blocked+=("$c")
+			fi
+		done
+		order=("${rest[@]}")
+		p=
+		wait -n -p p "${!RUNNING[@]}"
+		[ -n "$p" ] || continue
+		i=${RUNNING[$p]}
+		unset "RUNNING[$p]" "RCLASS[$p]"
+		cat "$TMP/.jobs/$i.out"
+		if read -r -a n <"$TMP/.jobs/$i.n" 2>/dev/null; then
+			npass=$((npass + n[0])) nfail=$((nfail + n[1])) nskip=$((nskip + n[2]))
+		else
+			fail "${JOBS[$i]}" "the test's shell ended without its counts"
+		fi
+		cat "$TMP/.jobs/$i.time" >>"$TMP/.jobs/times" 2>/dev/null
 	done
 }
 
@@ -242,15 +484,23 @@ unit_binary() {
 	fi
 }
 
-[ -n "${TESTS:-}" ] || unit_binary unit "$ROOT/test/unit"
-[ -n "${TESTS:-}" ] || unit_binary unit-san "$ROOT/test/unit-san"
+# The checkout's untracked files (git status), before and after the run.
+untracked() {
+	git -C "$ROOT" status --porcelain --untracked-files=all 2>/dev/null | sed -n 's/^?? //p' | sort
+}
+git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 && untracked >"$TMP/.untracked"
+
+unit() { unit_binary unit "$ROOT/test/unit"; }
+unit-san() { unit_binary unit-san "$ROOT/test/unit-san"; }
+test_slow unit-san
+run_tests unit unit-san
 
 for t in "$ROOT"/test/t_*.sh; do
 	[ -e "$t" ] || continue
-	echo "# ${t#"$ROOT"/}"
 	# shellcheck source=test/t_record.sh
 	. "$t"
 done
+run_jobs
 
 # No test leaves a process behind: nothing started from this tree (tc,
 # tc-san, pingpong) and none of the tests' own workloads may survive.
@@ -264,5 +514,24 @@ else
 	kill -KILL $left 2>/dev/null
 fi
 
+# No test leaves a file in the checkout: what tc and the tests write there
+# is in .gitignore.
+if [ ! -e "$TMP/.untracked" ]; then
+	skip no_untracked_files "not a git checkout"
+else
+	left=$(untracked | comm -13 "$TMP/.untracked" -)
+	if [ -z "$left" ]; then
+		pass no_untracked_files
+	else
+		fail no_untracked_files "new untracked files in the checkout: $(echo "$left" | head -5 | tr '\n' ' ')"
+	fi
+fi
+
+# The slowest tests, for test/README.
+if [ -s "$TMP/.jobs/times" ]; then
+	echo "# slowest (s): $(sort -k2,2nr "$TMP/.jobs/times" | head -15 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')"
+	# TEST_TIMES=FILE: every test's start (s after the first), wall and CPU s
+	[ -z "${TEST_TIMES:-}" ] || cp "$TMP/.jobs/times" "$TEST_TIMES"
+fi
 echo "$npass passed, $nfail failed, $nskip skipped"
 [ "$nfail" = 0 ]

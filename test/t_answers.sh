@@ -85,15 +85,21 @@ latency_perf_sched() {
 	fi
 }
 
+# The recording of test/chain, made once (shared, run.sh) for chain_four
+# and view_chain_panel: c.data, what chain printed (out: "pids A B C D")
+# and tc's stderr (err).
+chain_make() { timeout 60 "$TC" --record "$1/c.data" -- "$CHAIN" >"$1/out" 2>"$1/err"; }
+CHAIN_DIR=$TMP/shared/chain
+
 # chain_four: tc records test/chain; --chain D reads D<-C<-B<-A, and so does
 # the chain column of D's wait when --latency lists it.
 chain_four() {
 	local a b c d got
-	timeout 60 "$TC" --record "$T/c.data" -- "$CHAIN" >"$T/out" 2>"$T/err" ||
-		{ fail chain_four "tc --record of test/chain failed: $(tail -2 "$T/err")"; return; }
-	read -r _ a b c d <"$T/out"
-	[ -n "$d" ] || { fail chain_four "test/chain printed '$(cat "$T/out")'"; return; }
-	timeout 60 "$TC_SAN" --replay "$T/c.data" --summary --chain "$d" >"$T/sum" 2>"$T/sum.err"
+	shared chain chain_make ||
+		{ fail chain_four "tc --record of test/chain failed: $(tail -2 "$CHAIN_DIR/err")"; return; }
+	read -r _ a b c d <"$CHAIN_DIR/out"
+	[ -n "$d" ] || { fail chain_four "test/chain printed '$(cat "$CHAIN_DIR/out")'"; return; }
+	timeout 60 "$TC_SAN" --replay "$CHAIN_DIR/c.data" --summary --chain "$d" >"$T/sum" 2>"$T/sum.err"
 	got=$(lat_block "$T/sum" chain_step | awk -F'\t' 'NR > 1 && NR <= 4 { printf "%s<-%s ", $3, $5 }')
 	if [ "$got" != "$d<-chain:$c $c<-chain:$b $b<-chain:$a " ]; then
 		fail chain_four "chain of D $d: '$got', want D<-C<-B<-A = $d<-$c<-$b<-$a (files in $T)"
@@ -155,4 +161,10 @@ ftrace_instance() {
 	fi
 }
 
+# Concurrency (run.sh): perf sched latency, the kernel's trace and
+# test/chain's wakeups want every event (a loss skips or fails them); perf
+# sched latency, its pingpong's waits as they are alone.
+test_class sensitive latency_perf_sched
+test_class exact ftrace_instance chain_four
+shared_by chain exact chain_four view_chain_panel
 kernel_tests latency_perf_sched chain_four ftrace_instance

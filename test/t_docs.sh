@@ -80,4 +80,5 @@ summary_columns() {
 	if [ -n "$why" ]; then fail summary_columns "$why"; else pass summary_columns; fi
 }
 
+test_class quiet readme_help man_page options_table summary_columns
 run_tests readme_help man_page options_table summary_columns

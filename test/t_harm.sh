@@ -113,7 +113,7 @@ harm_record_stdout() {
 # Afterwards none of them runs, and the exit status is 0 when tc ended the
 # command, 5 when it ended on its own.
 harm_orphans_record() {
-	local name=$1 how=$2 tc rc want=0 a=$((3100 + RANDOM % 800)) lead='sleep 100' args=()
+	local name=$1 how=$2 tc rc i want=0 a=$((3100 + TEST_SEQ % 800)) lead='sleep 100' args=()
 	local b=$((a + 1000))
 	[ "$how" = exit ] && lead='sleep 1; exit 5'
 	[ "$how" = -d ] && args=(-d 1)
@@ -122,9 +122,13 @@ harm_orphans_record() {
 	tc=$!
 	reap_later "$tc"
 	has_descendant "$tc" sleep 30 || note "no sleep under tc after 30 s"
-	sleep 1
 	case $how in
-	SIG*) kill -s "${how#SIG}" "$tc" ;;
+	SIG*)	# signalled once both run (the first ignores SIGTERM from its exec on)
+		for ((i = 0; i < 100; i++)); do
+			[ "$(pgrep -cfx "sleep ($a|$b)")" = 2 ] && break
+			sleep 0.1
+		done
+		kill -s "${how#SIG}" "$tc" ;;
 	exit) want=5 ;;
 	esac
 	if ! wait_gone "$tc" 20; then
@@ -387,6 +391,13 @@ harm_err_cpulist() {
 	fi
 }
 
+# Concurrency (run.sh): short recordings of no workload, errors, and
+# processes found by their own command lines.
+test_class quiet harm_output_paths harm_orphans_duration harm_orphans_sigterm harm_orphans_sigint \
+	harm_orphans_sighup harm_orphans_exit harm_sudo_owner harm_long_path \
+	harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
+	harm_err_ring harm_err_cpulist
+test_class busy harm_record_stdout harm_repair
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
 	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \

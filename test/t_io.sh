@@ -80,31 +80,42 @@ io_pre_exec() {
 	$3 ~ /^sys_(enter|exit)_/ && $4 == p { print $3, $5 }' "$1" | tr '\n' ','
 }
 
-# The -I recording of iorw and its tc --script, shared by the tests after
-# io_exact.
-IO_DATA='' IO_TID='' IO_SCRIPT=''
+# The -I recording of iorw, made once (shared, run.sh) for io_exact and
+# io_perf_reads, in $IO_DIR: io.data and tc's exit status (rc), stderr
+# (err), tc-san's --summary (sum, sum.err, sum.rc) and --script (script).
+IO_DIR=$TMP/shared/io IO_DATA=$TMP/shared/io/io.data IO_SCRIPT=$TMP/shared/io/script
+io_make() {
+	timeout 60 "$TC" --record "$1/io.data" -I -- "$IORW" "$1" >"$1/out" 2>"$1/err"
+	echo $? >"$1/rc"
+	[ "$(cat "$1/rc")" = 0 ] || return 1
+	timeout 60 "$TC_SAN" --replay "$1/io.data" --summary >"$1/sum" 2>"$1/sum.err"
+	echo $? >"$1/sum.rc"
+	script "$1/io.data" "$1/script"
+	return 0
+}
+# io_recording: 0 when the recording is there; sets IO_TID (empty unless
+# the --summary has exactly one iorw row) and IO_ROWS (the iorw rows).
+io_recording() {
+	shared io io_make || return 1
+	IO_ROWS=$(io_rows "$IO_DIR/sum" iorw)
+	IO_TID=
+	[ "$(echo "$IO_ROWS" | grep -c .)" = 1 ] && IO_TID=${IO_ROWS%% *}
+	return 0
+}
+
 io_exact() {
 	local rc rows got pre why
-	IO_DATA=$T/io.data
-	timeout 60 "$TC" --record "$IO_DATA" -I -- "$IORW" "$T" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" != 0 ]; then
-		fail io_exact "tc --record -I -- iorw: exit status $rc (iorw exits 1 when a call did not do what it should): $(head -3 "$T/err")"
-		IO_DATA=
+	if ! io_recording; then
+		fail io_exact "tc --record -I -- iorw: exit status $(cat "$IO_DIR/rc") (iorw exits 1 when a call did not do what it should): $(head -3 "$IO_DIR/err")"
 		return
 	fi
-	timeout 60 "$TC_SAN" --replay "$IO_DATA" --summary >"$T/sum" 2>"$T/sum.err"
-	rc=$?
-	why=$(io_stderr_bad "$T/sum.err")
-	rows=$(io_rows "$T/sum" iorw)
-	IO_TID=${rows%% *}
-	script "$IO_DATA" "$T/script"
-	IO_SCRIPT=$T/script
+	rc=$(cat "$IO_DIR/sum.rc")
+	why=$(io_stderr_bad "$IO_DIR/sum.err")
+	rows=$IO_ROWS
 	if [ "$rc" != 0 ] || [ -n "$why" ]; then
-		fail io_exact "--summary: exit status $rc $why: $(head -3 "$T/sum.err")"
-	elif [ "$(echo "$rows" | grep -c .)" != 1 ]; then
+		fail io_exact "--summary: exit status $rc $why: $(head -3 "$IO_DIR/sum.err")"
+	elif [ -z "$IO_TID" ]; then
 		fail io_exact "want one iorw row in the --summary, got: $(echo "$rows" | tr '\n' ';')"
-		IO_TID=
 	elif ! iorw_static; then
 		skip io_exact "test/iorw is not static (no static libc): the dynamic loader's reads are not counted; row: $rows"
 	else
@@ -112,7 +123,7 @@ io_exact() {
 		if [ "$got" = "$IO_EXP" ]; then
 			pass io_exact
 		else
-			pre=$(io_pre_exec "$T/script" "$IO_TID")
+			pre=$(io_pre_exec "$IO_SCRIPT" "$IO_TID")
 			fail io_exact "iorw (tid $IO_TID): io_calls read_bytes write_bytes io_errors = $got, want $IO_EXP${pre:+; calls of that pid before its exec (by tc itself, in the held child): $pre}"
 		fi
 	fi
@@ -123,7 +134,7 @@ io_exact() {
 	elif ! have_perf; then
 		skip io_exact_perf_script "perf is not installed"
 	else
-		sys_counts_tc "$T/script" "$IO_TID" >"$T/tc.counts"
+		sys_counts_tc "$IO_SCRIPT" "$IO_TID" >"$T/tc.counts"
 		sys_counts_perf "$IO_DATA" "$IO_TID" >"$T/perf.counts"
 		if iorw_static && ! grep -q '^sys_enter_read 8$' "$T/perf.counts" &&
 		   ! grep -q '^sys_enter_read 9$' "$T/perf.counts"; then
@@ -144,11 +155,9 @@ io_self_filtered() {
 	"$TC" --record "$T/f" -I -d 2 >"$T/out" 2>"$T/err" &
 	tcpid=$!
 	reap_later "$tcpid"
-	for ((i = 0; i < 50; i++)); do	# the file is made just before enabling
-		[ -e "$T/f" ] && break
-		sleep 0.1
-	done
-	sleep 0.3
+	# the file is made just before enabling: once events are written to
+	# it, they are on
+	grows "$T/f" 30 || note "no events written to $T/f in 30 s"
 	"$IORW" "$T" &
 	iorw_pid=$!
 	wait "$iorw_pid"
@@ -185,7 +194,7 @@ io_self_filtered() {
 
 # perf timechart draws the I/O of a tc -I recording; perf report reads it.
 io_perf_reads() {
-	[ -n "$IO_DATA" ] || { fail io_perf_reads "no -I recording (io_exact failed)"; return; }
+	io_recording || { fail io_perf_reads "no -I recording (see io_exact)"; return; }
 	have_perf || { skip io_perf_reads "perf is not installed"; return; }
 	local rc n pre
 	# perf stretches short calls to --io-min-time and then merges the ones
@@ -303,19 +312,18 @@ tasks_only_events() {
 
 # ---------------------------------------------------------------- filters
 
-# A tc recording of pingpong, for the replay filters.
+# The replay filters, on the shared recording of pingpong (t_record.sh).
 filter_replay() {
-	local rc pids p1 p2 rows bad
-	timeout 120 "$TC" --record "$T/pp" -- "$PINGPONG" 2000 >"$T/out" 2>"$T/err"
-	rc=$?
-	pids=$(awk '/^pids / { print $2, $3 }' "$T/out")
-	if [ "$rc" != 0 ] || [ -z "$pids" ]; then
-		fail filter_replay "tc --record -- pingpong: exit status $rc: $(head -3 "$T/err")"
+	local pids p1 p2 rows bad
+	pp_recording
+	pids=$PP_PIDS
+	if [ "$(cat "$PP_DIR/rc" 2>/dev/null)" != 0 ] || [ -z "$pids" ]; then
+		fail filter_replay "tc --record -- pingpong: exit status $(cat "$PP_DIR/rc" 2>/dev/null): $(head -3 "$PP_DIR/err")"
 		return
 	fi
 	read -r p1 p2 <<<"$pids"
 	# -p NAME: pingpong's rows only, both of them.
-	timeout 60 "$TC_SAN" --replay "$T/pp" --summary -p pingpong >"$T/s1" 2>"$T/e1"
+	timeout 60 "$TC_SAN" --replay "$PP_DATA" --summary -p pingpong >"$T/s1" 2>"$T/e1"
 	rows=$(io_sum_rows "$T/s1" | grep -v '^cpu ')
 	bad=$(echo "$rows" | awk '$3 != "pingpong"')
 	if [ -n "$bad" ] || ! echo "$rows" | grep -q "^$p1 " || ! echo "$rows" | grep -q "^$p2 "; then
@@ -324,7 +332,7 @@ filter_replay() {
 		pass filter_replay_name
 	fi
 	# -p PID: that pid's rows only.
-	timeout 60 "$TC_SAN" --replay "$T/pp" --summary -p "$p1" >"$T/s2" 2>"$T/e2"
+	timeout 60 "$TC_SAN" --replay "$PP_DATA" --summary -p "$p1" >"$T/s2" 2>"$T/e2"
 	rows=$(io_sum_rows "$T/s2" | grep -v '^cpu ')
 	bad=$(echo "$rows" | awk -v p="$p1" '$1 != p && $2 != p')
 	if [ -n "$bad" ] || ! echo "$rows" | grep -q "^$p1 "; then
@@ -337,7 +345,7 @@ filter_replay() {
 		skip filter_replay_cpu "one CPU"
 		return
 	fi
-	timeout 60 "$TC_SAN" --replay "$T/pp" --summary -C 1 >"$T/s3" 2>"$T/e3"
+	timeout 60 "$TC_SAN" --replay "$PP_DATA" --summary -C 1 >"$T/s3" 2>"$T/e3"
 	rows=$(io_sum_rows "$T/s3" | awk '$1 == "cpu" { print $2 }' | tr '\n' ' ')
 	if [ "$rows" = "1 " ]; then
 		pass filter_replay_cpu
@@ -380,7 +388,7 @@ filter_record_cpu() {
 # save the screen to $T/NAME.screen, quit with q. Returns 1 (and fails NAME)
 # if something went wrong.
 live_screen() {
-	local name=$1 sock="tcio$$" i ok=
+	local name=$1 sock="tcio$BASHPID" i ok= pane kids left
 	shift
 	command -v tmux >/dev/null || { skip "$name" "tmux is not installed"; return 1; }
 	# timeout --foreground: in a process group of its own (plain timeout),
@@ -396,6 +404,8 @@ live_screen() {
 		fi
 		sleep 0.1
 	done
+	pane=$(tmux -L "$sock" display -p -t 0 '#{pane_pid}' 2>/dev/null)
+	kids=$([ -n "$pane" ] && echo "$pane" && descendants "$pane")
 	tmux -L "$sock" send-keys -t 0 q 2>/dev/null
 	for ((i = 0; i < 50; i++)); do
 		tmux -L "$sock" has-session 2>/dev/null || break
@@ -407,10 +417,12 @@ live_screen() {
 		return 1
 	fi
 	tmux -L "$sock" kill-server 2>/dev/null
-	if pgrep -f "^$PINGPONG 200000" >/dev/null; then
-		# shellcheck disable=SC2046
-		kill_workload $(pgrep -f "^$PINGPONG 200000")
-		fail "$name" "pingpong left running after q"
+	# shellcheck disable=SC2086
+	left=$(alive $kids)
+	if [ -n "$left" ]; then
+		fail "$name" "left running after q: $(ps -o pid=,args= -p "${left//$'\n'/,}" | tr '\n' ';')"
+		# shellcheck disable=SC2086
+		kill_workload $left
 		return 1
 	fi
 	if [ -z "$ok" ]; then
@@ -492,6 +504,14 @@ io_fd_limit() {
 	fi
 }
 
+# Concurrency (run.sh): the exact counts want every event of the machine's
+# I/O calls (perf timechart record -I too); the filters and the live
+# screens only their own tasks.
+test_class exact io_exact io_self_filtered io_from_perf_timechart_record
+test_class busy io_perf_reads filter_replay filter_record_cpu filter_live_pid filter_live_cpu
+test_class quiet power_only_events tasks_only_events io_fd_limit filter_cpu_malformed
+shared_by io exact io_exact io_perf_reads
+shared_by pp exact filter_replay
 kernel_tests io_exact io_self_filtered io_perf_reads io_from_perf_timechart_record \
 	power_only_events tasks_only_events filter_replay filter_record_cpu \
 	filter_live_pid filter_live_cpu io_fd_limit

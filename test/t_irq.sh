@@ -125,4 +125,7 @@ irq_softirq_time() {
 	fi
 }
 
+# Concurrency (run.sh): the counts are bracketed by the kernel's own, and
+# the shares are checked against each other, whatever runs beside them.
+test_class busy irq_counts_proc irq_task_split irq_softirq_time
 kernel_tests irq_counts_proc irq_task_split irq_softirq_time

@@ -66,27 +66,43 @@ record_missing_command() {
 	fi
 }
 
-# The ping-pong recording is shared by the tests after it.
-PP_DATA='' PP_SCRIPT='' PP_PIDS='' PP_DIR=''
+# The ping-pong recording, made once (shared, run.sh) for the tests that
+# read it (here, filter_replay, the view's replay tests): tc --record of
+# pingpong 2000 in $PP_DIR: pp.data, tc's stdout (out) and stderr (err),
+# its exit status (rc), the pids pingpong printed (pids) and tc-san's
+# --script of it (pp.script, and pp.script.err).
+PP_N=2000
+PP_DIR=$TMP/shared/pp PP_DATA=$TMP/shared/pp/pp.data PP_SCRIPT=$TMP/shared/pp/pp.script
+pp_make() {
+	timeout 120 "$TC" --record "$1/pp.data" -- "$PINGPONG" $PP_N >"$1/out" 2>"$1/err"
+	echo $? >"$1/rc"
+	awk '/^pids / { print $2, $3 }' "$1/out" >"$1/pids"
+	[ "$(cat "$1/rc")" = 0 ] || return 1
+	script "$1/pp.data" "$1/pp.script" || return 2
+}
+# pp_recording: 0 when the recording and its script are there; sets PP_PIDS.
+pp_recording() {
+	shared pp pp_make
+	local rc=$?
+	PP_PIDS=$(cat "$PP_DIR/pids" 2>/dev/null)
+	return $rc
+}
+
 record_pingpong() {
-	local n=2000 rc got
-	PP_DATA=$T/pp.data PP_SCRIPT=$T/pp.script PP_DIR=$T
-	timeout 120 "$TC" --record "$PP_DATA" -- "$PINGPONG" $n >"$T/out" 2>"$T/err"
-	rc=$?
+	local n=$PP_N rc got
+	pp_recording
+	rc=$(cat "$PP_DIR/rc" 2>/dev/null)
 	if [ "$rc" != 0 ]; then
-		fail record_pingpong "tc exit status $rc: $(head -3 "$T/err")"
-		PP_DATA=
+		fail record_pingpong "tc exit status $rc: $(head -3 "$PP_DIR/err")"
 		return
 	fi
-	if grep -Eq '^pids [0-9]+ [0-9]+$' "$T/out"; then
+	if grep -Eq '^pids [0-9]+ [0-9]+$' "$PP_DIR/out"; then
 		pass record_stdout_passes_through
 	else
-		fail record_stdout_passes_through "stdout: $(head -3 "$T/out")"
+		fail record_stdout_passes_through "stdout: $(head -3 "$PP_DIR/out")"
 	fi
-	PP_PIDS=$(awk '/^pids / { print $2, $3 }' "$T/out")
-	if ! script "$PP_DATA" "$PP_SCRIPT"; then
+	if ! pp_recording; then
 		fail record_pingpong "tc --replay --script failed: $(head -3 "$PP_SCRIPT.err")"
-		PP_SCRIPT=
 		return
 	fi
 	if [ -z "$PP_PIDS" ]; then
@@ -97,12 +113,12 @@ record_pingpong() {
 	if [ "$got" -ge $((2 * n)) ]; then
 		pass record_pingpong
 	else
-		fail record_pingpong "$got switches of pids $PP_PIDS, want >= $((2 * n))"
+		fail record_pingpong "$got switches of pids $PP_PIDS, want >= $((2 * n)); tc: $(grep -o 'lost [0-9]*' "$PP_DIR/err" | head -1)"
 	fi
 }
 
 record_script_format() {
-	[ -n "$PP_SCRIPT" ] || { fail record_script_format "no script output"; return; }
+	pp_recording || { fail record_script_format "no script output"; return; }
 	local bad
 	bad=$(grep -Evc '^[0-9]+ -?[0-9]+ [a-z_]+( [a-z_0-9]+=[^ ]*)*$' "$PP_SCRIPT")
 	if [ "$bad" = 0 ] && [ -s "$PP_SCRIPT" ]; then
@@ -113,7 +129,7 @@ record_script_format() {
 }
 
 record_merge_order() {
-	[ -n "$PP_SCRIPT" ] || { fail record_merge_order "no script output"; return; }
+	pp_recording || { fail record_merge_order "no script output"; return; }
 	local bad said
 	# Compare as strings of digits: ns timestamps may exceed a double's 2^53.
 	bad=$(awk '
@@ -143,7 +159,7 @@ record_merge_order() {
 # switches to but never from in the whole recording is such a task there, and
 # a break right after a switch to it is the kernel's: counted apart, noted.
 record_cpu_continuity() {
-	[ -n "$PP_SCRIPT" ] || { fail record_cpu_continuity "no script output"; return; }
+	pp_recording || { fail record_cpu_continuity "no script output"; return; }
 	local res
 	res=$(awk '
 	function val(key,   i) {
@@ -187,7 +203,7 @@ record_perf_agrees() {
 		skip record_perf_agrees "perf is not installed"
 		return
 	fi
-	[ -n "$PP_DATA" ] || { fail record_perf_agrees "no recording"; return; }
+	pp_recording || [ "$(cat "$PP_DIR/rc")" = 0 ] || { fail record_perf_agrees "no recording"; return; }
 	if ! timeout 120 perf script -i "$PP_DATA" >"$T/perf.script" 2>"$T/perf.err"; then
 		fail record_perf_script "perf script failed: $(head -3 "$T/perf.err")"
 	else
@@ -199,7 +215,7 @@ record_perf_agrees() {
 			fail record_perf_comm "perf script shows no task named pingpong"
 		fi
 	fi
-	if [ -n "$PP_SCRIPT" ] &&
+	if pp_recording &&
 	   timeout 120 perf script -i "$PP_DATA" -F event >"$T/perf.ev" 2>/dev/null; then
 		awk '{ sub(/:$/, "", $1); sub(/^[a-z_]+:/, "", $1); c[$1]++ }
 		     END { for (e in c) print e, c[e] }' "$T/perf.ev" | sort >"$T/perf.count"
@@ -270,9 +286,10 @@ record_stop_signal() {
 	env --default-signal=INT "$TC" --record "$T/f" -- sleep 987 >"$T/out" 2>"$T/err" &
 	tc=$!
 	reap_later "$tc"
-	# Signal a running recording: once the command runs, and 1 s later.
+	# Signal a running recording: once the command runs and events are
+	# in the file.
 	has_descendant "$tc" sleep 30 || note "no sleep under tc after 30 s"
-	sleep 1
+	grows "$T/f" 30 || note "no events written to $T/f in 30 s"
 	kids=$(descendants "$tc")
 	# shellcheck disable=SC2086
 	reap_later $kids
@@ -319,7 +336,7 @@ record_crash_repair() {
 	tc=$!
 	reap_later "$tc"
 	has_descendant "$tc" pingpong 30 || note "no pingpong under tc after 30 s"
-	sleep 2.5
+	grows "$T/f" 30 || note "no events written to $T/f in 30 s"
 	kids=$(descendants "$tc")
 	# shellcheck disable=SC2086
 	reap_later $kids
@@ -369,7 +386,8 @@ repair_killed_perf_record() {
 		return
 	fi
 	local n
-	killed_perf "$T/p" -e sched:sched_switch
+	shared killed_perf killed_perf_make
+	cp "$TMP/shared/killed_perf/p" "$T/p" || { fail repair_killed_perf_record "no killed perf record"; return; }
 	if timeout 60 perf script -i "$T/p" >/dev/null 2>&1; then
 		note "perf script reads the killed perf recording before repair"
 	fi
@@ -384,6 +402,16 @@ repair_killed_perf_record() {
 	fi
 }
 
+# Concurrency (run.sh): the ping-pong recording must hold all of
+# pingpong's switches; its readers only read it.
+test_class quiet record_exit_status record_exit_signal record_missing_command \
+	record_script_format record_merge_order record_cpu_continuity \
+	record_file_mode_and_old record_duration record_stop_sigterm record_stop_sigint
+test_class exact record_pingpong
+test_class busy record_perf_agrees record_crash_repair repair_killed_perf_record
+shared_by pp exact record_pingpong record_script_format record_merge_order \
+	record_cpu_continuity record_perf_agrees
+shared_by killed_perf busy repair_killed_perf_record replay_killed_perf
 kernel_tests record_exit_status record_exit_signal record_missing_command \
 	record_pingpong record_script_format record_merge_order \
 	record_cpu_continuity record_perf_agrees record_file_mode_and_old \

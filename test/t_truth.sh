@@ -191,5 +191,9 @@ truth_invariants_recorded() {
 	fi
 }
 
+# Concurrency (run.sh): files only, but for one recording of a workload.
+test_class cpu truth_sim truth_invariants_files
+test_class quiet truth_oracle truth_perf_reads
+test_class busy truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
 kernel_tests truth_invariants_recorded
