@@ -90,7 +90,7 @@ enum {
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	DEF_MMAP_PAGES = 128,		/* ring data pages per CPU */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
-	RD_BUF = 1 << 20,		/* reader input buffer */
+	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -404,10 +404,13 @@ _Static_assert(MAX_ATTRS <= 256, "an attr index fits in a queue entry's low byte
 struct mq {
 	struct qent *e;
 	uint32_t ecap, ehead, n;	/* ecap a power of two; n entries from ehead */
-	uint8_t *b;			/* NULL: records stay in the mapped file */
+	uint8_t *b;			/* NULL: records stay in the file (rd_at) */
 	size_t bcap;			/* a power of two */
 	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
+	uint8_t *w;			/* a file's: its bytes [woff, woff + wlen) (rd_at) */
+	uint64_t woff;
+	uint32_t wlen, wnext, wused;	/* ... the next read's size, records taken since */
 };
 
 /* A per-CPU ring buffer as mapped (or faked by the unit tests). */
@@ -546,11 +549,8 @@ static struct {
 		bool cut;		/* silent on a broken record */
 		bool wait, eof;		/* rd_fill stopped: nothing more yet, the end */
 		uint64_t next_t;	/* time of the record rd_run stopped at */
-		uint8_t *buf;		/* read buffer, or the whole file mapped */
+		uint8_t *buf;		/* read buffer */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
-		bool mapped;
-		size_t dropped;		/* mapped bytes below this were let go */
-		size_t checked;		/* pos when that was last looked at */
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
 		uint64_t off;
 	} rc;
@@ -3537,9 +3537,13 @@ static bool filter_cpu(int c)
  * A queue keeps 16 bytes per record (struct qent: time, where it is, its
  * attr), sorted by time: a ring's records are in time order but for a few
  * side-band ones (a FORK stamped before the samples written ahead of it),
- * which are inserted in place, as perf does.  Records of a mapped file stay
- * in the mapping; the others (rings, streams) are copied once into the
- * queue's byte ring, in arrival order, each in a slot (struct mq_slot):
+ * which are inserted in place, as perf does.  Records of a file stay in the
+ * file: a queue keeps their offsets, and rd_at reads them again when they
+ * are released (from the read buffer if they are still in it, else through
+ * the queue's window: a CPU's records of a round are together in perf's
+ * files, so one read of the window serves hundreds).  The others (rings,
+ * streams) are copied once into the queue's byte ring, in arrival order,
+ * each in a slot (struct mq_slot):
  *
  *   b: [ free | slot,seq,rec | slot (released) | slot,seq,rec | slot (skip) ]
  *              ^bhead                                          ^btail
@@ -3554,11 +3558,12 @@ static bool filter_cpu(int c)
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
+static const uint8_t *rd_at(struct mq *q, uint64_t pos);
 
 enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
 
 /* Set up nq queues.  bytes: each queue's byte ring for copied records (0:
- * the records stay in the mapped file); grow: queues may grow (up to
+ * the records stay in the file); grow: queues may grow (up to
  * QUEUE_MAX in all) instead of refusing records when full. */
 static void mrg_init(int nq, size_t bytes, bool grow)
 {
@@ -3581,6 +3586,7 @@ static void mrg_free(void)
 	for (int i = 0; i < G.mg.nq; i++) {
 		mem_free(G.mg.q[i].e);
 		mem_free(G.mg.q[i].b);
+		mem_free(G.mg.q[i].w);
 	}
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
@@ -3701,7 +3707,7 @@ static bool mq_grow_bytes(struct mq *q)
 /* Room for one more entry in q; false if it is full and may not grow.
  * The first entries: as many as the byte ring holds records of 64 bytes
  * (a record of tc's and its seq take more), or 1024 for references into a
- * mapped file. */
+ * file. */
 static bool mq_room(struct mq *q)
 {
 	struct qent *e;
@@ -3767,7 +3773,7 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 
 /*
  * Queue a record in queue qi with time t and attr index attr, found at
- * pos: a file offset in the mapped file, or the position mq_reserve gave
+ * pos: a file offset (records that stay in the file), or the position mq_reserve gave
  * (n bytes written there).  The caller made room (mq_room or mq_reserve).
  * A record older than the newest queued one is moved back to its place
  * (at most MQ_SHIFT_MAX entries: farther, it stays and is released late).
@@ -3846,7 +3852,10 @@ static bool mrg_release_one(uint64_t bound)
 	q = &G.mg.q[G.mg.heap[0]];
 	e = mq_pop(G.mg.heap[0]);
 	pos = e.ref >> 8;
-	r = q->b ? q->b + (pos & (q->bcap - 1)) : G.rc.buf + (pos - G.rc.off);
+	if (!(r = q->b ? q->b + (pos & (q->bcap - 1)) : rd_at(q, pos))) {
+		G.bad.corrupt++;	/* the file changed under the reader */
+		return true;
+	}
 	n = g16(r + 6);
 	if (e.time < G.mg.released)
 		G.bad.order++;
@@ -3864,22 +3873,6 @@ static void mrg_release(uint64_t bound)
 {
 	while (mrg_release_one(bound))
 		;
-}
-
-/* The lowest file offset a queued record of a mapped file has, or
- * UINT64_MAX: the mapping below it may be let go. */
-static uint64_t mrg_oldest_pos(void)
-{
-	uint64_t lo = UINT64_MAX;
-
-	for (int k = 0; k < G.mg.nq; k++) {
-		const struct mq *q = &G.mg.q[k];
-
-		for (uint32_t i = 0; !q->b && i < q->n && i < MQ_SHIFT_MAX; i++)
-			if (mq_at(q, i)->ref >> 8 < lo)
-				lo = mq_at(q, i)->ref >> 8;
-	}
-	return lo;
 }
 
 /* ---------------------------------------------------------------- perf_event and rings */
@@ -5301,26 +5294,18 @@ static void fl_stop(void)
  * cannot be read ends the stream with a note, and what was read stands.
  */
 
-/* Make at least need bytes available at G.rc.buf + G.rc.pos; false at the
- * end of the data. */
+/*
+ * Make at least need bytes (at most MAX_REC) available at G.rc.buf +
+ * G.rc.pos; false at the end of the data.  Files and streams alike are
+ * read into one buffer of RD_BUF bytes: on the machines measured (virtual
+ * ones), mapping a file cost 4 times as much kernel time as read() (page
+ * tables made and torn down for every page), and a small buffer stays in
+ * the cache.
+ */
 static bool rd_fill(size_t need)
 {
-	if (G.rc.mapped && G.rc.pos - G.rc.checked >= RD_BUF) {
-		/* let go of what was read and is not queued: memory stays
-		 * small for any file size */
-		uint64_t keep = mrg_oldest_pos();
-		size_t to = (keep < G.rc.pos ? keep : G.rc.pos) & ~(size_t)(getpagesize() - 1);
-
-		G.rc.checked = G.rc.pos;
-		if (to > G.rc.dropped) {
-			madvise(G.rc.buf + G.rc.dropped, to - G.rc.dropped, MADV_DONTNEED);
-			G.rc.dropped = to;
-		}
-	}
 	if (G.rc.len - G.rc.pos >= need)
 		return true;
-	if (G.rc.mapped)
-		return false;
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
@@ -5602,28 +5587,55 @@ static void rd_features(const char *path)
 	}
 }
 
-/* Map the file where the address space allows (no copy per read), else
- * read it from the data on. */
-static void rd_map(const char *path)
+/* Read the file from its data on (file mode), or from off (pipe mode). */
+static void rd_seek(const char *path, uint64_t off)
 {
-	if (G.rd.fsize <= SIZE_MAX / 2) {
-		void *m = mmap(NULL, G.rd.fsize, PROT_READ, MAP_PRIVATE, G.rc.fd, 0);
-
-		if (m != MAP_FAILED) {
-			madvise(m, G.rd.fsize, MADV_SEQUENTIAL);
-			mem_free(G.rc.buf);
-			G.rc.buf = m;
-			G.rc.mapped = true;
-			G.rc.off = 0;
-			G.rc.len = G.rd.end;
-			G.rc.pos = G.rd.data_off;
-			return;
-		}
-	}
-	if (lseek(G.rc.fd, G.rd.data_off, SEEK_SET) < 0)
+	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	G.rc.off = G.rd.data_off;
+	G.rc.off = off;
 	G.rc.len = G.rc.pos = 0;
+}
+
+/*
+ * The queued record at file offset pos of queue q (one that stays in the
+ * file): in the read buffer if it still is, else in q's window, read again
+ * from there on when it is not (a window that served few records reads
+ * less the next time: records of q far apart in the file cost one small
+ * read each, not a large one).  NULL if the file no longer has it.
+ */
+static const uint8_t *rd_at(struct mq *q, uint64_t pos)
+{
+	uint64_t end = pos - G.rc.off + 8;
+	ssize_t got;
+	size_t n;
+
+	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len)
+		return G.rc.buf + (pos - G.rc.off);
+	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
+	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
+		q->wused++;
+		return q->w + (pos - q->woff);
+	}
+	if (!q->w) {
+		q->w = xcalloc(1, MAX_REC);
+		q->wnext = MAX_REC;
+	} else {
+		q->wnext = q->wused < 8 ? (q->wnext / 2 > 4096 ? q->wnext / 2 : 4096) : MAX_REC;
+	}
+	q->wused = 1;
+	for (n = q->wnext;; n = MAX_REC) {
+		if (pos >= G.rd.end)
+			return NULL;
+		if (n > G.rd.end - pos)
+			n = G.rd.end - pos;
+		got = pread(G.rc.fd, q->w, n, pos);
+		q->woff = pos;
+		q->wlen = got > 0 ? got : 0;
+		if (q->wlen >= 8 && g16(q->w + 6) <= q->wlen)
+			return q->w;
+		if (q->wlen < 8 || n == MAX_REC || (size_t)got < n)
+			return NULL;
+	}
 }
 
 /*
@@ -5653,9 +5665,10 @@ static void rd_open(const char *path)
 	G.rd.fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
 	G.rc.buf = xcalloc(1, RD_BUF);
 	G.rd.end = UINT64_MAX;
-	if (!rd_fill(16))
+	if (G.rd.fsize != UINT64_MAX ? rd_pread(&h, 16, 0) < 0 : !rd_fill(16))
 		die("%s: too short for a perf.data file", path);
-	memcpy(&h, G.rc.buf, 16);
+	if (G.rd.fsize == UINT64_MAX)
+		memcpy(&h, G.rc.buf, 16);
 	if (h.magic == PERF_MAGIC2)	/* a u64 value, as perf compares it */
 		G.ev.swap = false;
 	else if (h.magic == __builtin_bswap64(PERF_MAGIC2))
@@ -5666,7 +5679,10 @@ static void rd_open(const char *path)
 		die("%s: not a perf.data file", path);
 	if (g64(&h.size) == 16) {	/* pipe mode */
 		G.rd.pipe = true;
-		G.rc.pos = 16;
+		if (G.rd.fsize != UINT64_MAX)
+			rd_seek(path, 16);
+		else
+			G.rc.pos = 16;
 		return;
 	}
 	if (G.rd.fsize == UINT64_MAX)
@@ -5684,7 +5700,7 @@ static void rd_open(const char *path)
 	rd_feature_table(bits, g64(&h.data.size));
 	rd_features(path);
 	rd_bind(true);
-	rd_map(path);
+	rd_seek(path, G.rd.data_off);
 }
 
 /* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
@@ -5756,7 +5772,7 @@ static void rd_queues(void)
 	}
 	if (G.rd.pipe)
 		rd_bind(true);
-	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
 }
@@ -5769,7 +5785,7 @@ static bool rd_type_ok(uint32_t type)
 
 /*
  * Queue record r (n bytes at stream offset pos, time t, attr, cpu) for the
- * merge: a reference into a mapped file, else a copy.  When the queues are
+ * merge: its offset in a file, else a copy.  When the queues are
  * at QUEUE_MAX the oldest record is released early (counted, said once).
  */
 static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos)
@@ -5779,7 +5795,7 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 	uint8_t *p = NULL;
 	uint64_t at = pos;
 
-	while (G.rc.mapped ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+	while (!q->bcap ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
 		if (!G.mg.forced++)
 			note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
 			     QUEUE_MAX >> 20);
@@ -5984,8 +6000,8 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	rd_pass_swap(view);
 	G.rc.fd = fd;
 	G.rc.buf = xcalloc(1, RD_BUF);
-	rd_map(G.opt.replay_path);
-	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	rd_seek(G.opt.replay_path, G.rd.data_off);
+	mrg_init(G.m.ncpu + 1, 0, true);
 	G.rc.cut = true;	/* silent: no note on a broken record ... */
 	G.mg.forced = 1;		/* ... or a full queue */
 	return true;
@@ -5995,10 +6011,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 static void rd_pass_close(struct rd_pass *view)
 {
 	mrg_free();
-	if (G.rc.mapped)
-		munmap(G.rc.buf, G.rd.fsize);
-	else
-		mem_free(G.rc.buf);
+	mem_free(G.rc.buf);
 	close(G.rc.fd);
 	rd_pass_swap(view);
 }
@@ -6347,8 +6360,6 @@ static void rp_repair(const char *path)
 	data_end = G.rd.end;
 	if (!complete)
 		G.rd.end = G.rd.fsize;
-	if (G.rc.mapped)
-		G.rc.len = G.rd.end;
 	G.rc.cut = true;
 	end = rp_scan(&nrec);
 	if (complete && end == data_end) {
