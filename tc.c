@@ -386,6 +386,11 @@ struct attr {
 	uint16_t pos_tid, pos_time, pos_cpu, pos_raw, min_size;
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
+	/* ev_decode's fast path (ev_layout): the fields its kind reads, in
+	 * ev_fields' order, all within the first raw_need bytes of the raw
+	 * data (raw_need 0: the generic path) */
+	struct fq { uint16_t off; uint8_t size; bool sign; } fq[6];
+	uint32_t raw_need;
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
 	int nids;
 	uint64_t nsamples;		/* its samples read */
@@ -1881,8 +1886,10 @@ static int fmt_from_local(void)
 	return n;
 }
 
+static void ev_layout(struct attr *a);
+
 /* Bind attr a to its format and event kind, look its fields up, and lay
- * out its samples (see rec_info). */
+ * out its samples (see rec_info) and their fields (ev_layout). */
 static void attr_bind(struct attr *a)
 {
 	uint64_t st = a->pa.sample_type;
@@ -1923,6 +1930,7 @@ static void attr_bind(struct attr *a)
 		}
 	for (int i = 0; i < F_NFLD; i++)
 		a->fp[i] = tfs_field(a->fmt, fld_names[i]);
+	ev_layout(a);
 }
 
 /*
@@ -2020,29 +2028,53 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	return pos;
 }
 
-/* A SAMPLE of an attr whose layout is fixed (struct attr's pos_*): its
- * fields at their precomputed offsets, the common case, fast. */
-static int rec_info_fixed(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri)
+/* g32 and g64 with the byte order as an argument: where it is a constant
+ * (inlined), this machine's order is a plain load. */
+static inline uint32_t ld32(const uint8_t *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t ld64(const uint8_t *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static inline __attribute__((always_inline)) int rec_info_fixed_as(const uint8_t *r, size_t n, const struct attr *a,
+								      struct rinfo *ri, bool swap)
 {
 	if (n < a->min_size)
 		return -1;
 	if (a->pos_tid) {
-		ri->pid = g32(r + a->pos_tid);
-		ri->tid = g32(r + a->pos_tid + 4);
+		ri->pid = ld32(r + a->pos_tid, swap);
+		ri->tid = ld32(r + a->pos_tid + 4, swap);
 	}
 	if (a->pos_time) {
-		ri->time = g64(r + a->pos_time);
+		ri->time = ld64(r + a->pos_time, swap);
 		ri->has_time = true;
 	}
 	if (a->pos_cpu)
-		ri->cpu = g32(r + a->pos_cpu);
+		ri->cpu = ld32(r + a->pos_cpu, swap);
 	if (a->pos_raw) {
-		ri->rawsz = g32(r + a->pos_raw);
+		ri->rawsz = ld32(r + a->pos_raw, swap);
 		if (ri->rawsz > n - a->pos_raw - 4)
 			return -1;
 		ri->raw = r + a->pos_raw + 4;
 	}
 	return 0;
+}
+
+/* A SAMPLE of an attr whose layout is fixed (struct attr's pos_*): its
+ * fields at their precomputed offsets, the common case, fast. */
+static int rec_info_fixed(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri)
+{
+	return G.ev.swap ? rec_info_fixed_as(r, n, a, ri, true) : rec_info_fixed_as(r, n, a, ri, false);
 }
 
 #define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
@@ -2197,6 +2229,139 @@ static int ev_int(int64_t v)
 	return v >= INT_MIN && v <= INT_MAX ? (int)v : INT_MIN;
 }
 
+/* The tracepoint fields ev_decode reads for each kind: integers, then
+ * strings (COMM_LEN bytes). */
+static const struct { uint8_t nint, nstr, f[6]; } ev_fields[EV_NKIND] = {
+	[EV_SWITCH] = { 4, 2, { F_COMMON_FLAGS, F_PREV_PID, F_NEXT_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_COMM } },
+	[EV_WAKEUP] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_WAKEUP_NEW] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_WAKING] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_PFORK] = { 3, 2, { F_COMMON_FLAGS, F_PARENT_PID, F_CHILD_PID, F_PARENT_COMM, F_CHILD_COMM } },
+	[EV_PEXIT] = { 2, 1, { F_COMMON_FLAGS, F_PID, F_COMM } },
+	[EV_MIGRATE] = { 4, 1, { F_COMMON_FLAGS, F_PID, F_ORIG_CPU, F_DEST_CPU, F_COMM } },
+	[EV_IDLE] = { 3, 0, { F_COMMON_FLAGS, F_STATE, F_CPU_ID } },
+	[EV_FREQ] = { 3, 0, { F_COMMON_FLAGS, F_STATE, F_CPU_ID } },
+	[EV_SYS_ENTER] = { 2, 0, { F_COMMON_FLAGS, F_FD } },
+	[EV_SYS_EXIT] = { 2, 0, { F_COMMON_FLAGS, F_RET } },
+};	/* EV_PEXEC (a __data_loc file name, rare) takes the generic path */
+
+/*
+ * Lay out ev_decode's fast path for attr a (bound to its format and kind):
+ * every field its kind reads present, at a fixed place (not __data_loc),
+ * integers of 1, 2, 4 or 8 bytes, strings of COMM_LEN bytes or more; then
+ * a sample whose raw data holds raw_need bytes has them all, and fld_int
+ * and fld_str would read them as fq_int and fq_str do.
+ */
+static void ev_layout(struct attr *a)
+{
+	int k = a->kind, n;
+	uint32_t need = 0;
+
+	a->raw_need = 0;
+	if (k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
+		return;
+	for (int i = 0; i < n; i++) {
+		const struct tfs_field *f = a->fp[ev_fields[k].f[i]];
+		bool str = i >= ev_fields[k].nint;
+
+		if (!f || f->dyn || f->off > UINT16_MAX ||
+		    (str ? f->size < COMM_LEN : f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			return;
+		a->fq[i] = (struct fq){ f->off, str ? COMM_LEN : f->size, f->is_signed };
+		if (f->off + f->size > need)	/* as fld_int and fld_str check it */
+			need = f->off + f->size;
+	}
+	a->raw_need = need;
+}
+
+/* An integer field laid out by ev_layout, in raw data of this machine's
+ * byte order that holds it: fld_int's value. */
+static inline int64_t fq_int(const struct fq *q, const uint8_t *raw)
+{
+	const uint8_t *p = raw + q->off;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	switch (q->size) {
+	case 1:
+		return q->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return q->sign ? (int64_t)(int16_t)v2 : (int64_t)v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return q->sign ? (int64_t)(int32_t)v4 : (int64_t)v4;
+	}
+	memcpy(&v8, p, 8);
+	return (int64_t)v8;
+}
+
+/* A string field laid out by ev_layout into out[COMM_LEN]: fld_str's. */
+static inline void fq_str(const struct fq *q, const uint8_t *raw, char *out)
+{
+	memcpy(out, raw + q->off, COMM_LEN);
+	out[COMM_LEN - 1] = 0;
+}
+
+/* ev_decode of a tracepoint sample by its attr's layout (ev_layout), its
+ * raw data in this machine's byte order and holding a->raw_need bytes. */
+static void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
+{
+	const struct fq *q = a->fq;
+
+	e->flags = fq_int(&q[0], raw);
+	switch (a->kind) {
+	case EV_SWITCH:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		e->v = fq_int(&q[3], raw);
+		fq_str(&q[4], raw, e->comm);
+		fq_str(&q[5], raw, e->comm2);
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->c = ev_int(fq_int(&q[2], raw));
+		fq_str(&q[3], raw, e->comm);
+		break;
+	case EV_PFORK:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		fq_str(&q[3], raw, e->comm);
+		fq_str(&q[4], raw, e->comm2);
+		break;
+	case EV_PEXIT:
+		e->a = ev_int(fq_int(&q[1], raw));
+		fq_str(&q[2], raw, e->comm);
+		break;
+	case EV_MIGRATE:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		e->c = ev_int(fq_int(&q[3], raw));
+		fq_str(&q[4], raw, e->comm);
+		break;
+	case EV_IDLE:
+	case EV_FREQ:
+		e->v = (uint32_t)fq_int(&q[1], raw);
+		if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
+			e->v = CSTATE_MAX;
+		else if (a->kind == EV_FREQ && e->v > INT32_MAX)
+			e->v = INT32_MAX;
+		e->c = ev_int(fq_int(&q[2], raw));
+		break;
+	case EV_SYS_ENTER:
+		e->a = fq_int(&q[1], raw);
+		e->b = a->io;
+		break;
+	case EV_SYS_EXIT:
+		e->v = fq_int(&q[1], raw);
+		e->b = a->io;
+		break;
+	}
+}
+
 /*
  * Decode record r (already checked by rec_info into ri) into e.  Numbers
  * are bounded here: pids and CPUs by ev_int, an idle state to CSTATE_MAX
@@ -2222,6 +2387,10 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		if (!a || a->kind == EV_NONE || !raw)
 			return 0;
 		e->kind = a->kind;
+		if (a->raw_need && rs >= a->raw_need && !G.ev.swap) {
+			ev_decode_fast(a, raw, e);
+			return 1;
+		}
 		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
 		switch (a->kind) {
 		case EV_SWITCH:
