@@ -489,8 +489,8 @@ static struct {
 		bool *cpu_online;
 		struct task *task;
 		int ntask;		/* slots in use */
-		struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
-		size_t task_hash_cap;
+		int32_t *task_slot;	/* tid (1..PID_MAX) -> its slot + 1, 0: none (touched
+					 * only where tids are: 4 KiB per 1024 tids) */
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
@@ -2551,12 +2551,7 @@ static void model_tables(int ncpu, int ntask)
 {
 	G.m.task = xcalloc(ntask, sizeof(*G.m.task));
 	G.m.ntask = 0;
-	G.m.task_hash_cap = 16;
-	while (G.m.task_hash_cap < (size_t)ntask * 2)
-		G.m.task_hash_cap <<= 1;
-	G.m.task_hash = xcalloc(G.m.task_hash_cap, sizeof(*G.m.task_hash));
-	for (size_t i = 0; i < G.m.task_hash_cap; i++)
-		G.m.task_hash[i].slot = -1;
+	G.m.task_slot = xcalloc(PID_MAX + 1, sizeof(*G.m.task_slot));
 	G.m.cpu = xcalloc(ncpu, sizeof(*G.m.cpu));
 	for (int c = 0; c < ncpu; c++) {
 		G.m.cpu[c].cur = -1;
@@ -2990,56 +2985,12 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	*last = p;
 }
 
-static size_t task_hash_of(int tid)
-{
-	return ((uint32_t)tid * 2654435761u) & (G.m.task_hash_cap - 1);
-}
-
-/* The slot of tid in the hash, or where it would go. */
-static size_t task_hash_find(int tid)
-{
-	size_t h = task_hash_of(tid);
-
-	while (G.m.task_hash[h].slot >= 0 && G.m.task_hash[h].tid != tid)
-		h = (h + 1) & (G.m.task_hash_cap - 1);
-	return h;
-}
-
 /* The task tid, or NULL. */
 static struct task *task_find(int tid)
 {
-	size_t h;
-
-	if (!G.m.task_hash)
+	if (!G.m.task_slot || tid <= 0 || tid > PID_MAX || !G.m.task_slot[tid])
 		return NULL;
-	h = task_hash_find(tid);
-	return G.m.task_hash[h].slot >= 0 ? &G.m.task[G.m.task_hash[h].slot] : NULL;
-}
-
-/* Remove tid from the hash (linear probing: shift the cluster back). */
-static void task_hash_del(int tid)
-{
-	size_t i = task_hash_find(tid), j = i;
-
-	if (G.m.task_hash[i].slot < 0)
-		return;
-	for (;;) {
-		size_t k;
-
-		G.m.task_hash[i].slot = -1;
-		for (;;) {
-			j = (j + 1) & (G.m.task_hash_cap - 1);
-			if (G.m.task_hash[j].slot < 0)
-				return;
-			k = task_hash_of(G.m.task_hash[j].tid);
-			/* move j back to i unless k lies cyclically in (i, j] */
-			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-				continue;
-			break;
-		}
-		G.m.task_hash[i] = G.m.task_hash[j];
-		i = j;
-	}
+	return &G.m.task[G.m.task_slot[tid] - 1];
 }
 
 /* The slot to reuse when the task table is full: the exited task seen
@@ -3064,33 +3015,18 @@ static int task_victim(void)
 	return best < 0 ? 0 : best;
 }
 
-/* The task tid, created (unknown, seen at time) if new; NULL for a tid
- * out of range or 0 (the idle tasks, which CPU rows account). */
-static struct task *task_get(int tid, uint64_t time, bool *created)
+/* task_get's new task tid (a slot of its own, else the victim's). */
+static __attribute__((noinline)) struct task *task_add(int tid, uint64_t time, bool *created)
 {
-	size_t h;
 	int slot;
 	struct task *t;
 
-	if (created)
-		*created = false;
-	if (tid <= 0 || tid > PID_MAX) {
-		G.m.bad_pid += tid != 0;
-		return NULL;
-	}
-	h = task_hash_find(tid);
-	if (G.m.task_hash[h].slot >= 0) {
-		t = &G.m.task[G.m.task_hash[h].slot];
-		t->last_seen = time;
-		return t;
-	}
 	if (G.m.ntask < TC_MAX_TASKS) {
 		slot = G.m.ntask++;
 	} else {
 		slot = task_victim();
-		task_hash_del(G.m.task[slot].tid);
+		G.m.task_slot[G.m.task[slot].tid] = 0;
 		G.m.evicted_tasks++;
-		h = task_hash_find(tid);
 	}
 	t = &G.m.task[slot];
 	memset(t, 0, sizeof(*t));
@@ -3102,9 +3038,28 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
-	G.m.task_hash[h] = (struct thash){ tid, slot };
+	G.m.task_slot[tid] = slot + 1;
 	if (created)
 		*created = true;
+	return t;
+}
+
+/* The task tid, created (unknown, seen at time) if new; NULL for a tid
+ * out of range or 0 (the idle tasks, which CPU rows account). */
+static struct task *task_get(int tid, uint64_t time, bool *created)
+{
+	struct task *t;
+
+	if (created)
+		*created = false;
+	if (tid <= 0 || tid > PID_MAX) {
+		G.m.bad_pid += tid != 0;
+		return NULL;
+	}
+	if (!G.m.task_slot[tid])
+		return task_add(tid, time, created);
+	t = &G.m.task[G.m.task_slot[tid] - 1];
+	t->last_seen = time;
 	return t;
 }
 
