@@ -95,6 +95,7 @@ enum {
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
 	FD_SPARE = 9,			/* file descriptors tc needs besides its events (+1 for the view) */
+	IDC_N = 64,			/* ids rec_attr keeps at hand */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -461,6 +462,7 @@ static struct {
 		uint64_t *idmap_id;	/* open-addressing id -> attr index */
 		int *idmap_attr;
 		size_t idmap_cap;
+		struct idc { uint64_t id; int attr1; } idc[IDC_N];	/* rec_attr's cache: attr + 1, 0 none */
 		bool swap;		/* the data is in the other byte order */
 	} ev;
 
@@ -1952,6 +1954,7 @@ static void idmap_build(void)
 	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id));
 	G.ev.idmap_attr = xcalloc(cap, sizeof(*G.ev.idmap_attr));
 	G.ev.idmap_cap = cap;
+	memset(G.ev.idc, 0, sizeof(G.ev.idc));
 	for (size_t i = 0; i < cap; i++)
 		G.ev.idmap_attr[i] = -1;
 	for (int i = 0; i < G.ev.nattr; i++)
@@ -2007,7 +2010,9 @@ struct rinfo {
 	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
 };
 
-/* The attr a record belongs to (see idmap_build), or -1. */
+/* The attr a record belongs to (see idmap_build), or -1.  A sample's id
+ * is looked up in a small cache first (ids are numbered in order: their
+ * low bits tell them apart). */
 static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 {
 	int pos;
@@ -2015,10 +2020,19 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	if (G.ev.nattr == 1)
 		return 0;
 	if (type == PERF_RECORD_SAMPLE) {
+		uint64_t id;
+		struct idc *c;
+
 		pos = G.ev.id_pos;
 		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > n)
 			return G.ev.nattr ? 0 : -1;
-		return idmap_find(g64(r + 8 + 8 * pos));
+		id = g64(r + 8 + 8 * pos);
+		c = &G.ev.idc[id % IDC_N];
+		if (c->attr1 && c->id == id)
+			return c->attr1 - 1;
+		if ((pos = idmap_find(id)) >= 0)
+			*c = (struct idc){ id, pos + 1 };
+		return pos;
 	}
 	/* side-band records perf synthesizes carry no known id: their
 	 * sample_id layout is the first attr's, as perf reads them */
@@ -2178,15 +2192,8 @@ static int rec_info_trailer(const uint8_t *r, size_t n, uint64_t st, struct rinf
 	return 0;
 }
 
-/*
- * Parse the generic part of record r (n bytes, header included, n checked
- * by the caller to be >= 8 and its size field) as a record of attr index
- * attr (rec_attr's answer, kept by the merge so it is looked up once): for
- * SAMPLE the fields in sample_type order up to RAW, for other kernel
- * records the sample_id trailer.  Returns 0, or -1 if the record does not
- * fit its attr.
- */
-static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
+/* rec_info_as of any record (see there). */
+static int rec_info_any(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
 	uint32_t type = g32(r);
 	const struct attr *a;
@@ -2203,6 +2210,25 @@ static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 	if (type >= PR_HEADER_ATTR || !a->pa.sample_id_all)
 		return 0;
 	return rec_info_trailer(r, n, a->pa.sample_type, ri);
+}
+
+/*
+ * Parse the generic part of record r (n bytes, header included, n checked
+ * by the caller to be >= 8 and its size field) as a record of attr index
+ * attr (rec_attr's answer, kept by the merge so it is looked up once): for
+ * SAMPLE the fields in sample_type order up to RAW, for other kernel
+ * records the sample_id trailer.  Returns 0, or -1 if the record does not
+ * fit its attr.  Inlined: a sample of a fixed layout in this machine's
+ * byte order, nearly every record, takes a few loads.
+ */
+static inline __attribute__((always_inline)) int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
+{
+	if (!G.ev.swap && attr >= 0 && attr < G.ev.nattr && G.ev.attr[attr].fixed &&
+	    ld32(r, false) == PERF_RECORD_SAMPLE) {
+		*ri = (struct rinfo){ .attr = attr, .cpu = -1, .pid = -1, .tid = -1, .body_end = n };
+		return rec_info_fixed_as(r, n, &G.ev.attr[attr], ri, false);
+	}
+	return rec_info_any(r, n, attr, ri);
 }
 
 /* rec_info_as for the attr the record names. */
@@ -3704,14 +3730,23 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 	G.mg.released = 0;
 }
 
+/* Free queue q's memory (its entries: see mq_room). */
+static void mq_free_mem(struct mq *q)
+{
+	if (q->e)
+		munmap(q->e, (size_t)q->ecap * sizeof(*q->e));
+	mem_free(q->b);
+	mem_free(q->w);
+	q->e = NULL;
+	q->b = q->w = NULL;
+	q->ecap = 0;
+}
+
 /* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
-	for (int i = 0; i < G.mg.nq; i++) {
-		mem_free(G.mg.q[i].e);
-		mem_free(G.mg.q[i].b);
-		mem_free(G.mg.q[i].w);
-	}
+	for (int i = 0; i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
 	G.mg.q = NULL;
@@ -3828,27 +3863,34 @@ static bool mq_grow_bytes(struct mq *q)
 	return true;
 }
 
-/* Room for one more entry in q; false if it is full and may not grow.
+/*
+ * Room for one more entry in q; false if it is full and may not grow.
  * The first entries: as many as the byte ring holds records of 64 bytes
  * (a record of tc's and its seq take more), or 1024 for references into a
- * file. */
+ * file.  The entries are a mapping of their own that grows in place
+ * (mremap): the pages in use stay, none is copied into a fresh one (the
+ * first touch of a page cost 5 to 20 us on the VMs measured; growing by
+ * copies touched twice the peak).
+ */
 static bool mq_room(struct mq *q)
 {
 	struct qent *e;
 	uint32_t nc;
+	size_t sz = sizeof(*e);
 
 	if (q->n < q->ecap)
 		return true;
 	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
-	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e), !q->ecap))
+	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sz, !q->ecap))
 		return false;
-	e = xcalloc(nc, sizeof(*e));
-	for (uint32_t i = 0; i < q->n; i++)
-		e[i] = *mq_at(q, i);
-	mem_free(q->e);
+	e = q->e ? mremap(q->e, q->ecap * sz, nc * sz, MREMAP_MAYMOVE) :
+		   mmap(NULL, nc * sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e == MAP_FAILED)
+		die("out of memory (a merge queue of %u records)", nc);
+	/* full: the ring's wrapped part [0, ehead) follows its old end */
+	memcpy(e + q->ecap, e, (size_t)q->ehead * sz);
 	q->e = e;
 	q->ecap = nc;
-	q->ehead = 0;
 	return true;
 }
 
@@ -5426,10 +5468,16 @@ static void fl_stop(void)
  * tables made and torn down for every page), and a small buffer stays in
  * the cache.
  */
-static bool rd_fill(size_t need)
+static bool rd_refill(size_t need);
+
+static inline bool rd_fill(size_t need)
 {
-	if (G.rc.len - G.rc.pos >= need)
-		return true;
+	return G.rc.len - G.rc.pos >= need || rd_refill(need);
+}
+
+/* rd_fill's reading, when the buffer holds less than need. */
+static bool rd_refill(size_t need)
+{
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
@@ -5952,6 +6000,7 @@ static int rd_run(uint64_t limit)
 		uint64_t roff = G.rc.off + G.rc.pos;
 		struct rinfo ri;
 		uint64_t t;
+		int parsed = -1;
 
 		if (sz < 8 || !rd_type_ok(type)) {
 			if (!G.rc.cut)
@@ -5970,10 +6019,12 @@ static int rd_run(uint64_t limit)
 			break;
 		}
 		r = G.rc.buf + G.rc.pos;
-		if (limit != UINT64_MAX && type < PR_HEADER_ATTR && G.mg.q &&
-		    rec_info(r, sz, &ri) == 0 && ri.has_time && ri.time > limit) {
-			G.rc.next_t = ri.time;
-			return 1;
+		if (type < PR_HEADER_ATTR && G.mg.q) {	/* parsed once (rd_queues binds first) */
+			parsed = rec_info(r, sz, &ri);
+			if (limit != UINT64_MAX && parsed == 0 && ri.has_time && ri.time > limit) {
+				G.rc.next_t = ri.time;
+				return 1;
+			}
 		}
 		G.rc.pos += sz;
 		if (G.rd.saving && (type == PR_HEADER_ATTR || type == PR_HEADER_TRACING_DATA ||
@@ -6001,9 +6052,11 @@ static int rd_run(uint64_t limit)
 		}
 		if (type >= PR_HEADER_ATTR)
 			continue;	/* other user records: skipped by size */
-		if (!G.mg.q)
+		if (!G.mg.q) {
 			rd_queues();
-		if (rec_info(r, sz, &ri) < 0) {
+			parsed = rec_info(r, sz, &ri);
+		}
+		if (parsed < 0) {
 			G.bad.id++;
 			continue;
 		}

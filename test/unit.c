@@ -113,11 +113,8 @@ static void g_reset(void)
 	for (int i = 0; i < MAX_FMTS; i++)
 		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	for (int i = 0; G.mg.q && i < G.mg.nq; i++) {
-		mem_free(G.mg.q[i].e);
-		mem_free(G.mg.q[i].b);
-		mem_free(G.mg.q[i].w);
-	}
+	for (int i = 0; G.mg.q && i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
 	mem_free(G.ev.idmap_id);
