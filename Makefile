@@ -166,6 +166,11 @@ test/chain: test/chain.c
 test/mkdata: test/mkdata.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/mkdata.c
 
+# Zoom to exact in the replay view: timed (make bench), and read from a
+# checkpoint against read from the start (make test).
+test/zoombench: test/zoombench.c tc.c
+	$(CC) $(TC_CFLAGS) -DTC_TEST $(LDFLAGS) -o $@ test/zoombench.c $(LDLIBS)
+
 # A rate-limited terminal (a serial line) for t_serial.sh.
 test/slowpty: test/slowpty.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/slowpty.c -lutil
@@ -174,7 +179,7 @@ test/slowpty: test/slowpty.c
 tc-small: tc.c
 	$(CC) $(TC_CFLAGS) -DTC_MAX_TASKS=64 $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin $(UNIT)
+test: tc tc-san tc-small $(TEST_STATIC) test/pingpong test/evilname test/mkdata test/iorw test/slowpty test/chain test/spin test/zoombench $(UNIT)
 	bash test/run.sh
 
 # Cross builds: static, so that qemu-user runs them without a sysroot.
@@ -194,7 +199,7 @@ cross/%/unit: test/unit.c tc.c
 cross: tc test/mkdata $(CROSS_BINS)
 	bash test/cross.sh $(CROSS_TARGETS)
 
-bench: tc test/pingpong
+bench: tc test/pingpong test/zoombench
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench.sh
@@ -236,5 +241,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/iorw test/slowpty test/chain test/spin tc-fuzz tc32
+		test/mkdata test/iorw test/slowpty test/chain test/spin test/zoombench tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -482,6 +482,7 @@ static struct {
 		size_t n, nmax;		/* records queued, and their peak (the largest round) */
 		uint64_t seq;		/* live: bytes taken from the rings (arrival order) */
 		uint64_t forced;	/* records released early: the queues were at QUEUE_MAX */
+		uint64_t misplaced;	/* records left out of time order (MQ_SHIFT_MAX) */
 		uint64_t released;	/* time of the last released record */
 		uint64_t pass_bound;	/* live: everything up to this was released */
 	} mg;
@@ -550,6 +551,11 @@ static struct {
 		uint64_t save_from, save_until;
 		int save_n;		/* records it wrote */
 		char mark[96];		/* a recording's FEAT_TC_MARK */
+		struct rckpt *ck;	/* the view's checkpoints, in file order (rd_ckpt) */
+		int nck;
+		bool ck_on;		/* this pass takes them */
+		uint64_t ck_every, ck_next;	/* bytes of data between them, offset of the next */
+		uint64_t ck_mem;	/* their memory */
 	} rd;
 	struct rcursor {		/* a pass of the reader over it (rd_pass) */
 		int fd;
@@ -559,6 +565,10 @@ static struct {
 		uint8_t *buf;		/* read buffer */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
+		uint64_t round_off;	/* where the current round began */
+		uint64_t round_misplaced;	/* G.mg.misplaced then */
+		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
+					 * skip_t (or untimed) were released before it */
 		uint64_t off;
 	} rc;
 
@@ -618,6 +628,7 @@ static struct {
 		pid_t pid;		/* the reading child, 0: none */
 		uint64_t a;		/* in the child: keep intervals from a ... */
 		uint64_t keep;		/* ... and never give up those ending after keep */
+		uint64_t until;		/* ... reading at least up to until */
 		uint64_t v0, v1;	/* the view that asked last */
 		bool pass;		/* in the child: keep intervals from a only */
 		bool full;		/* ... until the ring is full (the model then
@@ -3956,6 +3967,7 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 		*mq_at(q, i) = *mq_at(q, i - 1);
 		i--;
 	}
+	G.mg.misplaced += i > 0 && mq_at(q, i - 1)->time > t;
 	*mq_at(q, i) = e;
 	q->n++;
 	if (++G.mg.n > G.mg.nmax)
@@ -5764,7 +5776,7 @@ static void rd_seek(const char *path, uint64_t off)
 {
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	G.rc.off = off;
+	G.rc.off = G.rc.round_off = off;
 	G.rc.len = G.rc.pos = 0;
 }
 
@@ -5873,6 +5885,7 @@ static void rd_open(const char *path)
 	rd_features(path);
 	rd_bind(true);
 	rd_seek(path, G.rd.data_off);
+	G.rd.ck_on = G.opt.view && !(G.v.speed > 0);	/* for the exact view (rd_ckpt) */
 }
 
 /* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
@@ -5982,6 +5995,132 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 }
 
 /*
+ * Checkpoints of the view's reading (replay of a file-mode file, not
+ * paced), so that reading it again for exact intervals (rd_history) starts
+ * near the view, not at the file's start.  One is taken every ck_every
+ * bytes of data: for tc's files (in time order, nothing queued) at any
+ * record, for perf's at a FINISHED_ROUND, after its release.  It keeps the
+ * model (G.m, its tasks and CPUs: 472 bytes a task) and the reader's
+ * state; the merge queue, which then holds just the records of the round
+ * newer than the round before it, is not kept but read again: a pass
+ * started from a checkpoint reads that round from its start (from),
+ * skipping up to upto what was released before (no time, or not newer
+ * than skip_t), and goes on exactly as the view's pass went on.  Not
+ * taken where that could differ: after records released early
+ * (G.mg.forced) or left out of order (G.mg.misplaced) in the round.  At
+ * most CK_MAX checkpoints in CK_MEM bytes: when full, every other one is
+ * dropped and the spacing doubles.
+ */
+enum { CK_MAX = 256, CK_MEM = 32 << 20, CK_EVERY = 8 << 20 };
+
+struct rckpt {
+	uint64_t from, upto, skip_t;	/* see above */
+	uint64_t tmax, round_prev, released;	/* the reader's and the merge's state at from */
+	struct model m;			/* G.m then (its tables below) */
+	struct task *task;
+	struct cpu *cpu;
+	size_t bytes;
+};
+
+/* Free checkpoint c's tables. */
+static void rd_ckpt_free(struct rckpt *c)
+{
+	mem_free(c->task);
+	mem_free(c->cpu);
+	G.rd.ck_mem -= c->bytes;
+}
+
+/* Keep every other checkpoint (the first, the third, ...), twice as far
+ * apart from now on. */
+static void rd_ckpt_thin(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < G.rd.nck; i++) {
+		if (i % 2)
+			rd_ckpt_free(&G.rd.ck[i]);
+		else
+			G.rd.ck[n++] = G.rd.ck[i];
+	}
+	G.rd.nck = n;
+	G.rd.ck_every *= 2;
+}
+
+/* Take a checkpoint at the end of a round that began at from and ends at
+ * upto (tc's files: from == upto, anywhere), skip_t the release bound of
+ * that round (see above). */
+static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
+{
+	size_t tb = (size_t)G.m.ntask * sizeof(struct task), cb = (size_t)G.m.ncpu * sizeof(struct cpu);
+	struct rckpt *c;
+
+	if (!G.rd.ck_every)
+		G.rd.ck_every = CK_EVERY;
+	G.rd.ck_next = upto + G.rd.ck_every;
+	if (G.mg.forced || !G.m.task)
+		return;
+	if (!G.rd.ck)
+		G.rd.ck = xcalloc(CK_MAX, sizeof(*G.rd.ck));
+	while (G.rd.nck && (G.rd.nck == CK_MAX || G.rd.ck_mem + tb + cb > CK_MEM)) {
+		rd_ckpt_thin();
+		G.rd.ck_next = upto + G.rd.ck_every;
+	}
+	if (tb + cb > CK_MEM)
+		return;
+	c = &G.rd.ck[G.rd.nck++];
+	c->from = from;
+	c->upto = upto;
+	c->skip_t = skip_t;
+	c->tmax = from == upto ? G.rc.tmax : skip_t;
+	c->round_prev = from == upto ? G.rc.round_prev : skip_t;
+	c->released = G.mg.released;
+	c->m = G.m;
+	c->task = xcalloc(1, tb + 1);
+	memcpy(c->task, G.m.task, tb);
+	c->cpu = xcalloc(1, cb + 1);
+	memcpy(c->cpu, G.m.cpu, cb);
+	c->bytes = tb + cb;
+	G.rd.ck_mem += c->bytes;
+}
+
+/* In a pass that has just opened (rd_pass_open) and fresh model tables:
+ * start from the last checkpoint whose model knew of nothing after a (none
+ * of the intervals it closed ends after a); false if there is none. */
+static bool rd_ckpt_restore(uint64_t a)
+{
+	const struct rckpt *c = NULL;
+	struct task *task = G.m.task;
+	int32_t *slot = G.m.task_slot;
+	struct cpu *cpu = G.m.cpu;
+	bool *online = G.m.cpu_online;
+
+	for (int i = 0; i < G.rd.nck && G.rd.ck[i].m.last <= a; i++)
+		c = &G.rd.ck[i];
+	if (!c || c->m.ncpu != G.m.ncpu)
+		return false;
+	G.m = c->m;
+	G.m.task = task;
+	G.m.task_slot = slot;
+	G.m.cpu = cpu;
+	G.m.cpu_online = online;
+	memcpy(task, c->task, (size_t)G.m.ntask * sizeof(*task));
+	memcpy(cpu, c->cpu, (size_t)G.m.ncpu * sizeof(*cpu));
+	for (int i = 0; i < G.m.ntask; i++) {	/* the pass's own chains (ival_add) */
+		task[i].last_ival = task[i].last_iival = NO_IVAL;
+		slot[task[i].tid] = i + 1;
+	}
+	for (int k = 0; k < G.m.ncpu; k++)
+		cpu[k].last_ival = cpu[k].last_cival = cpu[k].last_fival = NO_IVAL;
+	rd_seek(G.opt.replay_path, c->from);
+	G.rc.skip_off = c->upto;
+	G.rc.skip_t = c->skip_t;
+	G.rc.tmax = c->tmax;
+	G.rc.round_prev = c->round_prev;
+	G.mg.released = c->released;
+	return true;
+}
+
+/*
  * Stream the records of the opened recording through the merge to emit(),
  * up to the first record newer than limit (which stays unread, for paced
  * replay).  Returns 1 at the limit, 2 when a followed stream has nothing
@@ -6001,6 +6140,9 @@ static int rd_run(uint64_t limit)
 		struct rinfo ri;
 		uint64_t t;
 		int parsed = -1;
+
+		if (G.rd.ck_on && G.rd.sorted && roff >= G.rd.ck_next)
+			rd_ckpt(roff, roff, 0);
 
 		if (sz < 8 || !rd_type_ok(type)) {
 			if (!G.rc.cut)
@@ -6035,8 +6177,13 @@ static int rd_run(uint64_t limit)
 		switch (type) {
 		case PR_FINISHED_ROUND:
 		case PR_FINISHED_INIT:
-			mrg_release(G.rc.round_prev);
+			t = G.rc.round_prev;
+			mrg_release(t);
 			G.rc.round_prev = G.rc.tmax;
+			if (G.rd.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && G.mg.misplaced == G.rc.round_misplaced)
+				rd_ckpt(G.rc.round_off, roff + sz, t);
+			G.rc.round_off = roff + sz;
+			G.rc.round_misplaced = G.mg.misplaced;
 			continue;
 		case PR_HEADER_ATTR:
 			rd_attr_rec(r, sz);
@@ -6068,6 +6215,8 @@ static int rd_run(uint64_t limit)
 			G.ev.attr[ri.attr].nsamples++;
 		if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
 			continue;	/* an event tc does not use (perf's sched:*): no output has it */
+		if (roff < G.rc.skip_off && (!ri.has_time || !ri.time || ri.time <= G.rc.skip_t))
+			continue;	/* released before the checkpoint this pass started from */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
 			emit(r, sz, G.mg.released, &ri);
 			continue;
@@ -6251,10 +6400,11 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 /*
  * Replay reads its file again for the exact intervals from a time on:
  * the file is the history, the ring of intervals holds its newest part.
- * A child (forked: the model stays as it is) reads the file from its
- * start with fresh tables and keeps the intervals from a on (ival_add,
- * clipped to where the model's open states take over) in the shared
- * ring until it is full (emit then feeds it no more), closes the open
+ * A child (forked: the model stays as it is) reads the file from the last
+ * checkpoint before a (rd_ckpt; else from its start with fresh tables)
+ * and keeps the intervals from a on (ival_add, clipped to where the
+ * model's open states take over) in the shared ring until it is full
+ * (emit then feeds it no more) or it has read to until, closes the open
  * states there (G.ib.ceil), and leaves its rows' chains in struct zheads;
  * rd_history takes them for the rows that hold the same tasks.
  */
@@ -6265,14 +6415,18 @@ struct zheads {
 	struct { int32_t tid; uint64_t ival, iival; } task[TC_MAX_TASKS];
 };
 
-/* The child's part: read the file with a fresh model from its start,
- * in steps of step ns from a, until the ring would give up intervals
- * ending after G.z.keep, or the data ends; leave the chains in h, exit. */
+/* The child's part: read the file from the last checkpoint before a
+ * (else from its start) with a fresh model (or the checkpoint's), in
+ * steps of step ns from a, until the ring would give up intervals ending
+ * after G.z.keep, the model has reached G.z.until, or the data ends;
+ * leave the chains in h, exit. */
 static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step, pid_t parent)
 {
 	struct rd_pass view = { 0 };
 	char msg[160];
 	uint64_t lim = G.z.a;
+	int ncpu = G.m.ncpu, ret;
+	bool *online = G.m.cpu_online;
 
 	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
 	if (!child_of(parent, true))
@@ -6280,13 +6434,18 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.z.ptask = G.m.task;
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
-	model_tables(G.m.ncpu, TC_MAX_TASKS);
-	G.m.first = G.m.last = G.ib.floor = 0;
+	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
+	G.m.ncpu = ncpu;
+	G.m.cpu_online = online;
+	model_tables(ncpu, TC_MAX_TASKS);
+	G.ib.floor = 0;
 	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
+	G.rd.ck_on = false;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
-	while (rd_run(lim) == 1 && !G.z.full) {
+	rd_ckpt_restore(G.z.a);
+	while ((ret = rd_run(lim)) == 1 && !G.z.full && G.m.last < G.z.until) {
 		lim = lim + step > lim ? lim + step : UINT64_MAX;
 		if (lim < G.rc.next_t)
 			lim = G.rc.next_t;	/* over time without events at once */
@@ -6295,7 +6454,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	h->head = G.ib.head;
 	h->chunk = G.ib.chunk;
 	h->floor = G.ib.floor;
-	h->ceil = G.z.full ? G.m.last : UINT64_MAX;
+	h->ceil = G.z.full || ret == 1 ? G.m.last : UINT64_MAX;
 	h->ntask = G.m.ntask;
 	for (int i = 0; i < G.m.ntask; i++) {
 		h->task[i].tid = G.m.task[i].tid;
@@ -6325,11 +6484,11 @@ static void rd_history_stop(void)
 /*
  * Have the exact intervals read again from the file (a replay read whole,
  * file mode): those from a on, giving up the oldest but never one that
- * ends after keep, in steps of step ns.  The ring is the child's until
- * rd_history_take: the view draws from the summaries meanwhile.  Why
- * not into msg, if no child could start.
+ * ends after keep, in steps of step ns, up to until at least.  The ring is
+ * the child's until rd_history_take: the view draws from the summaries
+ * meanwhile.  Why not into msg, if no child could start.
  */
-static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
+static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step, char *msg, size_t msz)
 {
 	pid_t pid, parent = getpid();
 
@@ -6343,6 +6502,7 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 	G.z.h->done = 0;
 	G.z.a = a;
 	G.z.keep = keep;
+	G.z.until = until;
 	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
 		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return;
@@ -10320,7 +10480,8 @@ static void view_exact(void)
 		return;
 	G.z.v0 = G.v.start;
 	G.z.v1 = G.v.end;
-	rd_history(G.v.start > span ? G.v.start - span : 0, G.v.start, span, G.v.msg, sizeof(G.v.msg));
+	rd_history(G.v.start > span ? G.v.start - span : 0, G.v.start,
+		   G.v.end + span > G.v.end ? G.v.end + span : UINT64_MAX, span, G.v.msg, sizeof(G.v.msg));
 }
 
 /* A refresh: new events may have moved the newest time. */
