@@ -6,8 +6,8 @@
  * defined (as test/unit.c does) and opens FILE as tc --replay FILE does:
  * the whole file read into the view's model, checkpoints taken.
  *
- *   zoombench FILE SPAN_MS P...
- *	for each position P (a fraction of the recording's time, 0 to 1),
+ *   zoombench [-H MIB] FILE SPAN_MS P...
+ *	(-H: tc's --history MIB) for each position P (a fraction of the recording's time, 0 to 1),
  *	a view of SPAN_MS milliseconds there on a 200-column screen: the
  *	time from the zoom (view_exact) until the reading child's intervals
  *	are taken (rd_history_take) and the view is drawn from them.
@@ -100,21 +100,24 @@ out:
 
 int main(int argc, char **argv)
 {
-	char *targv[] = { "tc", "--replay", "", NULL };
+	char *targv[] = { "tc", "--replay", "", "--history", "64", NULL };
 	uint64_t t0, span, every = 0;
 	int i = 1, bad = 0;
 
 	if (argc > 3 && !strcmp(argv[1], "-c")) {
 		every = strtoull(argv[2], NULL, 10);
 		i = 3;
+	} else if (argc > 3 && !strcmp(argv[1], "-H")) {
+		targv[4] = argv[2];
+		i = 3;
 	}
 	if (argc - i < 3) {
-		fprintf(stderr, "usage: zoombench [-c EVERY] FILE SPAN_MS P...\n");
+		fprintf(stderr, "usage: zoombench [-c EVERY | -H MIB] FILE SPAN_MS P...\n");
 		return 2;
 	}
 	targv[2] = argv[i];
 	G.rec.fd = -1;
-	parse_args(3, targv);
+	parse_args(5, targv);
 	G.rd.ck_every = every;
 	t0 = now_ns();
 	rd_open(G.opt.replay_path);
