@@ -384,6 +384,7 @@ struct attr {
 	/* byte offsets in its samples of TID, TIME, CPU and RAW (0: absent)
 	 * when nothing of variable size precedes them (fixed) */
 	bool fixed;
+	bool std;			/* fixed, and all four there (ev_layout) */
 	uint16_t pos_tid, pos_time, pos_cpu, pos_raw, min_size;
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
@@ -2242,9 +2243,34 @@ static inline __attribute__((always_inline)) int rec_info_as(const uint8_t *r, s
 	return rec_info_any(r, n, attr, ri);
 }
 
-/* rec_info_as for the attr the record names. */
-static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+/* rec_info_as for the attr the record names.  Inlined: a sample in this
+ * machine's byte order whose id rec_attr has at hand, of an attr whose
+ * samples have TID, TIME, CPU and RAW at fixed places (std), takes a few
+ * loads and two checks; anything else, or a check failed, the generic way. */
+static inline __attribute__((always_inline)) int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 {
+	int pos = G.ev.id_pos;
+
+	if (!G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
+	    8 + 8 * (size_t)pos + 8 <= n) {
+		uint64_t id = ld64(r + 8 + 8 * pos, false);
+		const struct idc *c = &G.ev.idc[id % IDC_N];
+		const struct attr *a = &G.ev.attr[c->attr1 ? c->attr1 - 1 : 0];
+
+		if (c->attr1 && c->id == id && a->std && n >= a->min_size &&
+		    ld32(r + a->pos_raw, false) <= n - a->pos_raw - 4) {
+			ri->attr = c->attr1 - 1;
+			ri->has_time = true;
+			ri->time = ld64(r + a->pos_time, false);
+			ri->cpu = ld32(r + a->pos_cpu, false);
+			ri->pid = ld32(r + a->pos_tid, false);
+			ri->tid = ld32(r + a->pos_tid + 4, false);
+			ri->rawsz = ld32(r + a->pos_raw, false);
+			ri->raw = r + a->pos_raw + 4;
+			ri->body_end = n;
+			return 0;
+		}
+	}
 	return rec_info_as(r, n, rec_attr(r, n, g32(r)), ri);
 }
 
@@ -2283,7 +2309,8 @@ static const struct { uint8_t nint, nstr, f[6]; } ev_fields[EV_NKIND] = {
 };	/* EV_PEXEC (a __data_loc file name, rare) takes the generic path */
 
 /*
- * Lay out ev_decode's fast path for attr a (bound to its format and kind):
+ * Lay out rec_info's fast path for attr a's samples (std), and
+ * ev_decode's for their fields (a bound to its format and kind):
  * every field its kind reads present, at a fixed place (not __data_loc),
  * integers of 1, 2, 4 or 8 bytes, strings of COMM_LEN bytes or more; then
  * a sample whose raw data holds raw_need bytes has them all, and fld_int
@@ -2294,6 +2321,7 @@ static void ev_layout(struct attr *a)
 	int k = a->kind, n;
 	uint32_t need = 0;
 
+	a->std = a->fixed && a->pos_tid && a->pos_time && a->pos_cpu && a->pos_raw;
 	a->raw_need = 0;
 	if (k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
 		return;
@@ -4015,24 +4043,17 @@ static void mq_free(struct mq *q, uint64_t p)
 	}
 }
 
-/* Release the oldest queued record if its time is <= bound; false if none. */
-static bool mrg_release_one(uint64_t bound)
+/* Pass on entry e, just taken from queue q, to emit(). */
+static void mrg_emit(struct mq *q, struct qent e)
 {
-	struct mq *q;
-	struct qent e;
 	struct rinfo ri;
 	const uint8_t *r;
-	uint64_t pos;
+	uint64_t pos = e.ref >> 8;
 	size_t n;
 
-	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
-		return false;
-	q = &G.mg.q[G.mg.heap[0]];
-	e = mq_pop(G.mg.heap[0]);
-	pos = e.ref >> 8;
 	if (!(r = q->b ? q->b + (pos & (q->bcap - 1)) : rd_at(q, pos))) {
 		G.bad.corrupt++;	/* the file changed under the reader */
-		return true;
+		return;
 	}
 	n = g16(r + 6);
 	if (e.time < G.mg.released)
@@ -4043,14 +4064,52 @@ static bool mrg_release_one(uint64_t bound)
 		emit(r, n, e.time, &ri);
 	if (q->b)
 		mq_free(q, pos);
+}
+
+/* Release the oldest queued record if its time is <= bound; false if none. */
+static bool mrg_release_one(uint64_t bound)
+{
+	struct mq *q;
+
+	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
+		return false;
+	q = &G.mg.q[G.mg.heap[0]];
+	mrg_emit(q, mq_pop(G.mg.heap[0]));
 	return true;
 }
 
-/* Release every queued record with time <= bound, oldest first. */
+/* Release every queued record with time <= bound, oldest first: from the
+ * queue of the oldest, a run of its records as long as they are older
+ * than the oldest of the other queues (the smaller child of the heap's
+ * root), then the heap is put in order once. */
 static void mrg_release(uint64_t bound)
 {
-	while (mrg_release_one(bound))
-		;
+	while (G.mg.nheap && mq_first(G.mg.heap[0])->time <= bound) {
+		int qi = G.mg.heap[0], c;
+		struct mq *q = &G.mg.q[qi];
+		uint64_t lt = UINT64_MAX, ls = UINT64_MAX, t;
+
+		if (G.mg.nheap > 1) {
+			c = G.mg.heap[1];
+			if (G.mg.nheap > 2 && mq_older(G.mg.heap[2], c))
+				c = G.mg.heap[2];
+			lt = mq_first(c)->time;
+			ls = mq_seq(&G.mg.q[c], mq_first(c));
+		}
+		do {
+			struct qent e = *mq_at(q, 0);
+
+			q->ehead = (q->ehead + 1) & (q->ecap - 1);
+			q->n--;
+			G.mg.n--;
+			mrg_emit(q, e);
+		} while (q->n && (t = mq_first(qi)->time) <= bound &&
+			 (t < lt || (t == lt && mq_seq(q, mq_first(qi)) < ls)));
+		if (!q->n)
+			G.mg.heap[0] = G.mg.heap[--G.mg.nheap];
+		if (G.mg.nheap)
+			mrg_heap_fix(0);
+	}
 }
 
 /* ---------------------------------------------------------------- perf_event and rings */
