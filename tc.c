@@ -554,7 +554,6 @@ static struct {
 		char mark[96];		/* a recording's FEAT_TC_MARK */
 		struct rckpt *ck;	/* the view's checkpoints, in file order (rd_ckpt) */
 		int nck;
-		bool ck_on;		/* this pass takes them */
 		uint64_t ck_every, ck_next;	/* bytes of data between them, offset of the next */
 		uint64_t ck_mem;	/* their memory */
 	} rd;
@@ -568,6 +567,7 @@ static struct {
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
 		uint64_t round_off;	/* where the current round began */
 		uint64_t round_misplaced;	/* G.mg.misplaced then */
+		bool ck_on;		/* this pass takes checkpoints (the view's first) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
 		uint64_t off;
@@ -2054,6 +2054,18 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	return pos;
 }
 
+/* What runs for every record is inlined where it is called.  The static
+ * build, made for size (-Oz), leaves the fast paths of rec_info and
+ * ev_decode out (FAST 0): the generic ones give the same (test
+ * static_same compares the two builds' outputs). */
+#ifdef __OPTIMIZE_SIZE__
+#define HOT static inline
+#define FAST 0
+#else
+#define HOT static inline __attribute__((always_inline))
+#define FAST 1
+#endif
+
 /* g32 and g64 with the byte order as an argument: where it is a constant
  * (inlined), this machine's order is a plain load. */
 static inline uint32_t ld32(const uint8_t *p, bool swap)
@@ -2072,8 +2084,7 @@ static inline uint64_t ld64(const uint8_t *p, bool swap)
 	return swap ? __builtin_bswap64(v) : v;
 }
 
-static inline __attribute__((always_inline)) int rec_info_fixed_as(const uint8_t *r, size_t n, const struct attr *a,
-								      struct rinfo *ri, bool swap)
+HOT int rec_info_fixed_as(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri, bool swap)
 {
 	if (n < a->min_size)
 		return -1;
@@ -2233,9 +2244,9 @@ static int rec_info_any(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
  * fit its attr.  Inlined: a sample of a fixed layout in this machine's
  * byte order, nearly every record, takes a few loads.
  */
-static inline __attribute__((always_inline)) int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
+HOT int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
-	if (!G.ev.swap && attr >= 0 && attr < G.ev.nattr && G.ev.attr[attr].fixed &&
+	if (FAST && !G.ev.swap && attr >= 0 && attr < G.ev.nattr && G.ev.attr[attr].fixed &&
 	    ld32(r, false) == PERF_RECORD_SAMPLE) {
 		*ri = (struct rinfo){ .attr = attr, .cpu = -1, .pid = -1, .tid = -1, .body_end = n };
 		return rec_info_fixed_as(r, n, &G.ev.attr[attr], ri, false);
@@ -2247,11 +2258,11 @@ static inline __attribute__((always_inline)) int rec_info_as(const uint8_t *r, s
  * machine's byte order whose id rec_attr has at hand, of an attr whose
  * samples have TID, TIME, CPU and RAW at fixed places (std), takes a few
  * loads and two checks; anything else, or a check failed, the generic way. */
-static inline __attribute__((always_inline)) int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+HOT int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 {
 	int pos = G.ev.id_pos;
 
-	if (!G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
+	if (FAST && !G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
 	    8 + 8 * (size_t)pos + 8 <= n) {
 		uint64_t id = ld64(r + 8 + 8 * pos, false);
 		const struct idc *c = &G.ev.idc[id % IDC_N];
@@ -2323,7 +2334,7 @@ static void ev_layout(struct attr *a)
 
 	a->std = a->fixed && a->pos_tid && a->pos_time && a->pos_cpu && a->pos_raw;
 	a->raw_need = 0;
-	if (k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
+	if (!FAST || k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
 		return;
 	for (int i = 0; i < n; i++) {
 		const struct tfs_field *f = a->fp[ev_fields[k].f[i]];
@@ -2371,7 +2382,7 @@ static inline void fq_str(const struct fq *q, const uint8_t *raw, char *out)
 
 /* ev_decode of a tracepoint sample by its attr's layout (ev_layout), its
  * raw data in this machine's byte order and holding a->raw_need bytes. */
-static void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
+HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
 {
 	const struct fq *q = a->fq;
 
@@ -2447,15 +2458,16 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 	e->pid = ri->pid;
 	e->tid = ri->tid;
 	e->kind = EV_NONE;
+	if (FAST && type == PERF_RECORD_SAMPLE && a && a->raw_need && raw && rs >= a->raw_need && !G.ev.swap) {
+		e->kind = a->kind;	/* laid out (raw_need): a kind tc uses */
+		ev_decode_fast(a, raw, e);
+		return 1;
+	}
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
 		if (!a || a->kind == EV_NONE || !raw)
 			return 0;
 		e->kind = a->kind;
-		if (a->raw_need && rs >= a->raw_need && !G.ev.swap) {
-			ev_decode_fast(a, raw, e);
-			return 1;
-		}
 		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
 		switch (a->kind) {
 		case EV_SWITCH:
@@ -5944,7 +5956,7 @@ static void rd_open(const char *path)
 	rd_features(path);
 	rd_bind(true);
 	rd_seek(path, G.rd.data_off);
-	G.rd.ck_on = G.opt.view && !(G.v.speed > 0);	/* for the exact view (rd_ckpt) */
+	G.rc.ck_on = G.opt.view && !(G.v.speed > 0);	/* for the exact view (rd_ckpt) */
 }
 
 /* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
@@ -6200,7 +6212,7 @@ static int rd_run(uint64_t limit)
 		uint64_t t;
 		int parsed = -1;
 
-		if (G.rd.ck_on && G.rd.sorted && roff >= G.rd.ck_next)
+		if (G.rc.ck_on && G.rd.sorted && roff >= G.rd.ck_next)
 			rd_ckpt(roff, roff, 0);
 
 		if (sz < 8 || !rd_type_ok(type)) {
@@ -6239,7 +6251,7 @@ static int rd_run(uint64_t limit)
 			t = G.rc.round_prev;
 			mrg_release(t);
 			G.rc.round_prev = G.rc.tmax;
-			if (G.rd.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && G.mg.misplaced == G.rc.round_misplaced)
+			if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && G.mg.misplaced == G.rc.round_misplaced)
 				rd_ckpt(G.rc.round_off, roff + sz, t);
 			G.rc.round_off = roff + sz;
 			G.rc.round_misplaced = G.mg.misplaced;
@@ -6500,7 +6512,6 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.ib.floor = 0;
 	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
-	G.rd.ck_on = false;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
 	rd_ckpt_restore(G.z.a);
