@@ -90,11 +90,12 @@ enum {
 	MAX_ATTRS = 128,		/* perf_event_attr entries of a recording */
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
-	RD_BUF = 1 << 20,		/* reader input buffer */
+	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
 	FD_SPARE = 9,			/* file descriptors tc needs besides its events (+1 for the view) */
+	IDC_N = 64,			/* ids rec_attr keeps at hand */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -402,9 +403,15 @@ struct attr {
 	/* byte offsets in its samples of TID, TIME, CPU and RAW (0: absent)
 	 * when nothing of variable size precedes them (fixed) */
 	bool fixed;
+	bool std;			/* fixed, and all four there (ev_layout) */
 	uint16_t pos_tid, pos_time, pos_cpu, pos_raw, min_size;
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
+	/* ev_decode's fast path (ev_layout): the fields its kind reads, in
+	 * ev_fields' order, all within the first raw_need bytes of the raw
+	 * data (raw_need 0: the generic path) */
+	struct fq { uint16_t off; uint8_t size; bool sign; } fq[6];
+	uint32_t raw_need;
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
 	int nids;
 	uint64_t nsamples;		/* its samples read */
@@ -423,11 +430,14 @@ _Static_assert(MAX_ATTRS <= 256, "an attr index fits in a queue entry's low byte
 struct mq {
 	struct qent *e;
 	uint32_t ecap, ehead, n;	/* ecap a power of two; n entries from ehead */
-	uint8_t *b;			/* NULL: records stay in the mapped file */
+	uint8_t *b;			/* NULL: records stay in the file (rd_at) */
 	size_t bcap;			/* a power of two */
 	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
 	uint64_t last;			/* time of the newest record queued */
+	uint8_t *w;			/* a file's: its bytes [woff, woff + wlen) (rd_at) */
+	uint64_t woff;
+	uint32_t wlen, wnext, wused;	/* ... the next read's size, records taken since */
 };
 
 /* A per-CPU ring buffer as mapped (or faked by the unit tests). */
@@ -474,6 +484,7 @@ static struct {
 		uint64_t *idmap_id;	/* open-addressing id -> attr index */
 		int *idmap_attr;
 		size_t idmap_cap;
+		struct idc { uint64_t id; int attr1; } idc[IDC_N];	/* rec_attr's cache: attr + 1, 0 none */
 		bool swap;		/* the data is in the other byte order */
 	} ev;
 
@@ -498,6 +509,7 @@ static struct {
 		size_t n, nmax;		/* records queued, and their peak (the largest round) */
 		uint64_t seq;		/* live: bytes taken from the rings (arrival order) */
 		uint64_t forced;	/* records released early: the queues were at QUEUE_MAX */
+		uint64_t misplaced;	/* records left out of time order (MQ_SHIFT_MAX) */
 		uint64_t released;	/* time of the last released record */
 		uint64_t pass_bound;	/* live: everything up to this was released */
 	} mg;
@@ -507,8 +519,8 @@ static struct {
 		bool *cpu_online;
 		struct task *task;
 		int ntask;		/* slots in use */
-		struct thash { int32_t tid, slot; } *task_hash;	/* open addressing, slot -1: empty */
-		size_t task_hash_cap;
+		int32_t *task_slot;	/* tid (1..PID_MAX) -> its slot + 1, 0: none (touched
+					 * only where tids are: 4 KiB per 1024 tids) */
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
@@ -574,18 +586,24 @@ static struct {
 		uint64_t save_from, save_until;
 		int save_n;		/* records it wrote */
 		char mark[96];		/* a recording's FEAT_TC_MARK */
+		struct rckpt *ck;	/* the view's checkpoints, in file order (rd_ckpt) */
+		int nck;
+		uint64_t ck_every, ck_next;	/* bytes of data between them, offset of the next */
+		uint64_t ck_mem;	/* their memory */
 	} rd;
 	struct rcursor {		/* a pass of the reader over it (rd_pass) */
 		int fd;
 		bool cut;		/* silent on a broken record */
 		bool wait, eof;		/* rd_fill stopped: nothing more yet, the end */
 		uint64_t next_t;	/* time of the record rd_run stopped at */
-		uint8_t *buf;		/* read buffer, or the whole file mapped */
+		uint8_t *buf;		/* read buffer */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
-		bool mapped;
-		size_t dropped;		/* mapped bytes below this were let go */
-		size_t checked;		/* pos when that was last looked at */
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
+		uint64_t round_off;	/* where the current round began */
+		uint64_t round_misplaced;	/* G.mg.misplaced then */
+		bool ck_on;		/* this pass takes checkpoints (the view's first) */
+		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
+					 * skip_t (or untimed) were released before it */
 		uint64_t off;
 	} rc;
 
@@ -647,6 +665,7 @@ static struct {
 		pid_t pid;		/* the reading child, 0: none */
 		uint64_t a;		/* in the child: keep intervals from a ... */
 		uint64_t keep;		/* ... and never give up those ending after keep */
+		uint64_t until;		/* ... reading at least up to until */
 		uint64_t v0, v1;	/* the view that asked last */
 		bool pass;		/* in the child: keep intervals from a only */
 		bool full;		/* ... until the ring is full (the model then
@@ -1939,8 +1958,10 @@ static int fmt_from_local(void)
 	return n;
 }
 
+static void ev_layout(struct attr *a);
+
 /* Bind attr a to its format and event kind, look its fields up, and lay
- * out its samples (see rec_info). */
+ * out its samples (see rec_info) and their fields (ev_layout). */
 static void attr_bind(struct attr *a)
 {
 	uint64_t st = a->pa.sample_type;
@@ -1981,6 +2002,7 @@ static void attr_bind(struct attr *a)
 		}
 	for (int i = 0; i < F_NFLD; i++)
 		a->fp[i] = tfs_field(a->fmt, fld_names[i]);
+	ev_layout(a);
 }
 
 /*
@@ -2002,6 +2024,7 @@ static void idmap_build(void)
 	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id));
 	G.ev.idmap_attr = xcalloc(cap, sizeof(*G.ev.idmap_attr));
 	G.ev.idmap_cap = cap;
+	memset(G.ev.idc, 0, sizeof(G.ev.idc));
 	for (size_t i = 0; i < cap; i++)
 		G.ev.idmap_attr[i] = -1;
 	for (int i = 0; i < G.ev.nattr; i++)
@@ -2057,7 +2080,9 @@ struct rinfo {
 	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
 };
 
-/* The attr a record belongs to (see idmap_build), or -1. */
+/* The attr a record belongs to (see idmap_build), or -1.  A sample's id
+ * is looked up in a small cache first (ids are numbered in order: their
+ * low bits tell them apart). */
 static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 {
 	int pos;
@@ -2065,10 +2090,19 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	if (G.ev.nattr == 1)
 		return 0;
 	if (type == PERF_RECORD_SAMPLE) {
+		uint64_t id;
+		struct idc *c;
+
 		pos = G.ev.id_pos;
 		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > n)
 			return G.ev.nattr ? 0 : -1;
-		return idmap_find(g64(r + 8 + 8 * pos));
+		id = g64(r + 8 + 8 * pos);
+		c = &G.ev.idc[id % IDC_N];
+		if (c->attr1 && c->id == id)
+			return c->attr1 - 1;
+		if ((pos = idmap_find(id)) >= 0)
+			*c = (struct idc){ id, pos + 1 };
+		return pos;
 	}
 	/* side-band records perf synthesizes carry no known id: their
 	 * sample_id layout is the first attr's, as perf reads them */
@@ -2078,29 +2112,64 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	return pos;
 }
 
-/* A SAMPLE of an attr whose layout is fixed (struct attr's pos_*): its
- * fields at their precomputed offsets, the common case, fast. */
-static int rec_info_fixed(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri)
+/* What runs for every record is inlined where it is called.  The static
+ * build, made for size (-Oz), leaves the fast paths of rec_info and
+ * ev_decode out (FAST 0): the generic ones give the same (test
+ * static_same compares the two builds' outputs). */
+#ifdef __OPTIMIZE_SIZE__
+#define HOT static inline
+#define FAST 0
+#else
+#define HOT static inline __attribute__((always_inline))
+#define FAST 1
+#endif
+
+/* g32 and g64 with the byte order as an argument: where it is a constant
+ * (inlined), this machine's order is a plain load. */
+static inline uint32_t ld32(const uint8_t *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t ld64(const uint8_t *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+HOT int rec_info_fixed_as(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri, bool swap)
 {
 	if (n < a->min_size)
 		return -1;
 	if (a->pos_tid) {
-		ri->pid = g32(r + a->pos_tid);
-		ri->tid = g32(r + a->pos_tid + 4);
+		ri->pid = ld32(r + a->pos_tid, swap);
+		ri->tid = ld32(r + a->pos_tid + 4, swap);
 	}
 	if (a->pos_time) {
-		ri->time = g64(r + a->pos_time);
+		ri->time = ld64(r + a->pos_time, swap);
 		ri->has_time = true;
 	}
 	if (a->pos_cpu)
-		ri->cpu = g32(r + a->pos_cpu);
+		ri->cpu = ld32(r + a->pos_cpu, swap);
 	if (a->pos_raw) {
-		ri->rawsz = g32(r + a->pos_raw);
+		ri->rawsz = ld32(r + a->pos_raw, swap);
 		if (ri->rawsz > n - a->pos_raw - 4)
 			return -1;
 		ri->raw = r + a->pos_raw + 4;
 	}
 	return 0;
+}
+
+/* A SAMPLE of an attr whose layout is fixed (struct attr's pos_*): its
+ * fields at their precomputed offsets, the common case, fast. */
+static int rec_info_fixed(const uint8_t *r, size_t n, const struct attr *a, struct rinfo *ri)
+{
+	return G.ev.swap ? rec_info_fixed_as(r, n, a, ri, true) : rec_info_fixed_as(r, n, a, ri, false);
 }
 
 #define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -1; } while (0)
@@ -2204,15 +2273,8 @@ static int rec_info_trailer(const uint8_t *r, size_t n, uint64_t st, struct rinf
 	return 0;
 }
 
-/*
- * Parse the generic part of record r (n bytes, header included, n checked
- * by the caller to be >= 8 and its size field) as a record of attr index
- * attr (rec_attr's answer, kept by the merge so it is looked up once): for
- * SAMPLE the fields in sample_type order up to RAW, for other kernel
- * records the sample_id trailer.  Returns 0, or -1 if the record does not
- * fit its attr.
- */
-static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
+/* rec_info_as of any record (see there). */
+static int rec_info_any(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
 	uint32_t type = g32(r);
 	const struct attr *a;
@@ -2231,9 +2293,53 @@ static int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 	return rec_info_trailer(r, n, a->pa.sample_type, ri);
 }
 
-/* rec_info_as for the attr the record names. */
-static int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+/*
+ * Parse the generic part of record r (n bytes, header included, n checked
+ * by the caller to be >= 8 and its size field) as a record of attr index
+ * attr (rec_attr's answer, kept by the merge so it is looked up once): for
+ * SAMPLE the fields in sample_type order up to RAW, for other kernel
+ * records the sample_id trailer.  Returns 0, or -1 if the record does not
+ * fit its attr.  Inlined: a sample of a fixed layout in this machine's
+ * byte order, nearly every record, takes a few loads.
+ */
+HOT int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 {
+	if (FAST && !G.ev.swap && attr >= 0 && attr < G.ev.nattr && G.ev.attr[attr].fixed &&
+	    ld32(r, false) == PERF_RECORD_SAMPLE) {
+		*ri = (struct rinfo){ .attr = attr, .cpu = -1, .pid = -1, .tid = -1, .body_end = n };
+		return rec_info_fixed_as(r, n, &G.ev.attr[attr], ri, false);
+	}
+	return rec_info_any(r, n, attr, ri);
+}
+
+/* rec_info_as for the attr the record names.  Inlined: a sample in this
+ * machine's byte order whose id rec_attr has at hand, of an attr whose
+ * samples have TID, TIME, CPU and RAW at fixed places (std), takes a few
+ * loads and two checks; anything else, or a check failed, the generic way. */
+HOT int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
+{
+	int pos = G.ev.id_pos;
+
+	if (FAST && !G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
+	    8 + 8 * (size_t)pos + 8 <= n) {
+		uint64_t id = ld64(r + 8 + 8 * pos, false);
+		const struct idc *c = &G.ev.idc[id % IDC_N];
+		const struct attr *a = &G.ev.attr[c->attr1 ? c->attr1 - 1 : 0];
+
+		if (c->attr1 && c->id == id && a->std && n >= a->min_size &&
+		    ld32(r + a->pos_raw, false) <= n - a->pos_raw - 4) {
+			ri->attr = c->attr1 - 1;
+			ri->has_time = true;
+			ri->time = ld64(r + a->pos_time, false);
+			ri->cpu = ld32(r + a->pos_cpu, false);
+			ri->pid = ld32(r + a->pos_tid, false);
+			ri->tid = ld32(r + a->pos_tid + 4, false);
+			ri->rawsz = ld32(r + a->pos_raw, false);
+			ri->raw = r + a->pos_raw + 4;
+			ri->body_end = n;
+			return 0;
+		}
+	}
 	return rec_info_as(r, n, rec_attr(r, n, g32(r)), ri);
 }
 
@@ -2253,6 +2359,141 @@ static void copy_comm(char *out, const uint8_t *s, size_t max)
 static int ev_int(int64_t v)
 {
 	return v >= INT_MIN && v <= INT_MAX ? (int)v : INT_MIN;
+}
+
+/* The tracepoint fields ev_decode reads for each kind: integers, then
+ * strings (COMM_LEN bytes). */
+static const struct { uint8_t nint, nstr, f[6]; } ev_fields[EV_NKIND] = {
+	[EV_SWITCH] = { 4, 2, { F_COMMON_FLAGS, F_PREV_PID, F_NEXT_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_COMM } },
+	[EV_WAKEUP] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_WAKEUP_NEW] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_WAKING] = { 3, 1, { F_COMMON_FLAGS, F_PID, F_TARGET_CPU, F_COMM } },
+	[EV_PFORK] = { 3, 2, { F_COMMON_FLAGS, F_PARENT_PID, F_CHILD_PID, F_PARENT_COMM, F_CHILD_COMM } },
+	[EV_PEXIT] = { 2, 1, { F_COMMON_FLAGS, F_PID, F_COMM } },
+	[EV_MIGRATE] = { 4, 1, { F_COMMON_FLAGS, F_PID, F_ORIG_CPU, F_DEST_CPU, F_COMM } },
+	[EV_IDLE] = { 3, 0, { F_COMMON_FLAGS, F_STATE, F_CPU_ID } },
+	[EV_FREQ] = { 3, 0, { F_COMMON_FLAGS, F_STATE, F_CPU_ID } },
+	[EV_SYS_ENTER] = { 2, 0, { F_COMMON_FLAGS, F_FD } },
+	[EV_SYS_EXIT] = { 2, 0, { F_COMMON_FLAGS, F_RET } },
+};	/* EV_PEXEC (a __data_loc file name, rare) takes the generic path */
+
+/*
+ * Lay out rec_info's fast path for attr a's samples (std), and
+ * ev_decode's for their fields (a bound to its format and kind):
+ * every field its kind reads present, at a fixed place (not __data_loc),
+ * integers of 1, 2, 4 or 8 bytes, strings of COMM_LEN bytes or more; then
+ * a sample whose raw data holds raw_need bytes has them all, and fld_int
+ * and fld_str would read them as fq_int and fq_str do.
+ */
+static void ev_layout(struct attr *a)
+{
+	int k = a->kind, n;
+	uint32_t need = 0;
+
+	a->std = a->fixed && a->pos_tid && a->pos_time && a->pos_cpu && a->pos_raw;
+	a->raw_need = 0;
+	if (!FAST || k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
+		return;
+	for (int i = 0; i < n; i++) {
+		const struct tfs_field *f = a->fp[ev_fields[k].f[i]];
+		bool str = i >= ev_fields[k].nint;
+
+		if (!f || f->dyn || f->off > UINT16_MAX ||
+		    (str ? f->size < COMM_LEN : f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			return;
+		a->fq[i] = (struct fq){ f->off, str ? COMM_LEN : f->size, f->is_signed };
+		if (f->off + f->size > need)	/* as fld_int and fld_str check it */
+			need = f->off + f->size;
+	}
+	a->raw_need = need;
+}
+
+/* An integer field laid out by ev_layout, in raw data of this machine's
+ * byte order that holds it: fld_int's value. */
+static inline int64_t fq_int(const struct fq *q, const uint8_t *raw)
+{
+	const uint8_t *p = raw + q->off;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	switch (q->size) {
+	case 1:
+		return q->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return q->sign ? (int64_t)(int16_t)v2 : (int64_t)v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return q->sign ? (int64_t)(int32_t)v4 : (int64_t)v4;
+	}
+	memcpy(&v8, p, 8);
+	return (int64_t)v8;
+}
+
+/* A string field laid out by ev_layout into out[COMM_LEN]: fld_str's. */
+static inline void fq_str(const struct fq *q, const uint8_t *raw, char *out)
+{
+	memcpy(out, raw + q->off, COMM_LEN);
+	out[COMM_LEN - 1] = 0;
+}
+
+/* ev_decode of a tracepoint sample by its attr's layout (ev_layout), its
+ * raw data in this machine's byte order and holding a->raw_need bytes. */
+HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
+{
+	const struct fq *q = a->fq;
+
+	e->flags = fq_int(&q[0], raw);
+	switch (a->kind) {
+	case EV_SWITCH:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		e->v = fq_int(&q[3], raw);
+		fq_str(&q[4], raw, e->comm);
+		fq_str(&q[5], raw, e->comm2);
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->c = ev_int(fq_int(&q[2], raw));
+		fq_str(&q[3], raw, e->comm);
+		break;
+	case EV_PFORK:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		fq_str(&q[3], raw, e->comm);
+		fq_str(&q[4], raw, e->comm2);
+		break;
+	case EV_PEXIT:
+		e->a = ev_int(fq_int(&q[1], raw));
+		fq_str(&q[2], raw, e->comm);
+		break;
+	case EV_MIGRATE:
+		e->a = ev_int(fq_int(&q[1], raw));
+		e->b = ev_int(fq_int(&q[2], raw));
+		e->c = ev_int(fq_int(&q[3], raw));
+		fq_str(&q[4], raw, e->comm);
+		break;
+	case EV_IDLE:
+	case EV_FREQ:
+		e->v = (uint32_t)fq_int(&q[1], raw);
+		if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
+			e->v = CSTATE_MAX;
+		else if (a->kind == EV_FREQ && e->v > INT32_MAX)
+			e->v = INT32_MAX;
+		e->c = ev_int(fq_int(&q[2], raw));
+		break;
+	case EV_SYS_ENTER:
+		e->a = fq_int(&q[1], raw);
+		e->b = a->io;
+		break;
+	case EV_SYS_EXIT:
+		e->v = fq_int(&q[1], raw);
+		e->b = a->io;
+		break;
+	}
 }
 
 /*
@@ -2275,6 +2516,11 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 	e->pid = ri->pid;
 	e->tid = ri->tid;
 	e->kind = EV_NONE;
+	if (FAST && type == PERF_RECORD_SAMPLE && a && a->raw_need && raw && rs >= a->raw_need && !G.ev.swap) {
+		e->kind = a->kind;	/* laid out (raw_need): a kind tc uses */
+		ev_decode_fast(a, raw, e);
+		return 1;
+	}
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
 		if (!a || a->kind == EV_NONE || !raw)
@@ -2461,12 +2707,7 @@ static void model_tables(int ncpu, int ntask)
 {
 	G.m.task = xcalloc(ntask, sizeof(*G.m.task));
 	G.m.ntask = 0;
-	G.m.task_hash_cap = 16;
-	while (G.m.task_hash_cap < (size_t)ntask * 2)
-		G.m.task_hash_cap <<= 1;
-	G.m.task_hash = xcalloc(G.m.task_hash_cap, sizeof(*G.m.task_hash));
-	for (size_t i = 0; i < G.m.task_hash_cap; i++)
-		G.m.task_hash[i].slot = -1;
+	G.m.task_slot = xcalloc(PID_MAX + 1, sizeof(*G.m.task_slot));
 	G.m.cpu = xcalloc(ncpu, sizeof(*G.m.cpu));
 	for (int c = 0; c < ncpu; c++) {
 		G.m.cpu[c].cur = -1;
@@ -2978,56 +3219,12 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	*last = p;
 }
 
-static size_t task_hash_of(int tid)
-{
-	return ((uint32_t)tid * 2654435761u) & (G.m.task_hash_cap - 1);
-}
-
-/* The slot of tid in the hash, or where it would go. */
-static size_t task_hash_find(int tid)
-{
-	size_t h = task_hash_of(tid);
-
-	while (G.m.task_hash[h].slot >= 0 && G.m.task_hash[h].tid != tid)
-		h = (h + 1) & (G.m.task_hash_cap - 1);
-	return h;
-}
-
 /* The task tid, or NULL. */
 static struct task *task_find(int tid)
 {
-	size_t h;
-
-	if (!G.m.task_hash)
+	if (!G.m.task_slot || tid <= 0 || tid > PID_MAX || !G.m.task_slot[tid])
 		return NULL;
-	h = task_hash_find(tid);
-	return G.m.task_hash[h].slot >= 0 ? &G.m.task[G.m.task_hash[h].slot] : NULL;
-}
-
-/* Remove tid from the hash (linear probing: shift the cluster back). */
-static void task_hash_del(int tid)
-{
-	size_t i = task_hash_find(tid), j = i;
-
-	if (G.m.task_hash[i].slot < 0)
-		return;
-	for (;;) {
-		size_t k;
-
-		G.m.task_hash[i].slot = -1;
-		for (;;) {
-			j = (j + 1) & (G.m.task_hash_cap - 1);
-			if (G.m.task_hash[j].slot < 0)
-				return;
-			k = task_hash_of(G.m.task_hash[j].tid);
-			/* move j back to i unless k lies cyclically in (i, j] */
-			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-				continue;
-			break;
-		}
-		G.m.task_hash[i] = G.m.task_hash[j];
-		i = j;
-	}
+	return &G.m.task[G.m.task_slot[tid] - 1];
 }
 
 /* The slot to reuse when the task table is full: the exited task seen
@@ -3052,33 +3249,18 @@ static int task_victim(void)
 	return best < 0 ? 0 : best;
 }
 
-/* The task tid, created (unknown, seen at time) if new; NULL for a tid
- * out of range or 0 (the idle tasks, which CPU rows account). */
-static struct task *task_get(int tid, uint64_t time, bool *created)
+/* task_get's new task tid (a slot of its own, else the victim's). */
+static __attribute__((noinline)) struct task *task_add(int tid, uint64_t time, bool *created)
 {
-	size_t h;
 	int slot;
 	struct task *t;
 
-	if (created)
-		*created = false;
-	if (tid <= 0 || tid > PID_MAX) {
-		G.m.bad_pid += tid != 0;
-		return NULL;
-	}
-	h = task_hash_find(tid);
-	if (G.m.task_hash[h].slot >= 0) {
-		t = &G.m.task[G.m.task_hash[h].slot];
-		t->last_seen = time;
-		return t;
-	}
 	if (G.m.ntask < TC_MAX_TASKS) {
 		slot = G.m.ntask++;
 	} else {
 		slot = task_victim();
-		task_hash_del(G.m.task[slot].tid);
+		G.m.task_slot[G.m.task[slot].tid] = 0;
 		G.m.evicted_tasks++;
-		h = task_hash_find(tid);
 	}
 	t = &G.m.task[slot];
 	memset(t, 0, sizeof(*t));
@@ -3090,9 +3272,28 @@ static struct task *task_get(int tid, uint64_t time, bool *created)
 	t->state = ST_UNKNOWN;
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
-	G.m.task_hash[h] = (struct thash){ tid, slot };
+	G.m.task_slot[tid] = slot + 1;
 	if (created)
 		*created = true;
+	return t;
+}
+
+/* The task tid, created (unknown, seen at time) if new; NULL for a tid
+ * out of range or 0 (the idle tasks, which CPU rows account). */
+static struct task *task_get(int tid, uint64_t time, bool *created)
+{
+	struct task *t;
+
+	if (created)
+		*created = false;
+	if (tid <= 0 || tid > PID_MAX) {
+		G.m.bad_pid += tid != 0;
+		return NULL;
+	}
+	if (!G.m.task_slot[tid])
+		return task_add(tid, time, created);
+	t = &G.m.task[G.m.task_slot[tid] - 1];
+	t->last_seen = time;
 	return t;
 }
 
@@ -3782,9 +3983,13 @@ static bool filter_cpu(int c)
  * A queue keeps 16 bytes per record (struct qent: time, where it is, its
  * attr), sorted by time: a ring's records are in time order but for a few
  * side-band ones (a FORK stamped before the samples written ahead of it),
- * which are inserted in place, as perf does.  Records of a mapped file stay
- * in the mapping; the others (rings, streams) are copied once into the
- * queue's byte ring, in arrival order, each in a slot (struct mq_slot):
+ * which are inserted in place, as perf does.  Records of a file stay in the
+ * file: a queue keeps their offsets, and rd_at reads them again when they
+ * are released (from the read buffer if they are still in it, else through
+ * the queue's window: a CPU's records of a round are together in perf's
+ * files, so one read of the window serves hundreds).  The others (rings,
+ * streams) are copied once into the queue's byte ring, in arrival order,
+ * each in a slot (struct mq_slot):
  *
  *   b: [ free | slot,seq,rec | slot (released) | slot,seq,rec | slot (skip) ]
  *              ^bhead                                          ^btail
@@ -3799,11 +4004,12 @@ static bool filter_cpu(int c)
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
+static const uint8_t *rd_at(struct mq *q, uint64_t pos);
 
 enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
 
 /* Set up nq queues.  bytes: each queue's byte ring for copied records (0:
- * the records stay in the mapped file); grow: queues may grow (up to
+ * the records stay in the file); grow: queues may grow (up to
  * QUEUE_MAX in all) instead of refusing records when full. */
 static void mrg_init(int nq, size_t bytes, bool grow)
 {
@@ -3820,13 +4026,23 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 	G.mg.released = 0;
 }
 
+/* Free queue q's memory (its entries: see mq_room). */
+static void mq_free_mem(struct mq *q)
+{
+	if (q->e)
+		munmap(q->e, (size_t)q->ecap * sizeof(*q->e));
+	mem_free(q->b);
+	mem_free(q->w);
+	q->e = NULL;
+	q->b = q->w = NULL;
+	q->ecap = 0;
+}
+
 /* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
-	for (int i = 0; i < G.mg.nq; i++) {
-		mem_free(G.mg.q[i].e);
-		mem_free(G.mg.q[i].b);
-	}
+	for (int i = 0; i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
 	G.mg.q = NULL;
@@ -3943,27 +4159,34 @@ static bool mq_grow_bytes(struct mq *q)
 	return true;
 }
 
-/* Room for one more entry in q; false if it is full and may not grow.
+/*
+ * Room for one more entry in q; false if it is full and may not grow.
  * The first entries: as many as the byte ring holds records of 64 bytes
  * (a record of tc's and its seq take more), or 1024 for references into a
- * mapped file. */
+ * file.  The entries are a mapping of their own that grows in place
+ * (mremap): the pages in use stay, none is copied into a fresh one (the
+ * first touch of a page cost 5 to 20 us on the VMs measured; growing by
+ * copies touched twice the peak).
+ */
 static bool mq_room(struct mq *q)
 {
 	struct qent *e;
 	uint32_t nc;
+	size_t sz = sizeof(*e);
 
 	if (q->n < q->ecap)
 		return true;
 	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
-	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sizeof(*e), !q->ecap))
+	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sz, !q->ecap))
 		return false;
-	e = xcalloc(nc, sizeof(*e));
-	for (uint32_t i = 0; i < q->n; i++)
-		e[i] = *mq_at(q, i);
-	mem_free(q->e);
+	e = q->e ? mremap(q->e, q->ecap * sz, nc * sz, MREMAP_MAYMOVE) :
+		   mmap(NULL, nc * sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e == MAP_FAILED)
+		die("out of memory (a merge queue of %u records)", nc);
+	/* full: the ring's wrapped part [0, ehead) follows its old end */
+	memcpy(e + q->ecap, e, (size_t)q->ehead * sz);
 	q->e = e;
 	q->ecap = nc;
-	q->ehead = 0;
 	return true;
 }
 
@@ -4026,7 +4249,7 @@ static uint64_t mq_key(const struct mq *q, const uint8_t *r, uint64_t t)
 
 /*
  * Queue a record in queue qi with time t and attr index attr, found at
- * pos: a file offset in the mapped file, or the position mq_reserve gave
+ * pos: a file offset (records that stay in the file), or the position mq_reserve gave
  * (n bytes written there).  The caller made room (mq_room or mq_reserve).
  * A record older than the newest queued one is moved back to its place
  * (at most MQ_SHIFT_MAX entries: farther, it stays and is released late).
@@ -4045,6 +4268,7 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 		*mq_at(q, i) = *mq_at(q, i - 1);
 		i--;
 	}
+	G.mg.misplaced += i > 0 && mq_at(q, i - 1)->time > t;
 	*mq_at(q, i) = e;
 	q->n++;
 	if (++G.mg.n > G.mg.nmax)
@@ -4092,22 +4316,18 @@ static void mq_free(struct mq *q, uint64_t p)
 	}
 }
 
-/* Release the oldest queued record if its time is <= bound; false if none. */
-static bool mrg_release_one(uint64_t bound)
+/* Pass on entry e, just taken from queue q, to emit(). */
+static void mrg_emit(struct mq *q, struct qent e)
 {
-	struct mq *q;
-	struct qent e;
 	struct rinfo ri;
 	const uint8_t *r;
-	uint64_t pos;
+	uint64_t pos = e.ref >> 8;
 	size_t n;
 
-	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
-		return false;
-	q = &G.mg.q[G.mg.heap[0]];
-	e = mq_pop(G.mg.heap[0]);
-	pos = e.ref >> 8;
-	r = q->b ? q->b + (pos & (q->bcap - 1)) : G.rc.buf + (pos - G.rc.off);
+	if (!(r = q->b ? q->b + (pos & (q->bcap - 1)) : rd_at(q, pos))) {
+		G.bad.corrupt++;	/* the file changed under the reader */
+		return;
+	}
 	n = g16(r + 6);
 	if (e.time < G.mg.released)
 		G.bad.order++;
@@ -4117,30 +4337,52 @@ static bool mrg_release_one(uint64_t bound)
 		emit(r, n, e.time, &ri);
 	if (q->b)
 		mq_free(q, pos);
+}
+
+/* Release the oldest queued record if its time is <= bound; false if none. */
+static bool mrg_release_one(uint64_t bound)
+{
+	struct mq *q;
+
+	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
+		return false;
+	q = &G.mg.q[G.mg.heap[0]];
+	mrg_emit(q, mq_pop(G.mg.heap[0]));
 	return true;
 }
 
-/* Release every queued record with time <= bound, oldest first. */
+/* Release every queued record with time <= bound, oldest first: from the
+ * queue of the oldest, a run of its records as long as they are older
+ * than the oldest of the other queues (the smaller child of the heap's
+ * root), then the heap is put in order once. */
 static void mrg_release(uint64_t bound)
 {
-	while (mrg_release_one(bound))
-		;
-}
+	while (G.mg.nheap && mq_first(G.mg.heap[0])->time <= bound) {
+		int qi = G.mg.heap[0], c;
+		struct mq *q = &G.mg.q[qi];
+		uint64_t lt = UINT64_MAX, ls = UINT64_MAX, t;
 
-/* The lowest file offset a queued record of a mapped file has, or
- * UINT64_MAX: the mapping below it may be let go. */
-static uint64_t mrg_oldest_pos(void)
-{
-	uint64_t lo = UINT64_MAX;
+		if (G.mg.nheap > 1) {
+			c = G.mg.heap[1];
+			if (G.mg.nheap > 2 && mq_older(G.mg.heap[2], c))
+				c = G.mg.heap[2];
+			lt = mq_first(c)->time;
+			ls = mq_seq(&G.mg.q[c], mq_first(c));
+		}
+		do {
+			struct qent e = *mq_at(q, 0);
 
-	for (int k = 0; k < G.mg.nq; k++) {
-		const struct mq *q = &G.mg.q[k];
-
-		for (uint32_t i = 0; !q->b && i < q->n && i < MQ_SHIFT_MAX; i++)
-			if (mq_at(q, i)->ref >> 8 < lo)
-				lo = mq_at(q, i)->ref >> 8;
+			q->ehead = (q->ehead + 1) & (q->ecap - 1);
+			q->n--;
+			G.mg.n--;
+			mrg_emit(q, e);
+		} while (q->n && (t = mq_first(qi)->time) <= bound &&
+			 (t < lt || (t == lt && mq_seq(q, mq_first(qi)) < ls)));
+		if (!q->n)
+			G.mg.heap[0] = G.mg.heap[--G.mg.nheap];
+		if (G.mg.nheap)
+			mrg_heap_fix(0);
 	}
-	return lo;
 }
 
 /* ---------------------------------------------------------------- perf_event and rings */
@@ -5697,26 +5939,24 @@ static void fl_stop(void)
  * cannot be read ends the stream with a note, and what was read stands.
  */
 
-/* Make at least need bytes available at G.rc.buf + G.rc.pos; false at the
- * end of the data. */
-static bool rd_fill(size_t need)
-{
-	if (G.rc.mapped && G.rc.pos - G.rc.checked >= RD_BUF) {
-		/* let go of what was read and is not queued: memory stays
-		 * small for any file size */
-		uint64_t keep = mrg_oldest_pos();
-		size_t to = (keep < G.rc.pos ? keep : G.rc.pos) & ~(size_t)(getpagesize() - 1);
+/*
+ * Make at least need bytes (at most MAX_REC) available at G.rc.buf +
+ * G.rc.pos; false at the end of the data.  Files and streams alike are
+ * read into one buffer of RD_BUF bytes: on the machines measured (virtual
+ * ones), mapping a file cost 4 times as much kernel time as read() (page
+ * tables made and torn down for every page), and a small buffer stays in
+ * the cache.
+ */
+static bool rd_refill(size_t need);
 
-		G.rc.checked = G.rc.pos;
-		if (to > G.rc.dropped) {
-			madvise(G.rc.buf + G.rc.dropped, to - G.rc.dropped, MADV_DONTNEED);
-			G.rc.dropped = to;
-		}
-	}
-	if (G.rc.len - G.rc.pos >= need)
-		return true;
-	if (G.rc.mapped)
-		return false;
+static inline bool rd_fill(size_t need)
+{
+	return G.rc.len - G.rc.pos >= need || rd_refill(need);
+}
+
+/* rd_fill's reading, when the buffer holds less than need. */
+static bool rd_refill(size_t need)
+{
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
@@ -5998,28 +6238,55 @@ static void rd_features(const char *path)
 	}
 }
 
-/* Map the file where the address space allows (no copy per read), else
- * read it from the data on. */
-static void rd_map(const char *path)
+/* Read the file from its data on (file mode), or from off (pipe mode). */
+static void rd_seek(const char *path, uint64_t off)
 {
-	if (G.rd.fsize <= SIZE_MAX / 2) {
-		void *m = mmap(NULL, G.rd.fsize, PROT_READ, MAP_PRIVATE, G.rc.fd, 0);
-
-		if (m != MAP_FAILED) {
-			madvise(m, G.rd.fsize, MADV_SEQUENTIAL);
-			mem_free(G.rc.buf);
-			G.rc.buf = m;
-			G.rc.mapped = true;
-			G.rc.off = 0;
-			G.rc.len = G.rd.end;
-			G.rc.pos = G.rd.data_off;
-			return;
-		}
-	}
-	if (lseek(G.rc.fd, G.rd.data_off, SEEK_SET) < 0)
+	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	G.rc.off = G.rd.data_off;
+	G.rc.off = G.rc.round_off = off;
 	G.rc.len = G.rc.pos = 0;
+}
+
+/*
+ * The queued record at file offset pos of queue q (one that stays in the
+ * file): in the read buffer if it still is, else in q's window, read again
+ * from there on when it is not (a window that served few records reads
+ * less the next time: records of q far apart in the file cost one small
+ * read each, not a large one).  NULL if the file no longer has it.
+ */
+static const uint8_t *rd_at(struct mq *q, uint64_t pos)
+{
+	uint64_t end = pos - G.rc.off + 8;
+	ssize_t got;
+	size_t n;
+
+	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len)
+		return G.rc.buf + (pos - G.rc.off);
+	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
+	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
+		q->wused++;
+		return q->w + (pos - q->woff);
+	}
+	if (!q->w) {
+		q->w = xcalloc(1, MAX_REC);
+		q->wnext = MAX_REC;
+	} else {
+		q->wnext = q->wused < 8 ? (q->wnext / 2 > 4096 ? q->wnext / 2 : 4096) : MAX_REC;
+	}
+	q->wused = 1;
+	for (n = q->wnext;; n = MAX_REC) {
+		if (pos >= G.rd.end)
+			return NULL;
+		if (n > G.rd.end - pos)
+			n = G.rd.end - pos;
+		got = pread(G.rc.fd, q->w, n, pos);
+		q->woff = pos;
+		q->wlen = got > 0 ? got : 0;
+		if (q->wlen >= 8 && g16(q->w + 6) <= q->wlen)
+			return q->w;
+		if (q->wlen < 8 || n == MAX_REC || (size_t)got < n)
+			return NULL;
+	}
 }
 
 /*
@@ -6049,9 +6316,10 @@ static void rd_open(const char *path)
 	G.rd.fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
 	G.rc.buf = xcalloc(1, RD_BUF);
 	G.rd.end = UINT64_MAX;
-	if (!rd_fill(16))
+	if (G.rd.fsize != UINT64_MAX ? rd_pread(&h, 16, 0) < 0 : !rd_fill(16))
 		die("%s: too short for a perf.data file", path);
-	memcpy(&h, G.rc.buf, 16);
+	if (G.rd.fsize == UINT64_MAX)
+		memcpy(&h, G.rc.buf, 16);
 	if (h.magic == PERF_MAGIC2)	/* a u64 value, as perf compares it */
 		G.ev.swap = false;
 	else if (h.magic == __builtin_bswap64(PERF_MAGIC2))
@@ -6062,7 +6330,10 @@ static void rd_open(const char *path)
 		die("%s: not a perf.data file", path);
 	if (g64(&h.size) == 16) {	/* pipe mode */
 		G.rd.pipe = true;
-		G.rc.pos = 16;
+		if (G.rd.fsize != UINT64_MAX)
+			rd_seek(path, 16);
+		else
+			G.rc.pos = 16;
 		return;
 	}
 	if (G.rd.fsize == UINT64_MAX)
@@ -6080,7 +6351,8 @@ static void rd_open(const char *path)
 	rd_feature_table(bits, g64(&h.data.size));
 	rd_features(path);
 	rd_bind(true);
-	rd_map(path);
+	rd_seek(path, G.rd.data_off);
+	G.rc.ck_on = G.opt.view && !(G.v.speed > 0);	/* for the exact view (rd_ckpt) */
 }
 
 /* Pipe mode HEADER_ATTR: {header, attr, ids...}. */
@@ -6152,7 +6424,7 @@ static void rd_queues(void)
 	}
 	if (G.rd.pipe)
 		rd_bind(true);
-	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
 }
@@ -6165,7 +6437,7 @@ static bool rd_type_ok(uint32_t type)
 
 /*
  * Queue record r (n bytes at stream offset pos, time t, attr, cpu) for the
- * merge: a reference into a mapped file, else a copy.  When the queues are
+ * merge: its offset in a file, else a copy.  When the queues are
  * at QUEUE_MAX the oldest record is released early (counted, said once).
  */
 static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos)
@@ -6175,7 +6447,7 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 	uint8_t *p = NULL;
 	uint64_t at = pos;
 
-	while (G.rc.mapped ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+	while (!q->bcap ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
 		if (!G.mg.forced++)
 			note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
 			     QUEUE_MAX >> 20);
@@ -6187,6 +6459,132 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
 	if (p)
 		memcpy(p, r, n);
 	mq_commit(qi, (n + 7) & ~(size_t)7, mq_key(q, r, t), at, ri->attr);
+}
+
+/*
+ * Checkpoints of the view's reading (replay of a file-mode file, not
+ * paced), so that reading it again for exact intervals (rd_history) starts
+ * near the view, not at the file's start.  One is taken every ck_every
+ * bytes of data: for tc's files (in time order, nothing queued) at any
+ * record, for perf's at a FINISHED_ROUND, after its release.  It keeps the
+ * model (G.m, its tasks and CPUs: 472 bytes a task) and the reader's
+ * state; the merge queue, which then holds just the records of the round
+ * newer than the round before it, is not kept but read again: a pass
+ * started from a checkpoint reads that round from its start (from),
+ * skipping up to upto what was released before (no time, or not newer
+ * than skip_t), and goes on exactly as the view's pass went on.  Not
+ * taken where that could differ: after records released early
+ * (G.mg.forced) or left out of order (G.mg.misplaced) in the round.  At
+ * most CK_MAX checkpoints in CK_MEM bytes: when full, every other one is
+ * dropped and the spacing doubles.
+ */
+enum { CK_MAX = 256, CK_MEM = 32 << 20, CK_EVERY = 8 << 20 };
+
+struct rckpt {
+	uint64_t from, upto, skip_t;	/* see above */
+	uint64_t tmax, round_prev, released;	/* the reader's and the merge's state at from */
+	struct model m;			/* G.m then (its tables below) */
+	struct task *task;
+	struct cpu *cpu;
+	size_t bytes;
+};
+
+/* Free checkpoint c's tables. */
+static void rd_ckpt_free(struct rckpt *c)
+{
+	mem_free(c->task);
+	mem_free(c->cpu);
+	G.rd.ck_mem -= c->bytes;
+}
+
+/* Keep every other checkpoint (the first, the third, ...), twice as far
+ * apart from now on. */
+static void rd_ckpt_thin(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < G.rd.nck; i++) {
+		if (i % 2)
+			rd_ckpt_free(&G.rd.ck[i]);
+		else
+			G.rd.ck[n++] = G.rd.ck[i];
+	}
+	G.rd.nck = n;
+	G.rd.ck_every *= 2;
+}
+
+/* Take a checkpoint at the end of a round that began at from and ends at
+ * upto (tc's files: from == upto, anywhere), skip_t the release bound of
+ * that round (see above). */
+static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
+{
+	size_t tb = (size_t)G.m.ntask * sizeof(struct task), cb = (size_t)G.m.ncpu * sizeof(struct cpu);
+	struct rckpt *c;
+
+	if (!G.rd.ck_every)
+		G.rd.ck_every = CK_EVERY;
+	G.rd.ck_next = upto + G.rd.ck_every;
+	if (G.mg.forced || !G.m.task)
+		return;
+	if (!G.rd.ck)
+		G.rd.ck = xcalloc(CK_MAX, sizeof(*G.rd.ck));
+	while (G.rd.nck && (G.rd.nck == CK_MAX || G.rd.ck_mem + tb + cb > CK_MEM)) {
+		rd_ckpt_thin();
+		G.rd.ck_next = upto + G.rd.ck_every;
+	}
+	if (tb + cb > CK_MEM)
+		return;
+	c = &G.rd.ck[G.rd.nck++];
+	c->from = from;
+	c->upto = upto;
+	c->skip_t = skip_t;
+	c->tmax = from == upto ? G.rc.tmax : skip_t;
+	c->round_prev = from == upto ? G.rc.round_prev : skip_t;
+	c->released = G.mg.released;
+	c->m = G.m;
+	c->task = xcalloc(1, tb + 1);
+	memcpy(c->task, G.m.task, tb);
+	c->cpu = xcalloc(1, cb + 1);
+	memcpy(c->cpu, G.m.cpu, cb);
+	c->bytes = tb + cb;
+	G.rd.ck_mem += c->bytes;
+}
+
+/* In a pass that has just opened (rd_pass_open) and fresh model tables:
+ * start from the last checkpoint whose model knew of nothing after a (none
+ * of the intervals it closed ends after a); false if there is none. */
+static bool rd_ckpt_restore(uint64_t a)
+{
+	const struct rckpt *c = NULL;
+	struct task *task = G.m.task;
+	int32_t *slot = G.m.task_slot;
+	struct cpu *cpu = G.m.cpu;
+	bool *online = G.m.cpu_online;
+
+	for (int i = 0; i < G.rd.nck && G.rd.ck[i].m.last <= a; i++)
+		c = &G.rd.ck[i];
+	if (!c || c->m.ncpu != G.m.ncpu)
+		return false;
+	G.m = c->m;
+	G.m.task = task;
+	G.m.task_slot = slot;
+	G.m.cpu = cpu;
+	G.m.cpu_online = online;
+	memcpy(task, c->task, (size_t)G.m.ntask * sizeof(*task));
+	memcpy(cpu, c->cpu, (size_t)G.m.ncpu * sizeof(*cpu));
+	for (int i = 0; i < G.m.ntask; i++) {	/* the pass's own chains (ival_add) */
+		task[i].last_ival = task[i].last_iival = NO_IVAL;
+		slot[task[i].tid] = i + 1;
+	}
+	for (int k = 0; k < G.m.ncpu; k++)
+		cpu[k].last_ival = cpu[k].last_cival = cpu[k].last_fival = NO_IVAL;
+	rd_seek(G.opt.replay_path, c->from);
+	G.rc.skip_off = c->upto;
+	G.rc.skip_t = c->skip_t;
+	G.rc.tmax = c->tmax;
+	G.rc.round_prev = c->round_prev;
+	G.mg.released = c->released;
+	return true;
 }
 
 /*
@@ -6208,6 +6606,10 @@ static int rd_run(uint64_t limit)
 		uint64_t roff = G.rc.off + G.rc.pos;
 		struct rinfo ri;
 		uint64_t t;
+		int parsed = -1;
+
+		if (G.rc.ck_on && G.rd.sorted && roff >= G.rd.ck_next)
+			rd_ckpt(roff, roff, 0);
 
 		if (sz < 8 || !rd_type_ok(type)) {
 			if (!G.rc.cut)
@@ -6226,10 +6628,12 @@ static int rd_run(uint64_t limit)
 			break;
 		}
 		r = G.rc.buf + G.rc.pos;
-		if (limit != UINT64_MAX && type < PR_HEADER_ATTR && G.mg.q &&
-		    rec_info(r, sz, &ri) == 0 && ri.has_time && ri.time > limit) {
-			G.rc.next_t = ri.time;
-			return 1;
+		if (type < PR_HEADER_ATTR && G.mg.q) {	/* parsed once (rd_queues binds first) */
+			parsed = rec_info(r, sz, &ri);
+			if (limit != UINT64_MAX && parsed == 0 && ri.has_time && ri.time > limit) {
+				G.rc.next_t = ri.time;
+				return 1;
+			}
 		}
 		G.rc.pos += sz;
 		if (G.rd.saving && (type == PR_HEADER_ATTR || type == PR_HEADER_TRACING_DATA ||
@@ -6240,8 +6644,13 @@ static int rd_run(uint64_t limit)
 		switch (type) {
 		case PR_FINISHED_ROUND:
 		case PR_FINISHED_INIT:
-			mrg_release(G.rc.round_prev);
+			t = G.rc.round_prev;
+			mrg_release(t);
 			G.rc.round_prev = G.rc.tmax;
+			if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && G.mg.misplaced == G.rc.round_misplaced)
+				rd_ckpt(G.rc.round_off, roff + sz, t);
+			G.rc.round_off = roff + sz;
+			G.rc.round_misplaced = G.mg.misplaced;
 			continue;
 		case PR_HEADER_ATTR:
 			rd_attr_rec(r, sz);
@@ -6257,9 +6666,11 @@ static int rd_run(uint64_t limit)
 		}
 		if (type >= PR_HEADER_ATTR)
 			continue;	/* other user records: skipped by size */
-		if (!G.mg.q)
+		if (!G.mg.q) {
 			rd_queues();
-		if (rec_info(r, sz, &ri) < 0) {
+			parsed = rec_info(r, sz, &ri);
+		}
+		if (parsed < 0) {
 			G.bad.id++;
 			continue;
 		}
@@ -6271,6 +6682,8 @@ static int rd_run(uint64_t limit)
 			G.ev.attr[ri.attr].nsamples++;
 		if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
 			continue;	/* an event tc does not use (perf's sched:*): no output has it */
+		if (roff < G.rc.skip_off && (!ri.has_time || !ri.time || ri.time <= G.rc.skip_t))
+			continue;	/* released before the checkpoint this pass started from */
 		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
 			emit(r, sz, G.mg.released, &ri);
 			continue;
@@ -6380,8 +6793,8 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	rd_pass_swap(view);
 	G.rc.fd = fd;
 	G.rc.buf = xcalloc(1, RD_BUF);
-	rd_map(G.opt.replay_path);
-	mrg_init(G.m.ncpu + 1, G.rc.mapped ? 0 : 2 * MAX_REC, true);
+	rd_seek(G.opt.replay_path, G.rd.data_off);
+	mrg_init(G.m.ncpu + 1, 0, true);
 	G.rc.cut = true;	/* silent: no note on a broken record ... */
 	G.mg.forced = 1;		/* ... or a full queue */
 	return true;
@@ -6391,10 +6804,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 static void rd_pass_close(struct rd_pass *view)
 {
 	mrg_free();
-	if (G.rc.mapped)
-		munmap(G.rc.buf, G.rd.fsize);
-	else
-		mem_free(G.rc.buf);
+	mem_free(G.rc.buf);
 	close(G.rc.fd);
 	rd_pass_swap(view);
 }
@@ -6457,10 +6867,11 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 /*
  * Replay reads its file again for the exact intervals from a time on:
  * the file is the history, the ring of intervals holds its newest part.
- * A child (forked: the model stays as it is) reads the file from its
- * start with fresh tables and keeps the intervals from a on (ival_add,
- * clipped to where the model's open states take over) in the shared
- * ring until it is full (emit then feeds it no more), closes the open
+ * A child (forked: the model stays as it is) reads the file from the last
+ * checkpoint before a (rd_ckpt; else from its start with fresh tables)
+ * and keeps the intervals from a on (ival_add, clipped to where the
+ * model's open states take over) in the shared ring until it is full
+ * (emit then feeds it no more) or it has read to until, closes the open
  * states there (G.ib.ceil), and leaves its rows' chains in struct zheads;
  * rd_history takes them for the rows that hold the same tasks.
  */
@@ -6471,14 +6882,18 @@ struct zheads {
 	struct { int32_t tid; uint64_t ival, iival; } task[TC_MAX_TASKS];
 };
 
-/* The child's part: read the file with a fresh model from its start,
- * in steps of step ns from a, until the ring would give up intervals
- * ending after G.z.keep, or the data ends; leave the chains in h, exit. */
+/* The child's part: read the file from the last checkpoint before a
+ * (else from its start) with a fresh model (or the checkpoint's), in
+ * steps of step ns from a, until the ring would give up intervals ending
+ * after G.z.keep, the model has reached G.z.until, or the data ends;
+ * leave the chains in h, exit. */
 static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step, pid_t parent)
 {
 	struct rd_pass view = { 0 };
 	char msg[160];
 	uint64_t lim = G.z.a;
+	int ncpu = G.m.ncpu, ret;
+	bool *online = G.m.cpu_online;
 
 	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
 	if (!child_of(parent, true))
@@ -6486,13 +6901,17 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.z.ptask = G.m.task;
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
-	model_tables(G.m.ncpu, TC_MAX_TASKS);
-	G.m.first = G.m.last = G.ib.floor = 0;
+	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
+	G.m.ncpu = ncpu;
+	G.m.cpu_online = online;
+	model_tables(ncpu, TC_MAX_TASKS);
+	G.ib.floor = 0;
 	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
 	if (!rd_pass_open(&view, msg, sizeof(msg)))
 		_exit(1);
-	while (rd_run(lim) == 1 && !G.z.full) {
+	rd_ckpt_restore(G.z.a);
+	while ((ret = rd_run(lim)) == 1 && !G.z.full && G.m.last < G.z.until) {
 		lim = lim + step > lim ? lim + step : UINT64_MAX;
 		if (lim < G.rc.next_t)
 			lim = G.rc.next_t;	/* over time without events at once */
@@ -6501,7 +6920,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	h->head = G.ib.head;
 	h->chunk = G.ib.chunk;
 	h->floor = G.ib.floor;
-	h->ceil = G.z.full ? G.m.last : UINT64_MAX;
+	h->ceil = G.z.full || ret == 1 ? G.m.last : UINT64_MAX;
 	h->ntask = G.m.ntask;
 	for (int i = 0; i < G.m.ntask; i++) {
 		h->task[i].tid = G.m.task[i].tid;
@@ -6531,11 +6950,11 @@ static void rd_history_stop(void)
 /*
  * Have the exact intervals read again from the file (a replay read whole,
  * file mode): those from a on, giving up the oldest but never one that
- * ends after keep, in steps of step ns.  The ring is the child's until
- * rd_history_take: the view draws from the summaries meanwhile.  Why
- * not into msg, if no child could start.
+ * ends after keep, in steps of step ns, up to until at least.  The ring is
+ * the child's until rd_history_take: the view draws from the summaries
+ * meanwhile.  Why not into msg, if no child could start.
  */
-static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size_t msz)
+static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step, char *msg, size_t msz)
 {
 	pid_t pid, parent = getpid();
 
@@ -6549,6 +6968,7 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t step, char *msg, size
 	G.z.h->done = 0;
 	G.z.a = a;
 	G.z.keep = keep;
+	G.z.until = until;
 	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
 		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return;
@@ -6743,8 +7163,6 @@ static void rp_repair(const char *path)
 	data_end = G.rd.end;
 	if (!complete)
 		G.rd.end = G.rd.fsize;
-	if (G.rc.mapped)
-		G.rc.len = G.rd.end;
 	G.rc.cut = true;
 	end = rp_scan(&nrec);
 	if (complete && end == data_end) {
@@ -10877,7 +11295,8 @@ static void view_exact(void)
 		return;
 	G.z.v0 = G.v.start;
 	G.z.v1 = G.v.end;
-	rd_history(G.v.start > span ? G.v.start - span : 0, G.v.start, span, G.v.msg, sizeof(G.v.msg));
+	rd_history(G.v.start > span ? G.v.start - span : 0, G.v.start,
+		   G.v.end + span > G.v.end ? G.v.end + span : UINT64_MAX, span, G.v.msg, sizeof(G.v.msg));
 }
 
 /* A refresh: new events may have moved the newest time. */

@@ -2,17 +2,22 @@
 # make bench, reading: tc --replay FILE --summary against perf sched timehist -s
 # on four recordings of perf bench sched messaging (tc --record, perf record
 # with default rings, perf record -m 4096, perf sched record), with
-# cat FILE >/dev/null as the floor.  Wall, CPU (user+sys) and peak RSS, median
-# of RUNS runs with the file in page cache.  Then one workload recorded by all
-# four recorders at once (nested), and tc's per-task run time and switches
-# compared across the four files.  Figures only, nothing asserted.  Needs root.
+# cat FILE >/dev/null as the floor.  Wall, CPU (user+sys), peak RSS and ns
+# per event, medians of RUNS alternating rounds with the file in page cache.
+# The replay view's zoom to exact (test/zoombench).  Then one workload
+# recorded by all four recorders at once (nested), and tc's per-task run time
+# and switches compared across the four files.  Figures only, nothing
+# asserted.  Needs root.
 # BENCH_DIR=DIR keeps the four recordings in DIR and reuses them next time.
+# BENCH_BIG=1 also records a 60-70 s test/pingpong (1.5-2 GiB: make sure of
+# the disk space; kept in BENCH_DIR) for --summary against cat and zoom to
+# exact on it.
 # The recordings take most of the time: 5 min on a shared 2-CPU machine at load
 # average ~80, 1.5 min with BENCH_DIR reused (not measured on a quiet machine;
 # a loaded machine makes them slower and makes the recorders lose more).
 set -u
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 GROUPS_=${GROUPS_:-10}	# perf bench sched messaging -g
 LOOPS=${LOOPS:-100}	# and -l: ~15-25 s and 300k+ recorded events on 2 CPUs
 MIN_EVENTS=300000
@@ -93,72 +98,114 @@ for k in "${KINDS[@]}"; do
 	rm -f "$f.old"
 done
 
-# timed FILE OUT CMD...: RUNS runs of CMD (file in page cache); OUT gets the
-# medians "wall cpu maxrss_kib", each over the runs on its own
-timed() {
-	local f=$1 out=$2 i
-	shift 2
+# rounds FILE: RUNS rounds, each timing tc --replay FILE --summary, perf
+# sched timehist -s -i FILE and cat FILE in turn (alternating: a change of
+# the machine's load hits all three alike), the file in page cache. Wall
+# time from the shell's clock (us); CPU (user+sys) and peak RSS from GNU
+# time. $T/tc, $T/th, $T/cat get the medians "wall_s cpu_s maxrss_kib".
+rounds() {
+	local f=$1 i c a b
 	cat "$f" >/dev/null
-	: >"$T/runs"
+	: >"$T/r.tc"; : >"$T/r.th"; : >"$T/r.cat"
 	for i in $(seq "$RUNS"); do
-		/usr/bin/time -f '%e %U %S %M' -o "$T/t" "$@" >/dev/null 2>"$T/cmd.err"
-		tail -1 "$T/t" | awk '{ print $1, $2 + $3, $4 }' >>"$T/runs"
-	done
-	local m=$(( (RUNS + 1) / 2 ))
-	echo "$(cut -d' ' -f1 "$T/runs" | sort -g | sed -n "${m}p")" \
-		"$(cut -d' ' -f2 "$T/runs" | sort -g | sed -n "${m}p")" \
-		"$(cut -d' ' -f3 "$T/runs" | sort -g | sed -n "${m}p")" >"$out"
-}
-if [ ! -x /usr/bin/time ]; then
-	# bash's time for wall and CPU; peak RSS from /proc is not available
-	# after exit, so it prints as 0
-	timed() {
-		local f=$1 out=$2 i TIMEFORMAT='%R %U %S'
-		shift 2
-		cat "$f" >/dev/null
-		: >"$T/runs"
-		for i in $(seq "$RUNS"); do
-			{ time "$@" >/dev/null 2>"$T/cmd.err"; } 2>"$T/t"
-			awk '{ print $1, $2 + $3, 0 }' "$T/t" >>"$T/runs"
+		for c in tc th cat; do
+			case $c in
+			tc) set -- ./tc --replay "$f" --summary ;;
+			th) set -- perf sched timehist -s -i "$f" ;;
+			cat) set -- cat "$f" ;;
+			esac
+			a=${EPOCHREALTIME/./}
+			if [ -x /usr/bin/time ]; then
+				/usr/bin/time -f '%U %S %M' -o "$T/t" "$@" >/dev/null 2>"$T/$c.err"
+			else
+				"$@" >/dev/null 2>"$T/$c.err"
+				echo 0 0 0 >"$T/t"
+			fi
+			b=${EPOCHREALTIME/./}
+			echo "$(( b - a )) $(tail -1 "$T/t")" >>"$T/r.$c"
 		done
-		local m=$(( (RUNS + 1) / 2 ))
-		echo "$(cut -d' ' -f1 "$T/runs" | sort -g | sed -n "${m}p")" \
-			"$(cut -d' ' -f2 "$T/runs" | sort -g | sed -n "${m}p")" 0 >"$out"
-	}
-	echo "(no /usr/bin/time: bash's time, peak RSS not measured)"
-fi
+	done
+	for c in tc th cat; do
+		awk '{ w[NR] = $1 / 1e6; u[NR] = $2 + $3; r[NR] = $4 }
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return a[int((n + 1) / 2)]
+		}
+		END { print med(w, NR), med(u, NR), med(r, NR) }' "$T/r.$c" >"$T/$c"
+	done
+}
+[ -x /usr/bin/time ] || echo "(no /usr/bin/time: CPU time and peak RSS not measured)"
 
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
+nsev() { awk -v s="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.0f", s * 1e9 / n; else print "-" }'; }
 echo
-echo "== reading: tc --replay F --summary vs perf sched timehist -s -i F vs cat F (medians of $RUNS, warm cache)"
-printf '%-11s %9s %7s | %-20s | %-20s | %-14s | %-9s %-9s %-7s | %s\n' file events MiB \
-	"tc wall/cpu/RSS" "timehist wall/cpu/RSS" "cat wall/cpu" "th/tc wall" "th/tc cpu" "tc/cat" \
+echo "== reading: tc --replay F --summary vs perf sched timehist -s -i F vs cat F (medians of $RUNS alternating rounds, warm cache)"
+echo "   goals (issue 23): tc 5x ahead of timehist, at most 2x cat (wall), RSS at most 16 MiB"
+printf '%-11s %8s %6s | %-19s | %-19s | %-6s | %-15s | %-5s %-6s | %s\n' file events MiB \
+	"tc wall/cpu/RSS" "timehist wall/cpu/RSS" "cat" "ns/event tc/th/cat" "th/tc" "tc/cat" \
 	"tc merge queue peak"
 for k in "${KINDS[@]}"; do
 	f=$R/$k.data
 	[ -s "$f" ] || { echo "$k: no recording"; continue; }
 	n=$(events "$f")
 	[ "${n:-0}" -ge "$MIN_EVENTS" ] || short="$short $k"
-	timed "$f" "$T/tc" ./tc --replay "$f" --summary
-	cp "$T/cmd.err" "$T/$k.tcerr"
-	timed "$f" "$T/th" perf sched timehist -s -i "$f"
-	timed "$f" "$T/cat" cat "$f"
+	rounds "$f"
+	cp "$T/tc.err" "$T/$k.tcerr"
 	read -r tw tcpu trss <"$T/tc"
 	read -r hw hcpu hrss <"$T/th"
-	read -r cw ccpu _ <"$T/cat"
+	read -r cw _ _ <"$T/cat"
 	q=$(grep -o 'merge queue peak [0-9]* records ([0-9]* KiB)' "$T/$k.tcerr" | sed 's/merge queue peak //')
-	printf '%-11s %9s %7.1f | %5.2fs %5.2fs %5.1fM | %5.2fs %5.2fs %5.1fM | %5.2fs %5.2fs | %-10s %-9s %-7s | %s\n' \
-		"$k" "${n:-?}" "$(awk -v s="$(stat -c %s "$f")" 'BEGIN { print s / 1048576 }')" \
+	printf '%-11s %8s %6.1f | %5.3fs %5.3fs %4.1fM | %5.3fs %5.3fs %4.1fM | %5.3fs | %4s %4s %4s | %4sx %5sx | %s\n' \
+		"$k" "${n:-?}" "$(awk -v s="$(stat -L -c %s "$f")" 'BEGIN { print s / 1048576 }')" \
 		"$tw" "$tcpu" "$(awk -v r="$trss" 'BEGIN { print r / 1024 }')" \
-		"$hw" "$hcpu" "$(awk -v r="$hrss" 'BEGIN { print r / 1024 }')" \
-		"$cw" "$ccpu" "$(div "$hw" "$tw")x" "$(div "$hcpu" "$tcpu")x" "$(div "$tw" "$cw")x" \
-		"${q:-absent from the stats line}"
+		"$hw" "$hcpu" "$(awk -v r="$hrss" 'BEGIN { print r / 1024 }')" "$cw" \
+		"$(nsev "$tw" "$n")" "$(nsev "$hw" "$n")" "$(nsev "$cw" "$n")" \
+		"$(div "$hw" "$tw")" "$(div "$tw" "$cw")" "${q:-absent from the stats line}"
 done
 [ -n "${short:-}" ] && echo "fewer than $MIN_EVENTS events in:$short (the recorder lost events; see lost below)"
 echo "tc's stats lines:"
 for k in "${KINDS[@]}"; do
 	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//')"
 done
+
+# == zoom to exact: the replay view reads its file again from the last
+# checkpoint before the view (test/zoombench; --history 2 so that the ring
+# cannot hold the whole recording)
+echo
+echo "== zoom to exact (view of 100 ms, --history 2): ms from the zoom until the view is drawn from exact intervals"
+[ -s "$R/tc.data" ] && ./test/zoombench -H 2 "$R/tc.data" 100 0.1 0.3 0.5 0.7 0.9 | sed 's/^/  /'
+
+# == BENCH_BIG=1: a 60-70 s recording of test/pingpong, 1.5-2 GiB (kept
+# in BENCH_DIR when set): --summary against cat, and zoom to exact
+if [ -n "${BENCH_BIG:-}" ]; then
+	big=$R/big.data
+	if [ ! -s "$big" ] || [ -z "${BENCH_DIR:-}" ]; then
+		echo
+		echo "== recording $big: test/pingpong 3600000 (about 70 s)"
+		rm -f "$big"
+		job timeout 300 ./tc --record "$big" -- test/pingpong 3600000 >/dev/null 2>"$T/big.err" ||
+			echo "recording failed: $(tail -2 "$T/big.err")"
+		rm -f "$big.old"
+	fi
+	if [ -s "$big" ]; then
+		n=$(./tc --replay "$big" --summary 2>&1 >/dev/null | sed -n 's/^tc: replayed \([0-9]*\) events.*/\1/p')
+		cat "$big" >/dev/null
+		: >"$T/r.tc"; : >"$T/r.cat"
+		for i in 1 2 3; do
+			a=${EPOCHREALTIME/./}; ./tc --replay "$big" --summary >/dev/null 2>&1; b=${EPOCHREALTIME/./}
+			echo $(( b - a )) >>"$T/r.tc"
+			a=${EPOCHREALTIME/./}; cat "$big" >/dev/null; b=${EPOCHREALTIME/./}
+			echo $(( b - a )) >>"$T/r.cat"
+		done
+		tw=$(sort -n "$T/r.tc" | sed -n 2p | awk '{ print $1 / 1e6 }')
+		cw=$(sort -n "$T/r.cat" | sed -n 2p | awk '{ print $1 / 1e6 }')
+		echo
+		echo "== $big: ${n:-?} events, $(( $(stat -L -c %s "$big") >> 20 )) MiB: --summary ${tw}s ($(nsev "$tw" "$n") ns/event), cat ${cw}s, tc/cat $(div "$tw" "$cw")x (medians of 3)"
+		echo "zoom to exact, views of 100 ms and 1 s:"
+		./test/zoombench "$big" 100 0.05 0.3 0.6 0.9 | sed 's/^/  /'
+		./test/zoombench "$big" 1000 0.05 0.5 0.9 | tail -n +2 | sed 's/^/  /'
+	fi
+fi
 
 # == one workload, all four recorders at once: per-task agreement
 echo

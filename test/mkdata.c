@@ -2,7 +2,7 @@
 /*
  * mkdata: write a small synthetic perf.data file (file mode) for tc's tests.
  *
- *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile] FILE
+ *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag] FILE
  *
  * The file is what `perf record -e sched:... -e power:... -a` would write on
  * a 2-CPU machine (tools/perf/Documentation/perf.data-file-format.txt):
@@ -154,6 +154,59 @@ static const struct sev hostile[] = {
 	ROUND,
 };
 
+/* A CPU whose records come a round late (issue 23), as perf writes a ring
+ * it read late: each round holds cpu1's records older than the newest of
+ * the round before, which that round's FINISHED_ROUND releases, and newer
+ * ones, which wait for the next.  Two tasks wake each other across the
+ * CPUs; tc's merge must order them as perf does, and a pass started from
+ * a checkpoint at a round must skip exactly what was released before. */
+static const struct task lag_tasks[] = { { 600, "ping" }, { 700, "pong" }, { 0 } };
+static const struct sev lag[] = {
+	SW(1000, 0, 0, 0, 600),
+	WK(2000, 0, E_WAKING, 700, 1, 600, 0),
+	SW(3000, 0, 600, 1, 0),
+	SW(500, 1, 0, 0, 700),
+	SW(1500, 1, 700, 1, 0),
+	ROUND,
+	SW(2500, 1, 0, 0, 700),
+	WK(2800, 1, E_WAKING, 600, 0, 700, 0),
+	SW(3500, 1, 700, 1, 0),
+	SW(4000, 0, 0, 0, 600),
+	WK(5000, 0, E_WAKING, 700, 1, 600, 0),
+	SW(6000, 0, 600, 1, 0),
+	ROUND,
+	SW(5500, 1, 0, 0, 700),
+	WK(5800, 1, E_WAKING, 600, 0, 700, 0),
+	SW(6500, 1, 700, 2, 0),
+	SW(7000, 0, 0, 0, 600),
+	WK(7500, 0, E_WAKEUP, 700, 1, 600, 0),
+	SW(9000, 0, 600, 256, 0),
+	ROUND,
+	SW(8000, 1, 0, 0, 700),
+	WK(8200, 1, E_WAKING, 600, 0, 700, 0),
+	SW(9500, 1, 700, 1, 0),
+	SW(10000, 0, 0, 0, 600),
+	WK(11000, 0, E_WAKING, 700, 1, 600, 0),
+	SW(12000, 0, 600, 1, 0),
+	ROUND,
+	SW(11500, 1, 0, 0, 700),
+	LOST(11800, 1, 3),
+	SW(13000, 1, 700, 1, 0),
+	SW(13500, 0, 0, 0, 600),
+	WK(14000, 0, E_WAKING, 700, 1, 600, 0),
+	SW(15000, 0, 600, 1, 0),
+	ROUND,
+	SW(14500, 1, 0, 0, 700),
+	WK(14800, 1, E_WAKING, 600, 0, 700, 0),
+	SW(16000, 1, 700, 1, 0),
+	SW(16500, 0, 0, 0, 600),
+	SW(18000, 0, 600, 1, 0),
+	ROUND,
+	SW(17000, 1, 0, 0, 700),
+	SW(19000, 1, 700, 1, 0),
+	ROUND,
+};
+
 static const struct scenario {
 	const char *name;
 	const struct task *tasks;
@@ -164,6 +217,7 @@ static const struct scenario {
 	{ "power", power_tasks, power, sizeof(power) / sizeof(power[0]) },
 	{ "lost", lost_tasks, lost, sizeof(lost) / sizeof(lost[0]) },
 	{ "hostile", power_tasks, hostile, sizeof(hostile) / sizeof(hostile[0]) },
+	{ "lag", lag_tasks, lag, sizeof(lag) / sizeof(lag[0]) },
 };
 
 /* ---------------------------------------------------------------- output */
@@ -302,7 +356,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile] FILE\n");
+		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag] FILE\n");
 		return 2;
 	}
 	write_file(path, sc);

@@ -113,17 +113,15 @@ static void g_reset(void)
 	for (int i = 0; i < MAX_FMTS; i++)
 		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	for (int i = 0; G.mg.q && i < G.mg.nq; i++) {
-		mem_free(G.mg.q[i].e);
-		mem_free(G.mg.q[i].b);
-	}
+	for (int i = 0; G.mg.q && i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
 	mem_free(G.ev.idmap_id);
 	mem_free(G.ev.idmap_attr);
 	/* the model's and the view's tables (model_init, scr_setup) */
 	mem_free(G.m.task);
-	mem_free(G.m.task_hash);
+	mem_free(G.m.task_slot);
 	mem_free(G.m.cpu);
 	ival_ring(0);	/* unmaps the interval ring */
 	mem_free(G.term.scr);
@@ -1547,27 +1545,22 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 	return len;
 }
 
-/* Read data section buf[0..len) through rd_run, from memory as a mapped
- * file (mapped) or through a pipe-like read of a memfd (copies), with
- * ncpu CPUs; records of queues are released into out_script. */
-static bool file_read(uint8_t *buf, size_t len, bool mapped, int ncpu)
+/* Read data section buf[0..len) through rd_run from a memfd, as a file
+ * (file: queued records stay in it, rd_at reads them again) or as a
+ * stream (copies), with ncpu CPUs; records of queues are released into
+ * out_script. */
+static bool file_read(uint8_t *buf, size_t len, bool file, int ncpu)
 {
 	G.rd.nrcpus = ncpu;
 	G.rd.end = len;
-	if (mapped) {
-		G.rc.buf = buf;
-		G.rc.mapped = true;
-		G.rc.len = len;
-	} else {
-		G.rc.fd = memfd_create("unit", 0);
-		if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len ||
-		    lseek(G.rc.fd, 0, SEEK_SET) != 0)
-			return false;
-		G.rc.buf = tmalloc(RD_BUF);
-	}
+	G.rd.fsize = file ? len : UINT64_MAX;
+	G.rc.fd = memfd_create("unit", 0);
+	if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len ||
+	    lseek(G.rc.fd, 0, SEEK_SET) != 0)
+		return false;
+	G.rc.buf = tmalloc(RD_BUF);
 	rd_run(UINT64_MAX);
-	if (!mapped)
-		close(G.rc.fd);
+	close(G.rc.fd);
 	return true;
 }
 
@@ -1633,15 +1626,15 @@ static void file_check(const char *what, const struct frec *f, int n, int ncpu, 
 				sscanf(strchr(p, '=') + 1, "%d", &id);
 			CHECK(got < k && t == f[want[got]].t && id == f[want[got]].id,
 			      "%s (%s): record %d is %" PRIu64 "/%d, want %" PRIu64 "/%d", what,
-			      mode ? "copied" : "mapped", got, t, id, got < k ? f[want[got]].t : 0,
+			      mode ? "copied" : "in the file", got, t, id, got < k ? f[want[got]].t : 0,
 			      got < k ? f[want[got]].id : 0);
 			*nl = '\n';
 			pos = nl + 1 - ms_buf;
 			got++;
 		}
-		CHECK(got == k, "%s (%s): %d of %d records", what, mode ? "copied" : "mapped", got, k);
+		CHECK(got == k, "%s (%s): %d of %d records", what, mode ? "copied" : "in the file", got, k);
 		CHECK(G.bad.order == (uint64_t)expect_ooo, "%s (%s): out_of_order %" PRIu64,
-		      what, mode ? "copied" : "mapped", G.bad.order);
+		      what, mode ? "copied" : "in the file", G.bad.order);
 		CHECK(G.mg.forced == 0 && G.bad.corrupt == 0, "%s: forced %" PRIu64, what, G.mg.forced);
 	}
 }
@@ -4078,10 +4071,7 @@ static int rec_read(const char *path)
 	ms_sync();
 	for (int i = 0; i < G.ev.nattr; i++)
 		mem_free(G.ev.attr[i].ids);
-	if (G.rc.mapped)
-		munmap(G.rc.buf, G.rd.fsize);
-	else
-		mem_free(G.rc.buf);
+	mem_free(G.rc.buf);
 	close(G.rc.fd);
 	return ret;
 }
