@@ -601,6 +601,7 @@ static struct {
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
 		uint64_t round_off;	/* where the current round began */
 		uint64_t round_misplaced;	/* G.mg.misplaced then */
+		bool round_lost;	/* a LOST record was queued in the current round */
 		bool ck_on;		/* this pass takes checkpoints (the view's first) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
@@ -6474,7 +6475,10 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
  * skipping up to upto what was released before (no time, or not newer
  * than skip_t), and goes on exactly as the view's pass went on.  Not
  * taken where that could differ: after records released early
- * (G.mg.forced) or left out of order (G.mg.misplaced) in the round.  At
+ * (G.mg.forced) or left out of order (G.mg.misplaced) in the round, nor
+ * after a round with a LOST record, whose place in its queue depends on
+ * the newest record queued before it (mq_key): each queue's is kept as of
+ * the round's end, which a pass from the checkpoint then starts with.  At
  * most CK_MAX checkpoints in CK_MEM bytes: when full, every other one is
  * dropped and the spacing doubles.
  */
@@ -6486,6 +6490,7 @@ struct rckpt {
 	struct model m;			/* G.m then (its tables below) */
 	struct task *task;
 	struct cpu *cpu;
+	uint64_t *qlast;		/* each merge queue's last (G.mg.nq of them) at upto */
 	size_t bytes;
 };
 
@@ -6494,6 +6499,7 @@ static void rd_ckpt_free(struct rckpt *c)
 {
 	mem_free(c->task);
 	mem_free(c->cpu);
+	mem_free(c->qlast);
 	G.rd.ck_mem -= c->bytes;
 }
 
@@ -6546,7 +6552,10 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 	memcpy(c->task, G.m.task, tb);
 	c->cpu = xcalloc(1, cb + 1);
 	memcpy(c->cpu, G.m.cpu, cb);
-	c->bytes = tb + cb;
+	c->qlast = xcalloc(G.mg.nq + 1, sizeof(*c->qlast));
+	for (int i = 0; i < G.mg.nq; i++)
+		c->qlast[i] = G.mg.q[i].last;
+	c->bytes = tb + cb + (G.mg.nq + 1) * sizeof(*c->qlast);
 	G.rd.ck_mem += c->bytes;
 }
 
@@ -6584,6 +6593,8 @@ static bool rd_ckpt_restore(uint64_t a)
 	G.rc.tmax = c->tmax;
 	G.rc.round_prev = c->round_prev;
 	G.mg.released = c->released;
+	for (int i = 0; i < G.mg.nq; i++)
+		G.mg.q[i].last = c->qlast[i];
 	return true;
 }
 
@@ -6647,10 +6658,12 @@ static int rd_run(uint64_t limit)
 			t = G.rc.round_prev;
 			mrg_release(t);
 			G.rc.round_prev = G.rc.tmax;
-			if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && G.mg.misplaced == G.rc.round_misplaced)
+			if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next &&
+			    G.mg.misplaced == G.rc.round_misplaced && !G.rc.round_lost)
 				rd_ckpt(G.rc.round_off, roff + sz, t);
 			G.rc.round_off = roff + sz;
 			G.rc.round_misplaced = G.mg.misplaced;
+			G.rc.round_lost = false;
 			continue;
 		case PR_HEADER_ATTR:
 			rd_attr_rec(r, sz);
@@ -6699,6 +6712,7 @@ static int rd_run(uint64_t limit)
 			emit(r, sz, t, &ri);
 			continue;
 		}
+		G.rc.round_lost |= type == PERF_RECORD_LOST;
 		rd_queue(r, sz, t, &ri, roff);
 	}
 	if (G.rc.wait)
