@@ -7420,7 +7420,7 @@ static void cmd_kill(void)
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
 }
 
-/* ---------------------------------------------------------------- output */
+/* ---------------------------------------------------------------- text outputs */
 
 static struct out *out_script;
 
@@ -7831,6 +7831,8 @@ static bool rd_useful(const char *path)
 	     k ? "" : " no samples");
 	return false;
 }
+
+/* ---------------------------------------------------------------- answers */
 
 /*
  * Answers: the longest runnable waits and who held the CPUs meanwhile, the
