@@ -7,25 +7,29 @@
  *
  * How to read this file: top to bottom.
  *
- *   limits and types     fixed sizes, the decoded event, tasks, CPUs, G
- *   utilities            errors, clocks, files, byte order
- *   tracefs              finding it, parsing event format files
- *   events               the tracepoints tc uses, attrs and the id map
- *   decoding             perf records (samples, side-band) into struct ev
- *   model                events into task and CPU states (the state rules)
- *   merge                per-CPU queues released in time order
- *   perf_event and rings opening events per CPU, the ring buffer reader
- *   recorder             the crash-tolerant perf.data writer
- *   reader               perf.data files (tc's and perf's, file and pipe mode)
- *   repair               making a cut-off recording whole again
- *   traced command       fork, hold, exec, stop, reap
- *   output               --script and --summary text
- *   terminal             raw mode, restoring it; the escape sequences tc writes
- *   drawing              a frame from the model, and its diff to the screen
- *   input                keys and mouse from escape sequences
- *   view state           cursor, zoom, following
- *   main loop            emit(), signals, --record, the view, --replay
- *   options and main
+ *   limits and types      fixed sizes, the decoded event, tasks, CPUs, G
+ *   formatting and output tc's printf and its buffered output (struct out)
+ *   utilities             errors, memory, clocks, files, byte order, sorting
+ *   tracefs               finding it, parsing event format files
+ *   events                the tracepoints tc uses, attrs and the id map
+ *   decoding              perf records (samples, side-band) into struct ev
+ *   model                 events into task and CPU states (the state rules)
+ *   merge                 per-CPU queues released in time order
+ *   perf_event and rings  opening events per CPU, the ring buffer reader
+ *   recorder              the crash-tolerant perf.data writer
+ *   flight recorder       --flight: the last seconds kept, saved on a trigger
+ *   reader                perf.data files (tc's and perf's, file and pipe mode)
+ *   repair                making a cut-off recording whole again
+ *   traced command        fork, hold, exec, stop, reap
+ *   text outputs          --script, --summary, --states; the account on stderr
+ *   answers               --latency (the worst waits), --chain, --ftrace
+ *   terminal              raw mode, restoring it; the escape sequences
+ *   input                 keys and mouse from escape sequences
+ *   history               the view's intervals: summaries, ring, reading again
+ *   drawing               a frame from the model, and its diff to the screen
+ *   view state            cursor, zoom, following; what the keys do
+ *   main loop             emit(), signals, --record, the view, --replay
+ *   options and main      the command line, --help, main()
  *
  * One pipeline serves every mode: records come from the rings (live) or a
  * file, the merge releases them in time order to emit(), which appends them
