@@ -7,25 +7,29 @@
  *
  * How to read this file: top to bottom.
  *
- *   limits and types     fixed sizes, the decoded event, tasks, CPUs, G
- *   utilities            errors, clocks, files, byte order
- *   tracefs              finding it, parsing event format files
- *   events               the tracepoints tc uses, attrs and the id map
- *   decoding             perf records (samples, side-band) into struct ev
- *   model                events into task and CPU states (the state rules)
- *   merge                per-CPU queues released in time order
- *   perf_event and rings opening events per CPU, the ring buffer reader
- *   recorder             the crash-tolerant perf.data writer
- *   reader               perf.data files (tc's and perf's, file and pipe mode)
- *   repair               making a cut-off recording whole again
- *   traced command       fork, hold, exec, stop, reap
- *   output               --script and --summary text
- *   terminal             raw mode, restoring it; the escape sequences tc writes
- *   drawing              a frame from the model, and its diff to the screen
- *   input                keys and mouse from escape sequences
- *   view state           cursor, zoom, following
- *   main loop            emit(), signals, --record, the view, --replay
- *   options and main
+ *   limits and types      fixed sizes, the decoded event, tasks, CPUs, G
+ *   formatting and output tc's printf and its buffered output (struct out)
+ *   utilities             errors, memory, clocks, files, byte order, sorting
+ *   tracefs               finding it, parsing event format files
+ *   events                the tracepoints tc uses, attrs and the id map
+ *   decoding              perf records (samples, side-band) into struct ev
+ *   model                 events into task and CPU states (the state rules)
+ *   merge                 per-CPU queues released in time order
+ *   perf_event and rings  opening events per CPU, the ring buffer reader
+ *   recorder              the crash-tolerant perf.data writer
+ *   flight recorder       --flight: the last seconds kept, saved on a trigger
+ *   reader                perf.data files (tc's and perf's, file and pipe mode)
+ *   repair                making a cut-off recording whole again
+ *   traced command        fork, hold, exec, stop, reap
+ *   text outputs          --script, --summary, --states; the account on stderr
+ *   answers               --latency (the worst waits), --chain, --ftrace
+ *   terminal              raw mode, restoring it; the escape sequences
+ *   input                 keys and mouse from escape sequences
+ *   history               the view's intervals: summaries, ring, reading again
+ *   drawing               a frame from the model, and its diff to the screen
+ *   view state            cursor, zoom, following; what the keys do
+ *   main loop             emit(), signals, --record, the view, --replay
+ *   options and main      the command line, --help, main()
  *
  * One pipeline serves every mode: records come from the rings (live) or a
  * file, the merge releases them in time order to emit(), which appends them
@@ -2694,6 +2698,7 @@ static void lat_wake_only(struct task *p);
  */
 
 static void ival_ring(uint64_t bytes);
+static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end);
 static void model_tables(int ncpu, int ntask);
 
 /* Allocate the model's tables (start-up); ibytes 0 keeps no intervals. */
@@ -2719,321 +2724,6 @@ static void model_tables(int ncpu, int ntask)
 	G.m.irqs = xcalloc(IRQ_STATS, sizeof(*G.m.irqs));
 	for (int i = 0; i < IRQ_STATS; i++)
 		G.m.irqs[i].irq = -1;
-}
-
-/*
- * Size the view's history from --history (MiB, default 64), at the first
- * interval of a view: five eighths for the ring of exact intervals
- * (replacing the one model_init made), the rest for the summaries (CPU
- * rows first, at most a quarter of the whole; the rest task blocks, a
- * third of them for I/O with -I).
- */
-static void hist_init(void)
-{
-	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 4, HC_N, 2 };
-	uint64_t budget = (uint64_t)(G.hist.mib ? G.hist.mib : 64) << 20, cpu_b, task_b;
-	int nb = 8192;		/* CPU rows; task rows 1024 */
-
-	ival_ring(budget / 8 * 5);
-	while (nb > 16 && (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float) > budget / 4)
-		nb /= 2;
-	cpu_b = (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float);
-	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
-	task_b = budget / 8 * 3 > cpu_b ? budget / 8 * 3 - cpu_b : 0;
-	G.hist.cap = G.opt.live || G.v.speed > 0 ? 2 * G.v.window_ns : 0;
-	for (int k = 0; k < HK_N; k++) {
-		struct hpool *h = &G.hist.hp[k];
-		uint64_t blk;
-
-		h->nb = k >= HK_CPU || nb < 1024 ? nb : 1024;
-		blk = (uint64_t)h->nb * nslot[k] * sizeof(float) + 20;
-		h->nslot = nslot[k];
-		if (k >= HK_CPU) {
-			h->nblk = h->nmap = G.m.ncpu;
-		} else {
-			h->nmap = TC_MAX_TASKS;
-			h->nblk = (k == HK_IO ? (G.opt.io ? task_b / 3 : 0) : G.opt.io ? task_b * 2 / 3 : task_b) / blk;
-			if (h->nblk > h->nmap)
-				h->nblk = h->nmap;
-		}
-		h->f = xcalloc((size_t)h->nblk * h->nb, h->nslot * sizeof(float));
-		h->hi = xcalloc(h->nblk, sizeof(*h->hi));
-		h->row = xcalloc(h->nblk, sizeof(*h->row));
-		h->tid = xcalloc(h->nblk, sizeof(*h->tid));
-		h->map = xcalloc(h->nmap, sizeof(*h->map));
-		for (int i = 0; i < h->nblk; i++) {
-			h->hi[i] = -1;
-			h->row[i] = h->tid[i] = k >= HK_CPU ? i : -1;
-		}
-		for (int i = 0; i < h->nmap; i++)
-			h->map[i] = k >= HK_CPU ? i : -1;
-		h->w = G.hist.cap ? (G.hist.cap + h->nb - 1) / h->nb : 1000000;
-	}
-	G.hist.on = true;
-}
-
-/* A block for task slot row in pool h, taken from the least recently
- * written of up to 64 blocks when none is free; -1 if the pool is empty. */
-static int hist_take(struct hpool *h, int row)
-{
-	int best = -1;
-
-	for (int n = 0; n < 64 && n < h->nblk; n++) {
-		int j = h->hand;
-
-		h->hand = (h->hand + 1) % h->nblk;
-		if (h->row[j] < 0) {
-			best = j;
-			break;
-		}
-		if (best < 0 || h->hi[j] < h->hi[best])
-			best = j;
-	}
-	if (best < 0)
-		return -1;
-	if (h->row[best] >= 0 && h->row[best] != row) {
-		h->map[h->row[best]] = -1;
-		G.hist.stolen++;
-	}
-	h->row[best] = row;
-	h->tid[best] = G.m.task[row].tid;
-	h->hi[best] = -1;
-	memset(h->f + (size_t)best * h->nb * h->nslot, 0, sizeof(float) * h->nb * h->nslot);
-	h->map[row] = best;
-	return best;
-}
-
-/* The block of row (task slot or CPU) in history kind k, made if make;
- * -1 if it has none. */
-static int hist_block(int k, int row, bool make)
-{
-	struct hpool *h = &G.hist.hp[k];
-	int i;
-
-	if (!G.hist.on || row < 0 || row >= h->nmap || !h->nblk)
-		return -1;
-	i = h->map[row];
-	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.m.task[row].tid))
-		return i;
-	return make ? hist_take(h, row) : -1;
-}
-
-/* Twice as wide buckets of kind k (replay): merge each pair of every block. */
-static void hist_double(int k)
-{
-	struct hpool *h = &G.hist.hp[k];
-	int nb = h->nb;
-
-	for (int i = 0; i < h->nblk; i++) {
-		float *f = h->f + (size_t)i * nb * h->nslot;
-
-		if (h->hi[i] < 0)
-			continue;
-		for (int b = 0; b < nb / 2; b++)
-			for (int s = 0; s < h->nslot; s++) {
-				float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
-
-				f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
-			}
-		memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
-		h->hi[i] /= 2;
-	}
-	h->w *= 2;
-}
-
-/* Add w per ns of [s, e) to slot of block i of pool h; for running pieces
- * (cpu1 > 0) also mark the buckets with CPU + 1. */
-static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, float w, int cpu1)
-{
-	int nb = h->nb;
-	float *f = h->f + (size_t)i * nb * h->nslot;
-	int64_t b0, b1;
-
-	if (s < G.hist.base)
-		s = G.hist.base;
-	if (e <= s)
-		return;
-	b0 = (s - G.hist.base) / h->w;
-	b1 = (e - 1 - G.hist.base) / h->w;
-	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
-		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
-			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
-		h->hi[i] = b1;
-	}
-	if (b0 <= h->hi[i] - nb)
-		b0 = h->hi[i] - nb + 1;
-	for (int64_t b = b0; b <= b1; b++) {
-		uint64_t lo = G.hist.base + b * h->w, hi = lo + h->w;
-		float *p = f + b % nb * h->nslot;
-
-		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
-		if (cpu1)
-			p[HT_CPU] = cpu1;
-	}
-}
-
-/* Add an interval, as ival_add gets it, to the summaries. */
-static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t aux,
-		      uint64_t start, uint64_t end)
-{
-	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
-	int k, c = -1 - row, i, slot;
-	bool irq;
-
-	if (row >= 0)
-		k = last == &G.m.task[row].last_iival ? HK_IO : HK_TASK;
-	else
-		k = last == &G.m.cpu[c].last_cival ? HK_CSTATE : last == &G.m.cpu[c].last_fival ? HK_FREQ : HK_CPU;
-	irq = row < 0 && last == &G.m.cpu[c].last_qival;
-	if ((k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0)) || (k == HK_CPU && state < 0 && !irq))
-		return;		/* unknown: what no summary holds */
-	if (!G.hist.base)
-		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
-	while (!G.hist.cap && end > G.hist.base && (end - 1 - G.hist.base) / G.hist.hp[k].w >= (uint64_t)G.hist.hp[k].nb)
-		hist_double(k);
-	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
-		return;
-	switch (k) {
-	case HK_TASK:
-		slot = task_slot[state];
-		break;
-	case HK_IO:
-		slot = state >= 0 && state < N_IO ? io_calls[state].kind : IO_READ;
-		break;
-	case HK_CPU:
-		slot = irq ? (state >= 0 ? 2 : 3) : state > 0 ? 0 : 1;
-		break;
-	case HK_CSTATE:
-		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
-		break;
-	default:
-		hist_add(&G.hist.hp[k], i, start, end, 0, state, 0);
-		slot = 1;
-		break;
-	}
-	hist_add(&G.hist.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
-}
-
-/*
- * The exact intervals live in one byte ring, newest overwriting oldest.
- * An interval at position p (bytes written before it) is four or five
- * varints:
- *
- *   p - prev   its row's older interval (0: none)
- *   end        zigzag of end - the base of p's chunk
- *   end-start  its length
- *   state      zigzag, times 2, + 1 when aux is -1 (a CPU row's state is
- *              a tid, a frequency row's kHz)
- *   aux        zigzag, when not -1
- *
- * about 12 bytes where a struct takes 40.  The ring is cut in chunks
- * (4 KiB, or an eighth of a small ring); a chunk's base is the end of
- * the first interval starting in it.  A chunk is given up whole when the
- * writer enters it again: its intervals are counted as evicted and
- * G.ib.floor moves past their ends.  Positions only grow, so a link to an
- * overwritten interval is seen as such (ival_get) and never aliases.
- */
-
-/* Shared memory of n bytes, zeroed (a replay's reading child writes
- * the intervals of a span into it: view_exact). */
-static void *xshared(uint64_t n)
-{
-	void *p = n == (size_t)n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
-				 : MAP_FAILED;
-
-	if (p == MAP_FAILED)
-		die("out of memory (%" PRIu64 " bytes of history)", n);
-	return p;
-}
-
-/* Make the ring of bytes for exact intervals (0: none; at least 8
- * chunks of 16 bytes), empty. */
-static void ival_ring(uint64_t bytes)
-{
-	uint64_t nch;
-
-	if (G.ib.buf) {
-		munmap(G.ib.buf, G.ib.cap);
-		munmap(G.ib.ch, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));
-	}
-	G.ib.buf = NULL;
-	G.ib.ch = NULL;
-	G.ib.cap = G.ib.head = G.ib.chunk = 0;
-	G.ib.ceil = UINT64_MAX;
-	if (!bytes)
-		return;
-	G.ib.shift = 12;
-	while (G.ib.shift > 4 && bytes >> G.ib.shift < 8)
-		G.ib.shift--;
-	nch = bytes >> G.ib.shift > 8 ? bytes >> G.ib.shift : 8;
-	G.ib.cap = nch << G.ib.shift;
-	G.ib.buf = xshared(G.ib.cap);
-	G.ib.ch = xshared(nch * sizeof(*G.ib.ch));
-}
-
-/* Write v as a varint at the head of the ring, entering new chunks (and
- * giving up what they held) as the head reaches them. */
-static void ib_put(uint64_t v)
-{
-	do {
-		uint64_t ch = G.ib.head >> G.ib.shift;
-
-		if (ch + 1 != G.ib.chunk) {	/* a new chunk */
-			struct ibchunk *k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
-
-			G.ib.evicted += k->n;
-			if (k->n && k->maxend > G.ib.floor)
-				G.ib.floor = k->maxend;
-			k->n = 0;
-			G.ib.chunk = ch + 1;
-		}
-		G.ib.buf[G.ib.head++ % G.ib.cap] = (v & 127) | (v > 127 ? 128 : 0);
-		v >>= 7;
-	} while (v);
-}
-
-/* Whether an interval at position p is still in the ring. */
-static bool ival_live(uint64_t p)
-{
-	return p < G.ib.head && (p >> G.ib.shift) + (G.ib.cap >> G.ib.shift) >= G.ib.chunk;
-}
-
-static uint64_t zz(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static int64_t unzz(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-/* In a replay's reading child (view_exact): where the view's own model
- * takes over the row of chain last, the start of its open state (what
- * the child knows after it the view draws already); UINT64_MAX if it
- * has none or the row is another task's there. */
-static uint64_t z_clip(const uint64_t *last, int32_t row)
-{
-	const struct task *p;
-	const struct cpu *q;
-	int c = -1 - row;
-
-	if (row >= 0) {
-		p = &G.z.ptask[row];
-		if (row >= G.z.pntask || p->tid != G.m.task[row].tid)
-			return UINT64_MAX;
-		if (last == &G.m.task[row].last_iival)
-			return p->in_io ? p->io_start : UINT64_MAX;
-		return p->state != ST_DEAD ? p->since : UINT64_MAX;
-	}
-	q = &G.z.pcpu[c];
-	if (last == &G.m.cpu[c].last_cival)
-		return q->cstate >= 0 ? q->cstate_since : UINT64_MAX;
-	if (last == &G.m.cpu[c].last_fival)
-		return q->freq >= 0 ? q->freq_since : UINT64_MAX;
-	if (last == &G.m.cpu[c].last_qival)
-		return q->sirq >= 0 ? q->sirq_since : q->hirq >= 0 ? q->hirq_since : UINT64_MAX;
-	return q->cur >= 0 ? q->since : UINT64_MAX;
 }
 
 /* The name of softirq vector vec as the kernel prints it ("NET_RX"), from
@@ -3118,106 +2808,6 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		sfmt(s, n, "%" PRIu64 " events lost", l->lost);
 	else
 		sfmt(s, n, "%s", text[k][!word]);
-}
-
-/*
- * --states: interval [start, end) of row as one line, tab-separated, times
- * in ns as in the recording (see out_states):
- *   task TID STATE START END CPU    STATE running, runnable, sleeping,
- *                                   blocked, unknown; CPU where it ran,
- *                                   else -1; unknown: and WHY (unk_text)
- *   io TID CALL START END RET       an I/O call (-I)
- *   cpu CPU TID START END           the task running on CPU (0: idle;
- *                                   -1: unknown, and WHY)
- *   cstate CPU STATE START END      an idle state
- *   freq CPU KHZ START END
- *   hardirq CPU IRQ START END NAME TID   an interrupt handler (-Q), on top of TID
- *   softirq CPU VEC START END NAME TID   a softirq (-Q)
- * Time a row has no line for is unknown too (a task before it was named).
- */
-static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
-{
-	int c = -1 - row;
-	char why[48] = "";
-
-	if ((row >= 0 && last == &G.m.task[row].last_ival && state == ST_UNKNOWN) ||
-	    (row < 0 && last == &G.m.cpu[c].last_ival && state < 0)) {
-		why[0] = '\t';
-		unk_text(aux, true, why + 1, sizeof(why) - 1);
-	}
-	if (row < 0 && last == &G.m.cpu[c].last_qival) {
-		irq_name(c, state, why, sizeof(why));
-		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t", state < 0 ? "softirq" : "hardirq", c,
-		     state < 0 ? -1 - state : state, start, end);
-		out_name(&tc_out, why);
-		ofmt(&tc_out, "\t%d\n", aux);
-		return;
-	}
-	if (row >= 0 && last == &G.m.task[row].last_ival)
-		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d%s\n", G.m.task[row].tid,
-		     state >= 0 && state < ST_N ? st_names[state] : "?", start, end, state == ST_RUNNING ? aux : -1, why);
-	else if (row >= 0)
-		ofmt(&tc_out, "io\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
-		     state >= 0 && state < N_IO ? io_calls[state].name : "?", start, end, aux);
-	else
-		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "%s\n",
-		     last == &G.m.cpu[c].last_cival ? "cstate" : last == &G.m.cpu[c].last_fival ? "freq" : "cpu",
-		     c, state, start, end, why);
-}
-
-/* Keep interval [start, end) of row in state, in the summaries and in the
- * ring of exact intervals, whose oldest are overwritten (and counted) when
- * it is full.  A running task's aux is set to its CPU.  A reading child
- * keeps only what the view lacks of its span, in the ring only. */
-static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
-{
-	uint64_t p, ch;
-	struct ibchunk *k;
-
-	if (G.z.pass) {
-		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
-		/* the chunk the head enters after what closing the open states
-		 * takes (at most a quarter of the ring: with more tasks than it
-		 * has room for, some of the span is given up for them) */
-		uint64_t close = (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40;
-		uint64_t far = (G.ib.head + (close < G.ib.cap / 4 ? close : G.ib.cap / 4)) >> G.ib.shift;
-		const struct ibchunk *fk = &G.ib.ch[far % nch];
-
-		if (end > clip)
-			end = clip;
-		/* chunks are given up oldest first and their newest ends grow:
-		 * full when that one holds intervals of the span to keep */
-		if (far + 1 != G.ib.chunk && fk->n && fk->maxend > G.z.keep)
-			G.z.full = true;
-		if (end <= G.z.a)
-			return;
-	}
-	if (end <= start)
-		return;
-	if (row >= 0 && last == &G.m.task[row].last_ival && state == ST_RUNNING)
-		aux = G.m.task[row].run_cpu >= 0 ? G.m.task[row].run_cpu : G.m.task[row].cpu;
-	if (G.opt.states && !G.z.pass)
-		ival_print(last, row, state, aux, start, end);
-	if (!G.ib.cap)
-		return;
-	if (!G.hist.on)
-		hist_init();
-	if (!G.z.pass)
-		hist_ival(last, row, state, aux, start, end);
-	p = G.ib.head;
-	ch = p >> G.ib.shift;
-	ib_put(ival_live(*last) ? p - *last : 0);
-	k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
-	if (!k->n++)
-		k->base = k->maxend = end;
-	if (end > k->maxend)
-		k->maxend = end;
-	ib_put(zz((int64_t)(end - k->base)));
-	ib_put(end - start);
-	ib_put(zz(state) << 1 | (aux == -1));
-	if (aux != -1)
-		ib_put(zz(aux));
-	*last = p;
 }
 
 /* The task tid, or NULL. */
@@ -6559,45 +6149,6 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 	G.rd.ck_mem += c->bytes;
 }
 
-/* In a pass that has just opened (rd_pass_open) and fresh model tables:
- * start from the last checkpoint whose model knew of nothing after a (none
- * of the intervals it closed ends after a); false if there is none. */
-static bool rd_ckpt_restore(uint64_t a)
-{
-	const struct rckpt *c = NULL;
-	struct task *task = G.m.task;
-	int32_t *slot = G.m.task_slot;
-	struct cpu *cpu = G.m.cpu;
-	bool *online = G.m.cpu_online;
-
-	for (int i = 0; i < G.rd.nck && G.rd.ck[i].m.last <= a; i++)
-		c = &G.rd.ck[i];
-	if (!c || c->m.ncpu != G.m.ncpu)
-		return false;
-	G.m = c->m;
-	G.m.task = task;
-	G.m.task_slot = slot;
-	G.m.cpu = cpu;
-	G.m.cpu_online = online;
-	memcpy(task, c->task, (size_t)G.m.ntask * sizeof(*task));
-	memcpy(cpu, c->cpu, (size_t)G.m.ncpu * sizeof(*cpu));
-	for (int i = 0; i < G.m.ntask; i++) {	/* the pass's own chains (ival_add) */
-		task[i].last_ival = task[i].last_iival = NO_IVAL;
-		slot[task[i].tid] = i + 1;
-	}
-	for (int k = 0; k < G.m.ncpu; k++)
-		cpu[k].last_ival = cpu[k].last_cival = cpu[k].last_fival = NO_IVAL;
-	rd_seek(G.opt.replay_path, c->from);
-	G.rc.skip_off = c->upto;
-	G.rc.skip_t = c->skip_t;
-	G.rc.tmax = c->tmax;
-	G.rc.round_prev = c->round_prev;
-	G.mg.released = c->released;
-	for (int i = 0; i < G.mg.nq; i++)
-		G.mg.q[i].last = c->qlast[i];
-	return true;
-}
-
 /*
  * Stream the records of the opened recording through the merge to emit(),
  * up to the first record newer than limit (which stays unread, for paced
@@ -6876,156 +6427,6 @@ static int rd_save(const char *out, uint64_t from, uint64_t until, char *msg, si
 	rec_save_close(base, G.rd.save_n, "", msg, msz);
 	rd_pass_close(&view);
 	return G.rd.save_n;
-}
-
-/*
- * Replay reads its file again for the exact intervals from a time on:
- * the file is the history, the ring of intervals holds its newest part.
- * A child (forked: the model stays as it is) reads the file from the last
- * checkpoint before a (rd_ckpt; else from its start with fresh tables)
- * and keeps the intervals from a on (ival_add, clipped to where the
- * model's open states take over) in the shared ring until it is full
- * (emit then feeds it no more) or it has read to until, closes the open
- * states there (G.ib.ceil), and leaves its rows' chains in struct zheads;
- * rd_history takes them for the rows that hold the same tasks.
- */
-struct zheads {
-	uint64_t head, chunk, floor, ceil;
-	int ntask, done;
-	uint64_t cpu[MAX_CPUS][3];			/* last_ival, last_cival, last_fival */
-	struct { int32_t tid; uint64_t ival, iival; } task[TC_MAX_TASKS];
-};
-
-/* The child's part: read the file from the last checkpoint before a
- * (else from its start) with a fresh model (or the checkpoint's), in
- * steps of step ns from a, until the ring would give up intervals ending
- * after G.z.keep, the model has reached G.z.until, or the data ends;
- * leave the chains in h, exit. */
-static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step, pid_t parent)
-{
-	struct rd_pass view = { 0 };
-	char msg[160];
-	uint64_t lim = G.z.a;
-	int ncpu = G.m.ncpu, ret;
-	bool *online = G.m.cpu_online;
-
-	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
-	if (!child_of(parent, true))
-		_exit(1);
-	G.z.ptask = G.m.task;
-	G.z.pcpu = G.m.cpu;
-	G.z.pntask = G.m.ntask;
-	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
-	G.m.ncpu = ncpu;
-	G.m.cpu_online = online;
-	model_tables(ncpu, TC_MAX_TASKS);
-	G.ib.floor = 0;
-	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
-	G.z.pass = true;
-	if (!rd_pass_open(&view, msg, sizeof(msg)))
-		_exit(1);
-	rd_ckpt_restore(G.z.a);
-	while ((ret = rd_run(lim)) == 1 && !G.z.full && G.m.last < G.z.until) {
-		lim = lim + step > lim ? lim + step : UINT64_MAX;
-		if (lim < G.rc.next_t)
-			lim = G.rc.next_t;	/* over time without events at once */
-	}
-	model_end();
-	h->head = G.ib.head;
-	h->chunk = G.ib.chunk;
-	h->floor = G.ib.floor;
-	h->ceil = G.z.full || ret == 1 ? G.m.last : UINT64_MAX;
-	h->ntask = G.m.ntask;
-	for (int i = 0; i < G.m.ntask; i++) {
-		h->task[i].tid = G.m.task[i].tid;
-		h->task[i].ival = G.m.task[i].last_ival;
-		h->task[i].iival = G.m.task[i].last_iival;
-	}
-	for (int c = 0; c < G.m.ncpu; c++) {
-		h->cpu[c][0] = G.m.cpu[c].last_ival;
-		h->cpu[c][1] = G.m.cpu[c].last_cival;
-		h->cpu[c][2] = G.m.cpu[c].last_fival;
-	}
-	h->done = 1;
-	_exit(0);
-}
-
-/* Stop the reading child, if one runs; its intervals are not taken. */
-static void rd_history_stop(void)
-{
-	if (G.z.pid > 0) {
-		kill(G.z.pid, SIGKILL);
-		while (waitpid(G.z.pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	G.z.pid = 0;
-}
-
-/*
- * Have the exact intervals read again from the file (a replay read whole,
- * file mode): those from a on, giving up the oldest but never one that
- * ends after keep, in steps of step ns, up to until at least.  The ring is
- * the child's until rd_history_take: the view draws from the summaries
- * meanwhile.  Why not into msg, if no child could start.
- */
-static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step, char *msg, size_t msz)
-{
-	pid_t pid, parent = getpid();
-
-	rd_history_stop();
-	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
-		sfmt(msg, msz, "a stream cannot be read again: exact only from the status line's time");
-		return;
-	}
-	if (!G.z.h)
-		G.z.h = xshared(sizeof(*G.z.h));
-	G.z.h->done = 0;
-	G.z.a = a;
-	G.z.keep = keep;
-	G.z.until = until;
-	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
-		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
-		return;
-	}
-	if (!pid)
-		rd_history_child(G.z.h, step ? step : 1, parent);
-	G.z.pid = pid;
-	for (int i = 0; i < G.m.ntask; i++)
-		G.m.task[i].last_ival = G.m.task[i].last_iival = NO_IVAL;
-	for (int c = 0; c < G.m.ncpu; c++)
-		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
-	G.ib.floor = UINT64_MAX;	/* no column is drawn from the ring */
-	G.ib.ceil = 0;
-}
-
-/* Once the reading child has ended, take its intervals for the rows that
- * hold the same tasks (nothing if it failed: why into msg). */
-static void rd_history_take(char *msg, size_t msz)
-{
-	struct zheads *h = G.z.h;
-
-	if (G.z.pid <= 0 || waitpid(G.z.pid, NULL, WNOHANG) == 0)
-		return;
-	G.z.pid = 0;
-	if (!h->done) {	/* nothing of the ring is kept */
-		sfmt(msg, msz, "reading %.60s again failed", G.opt.replay_path);
-		return;
-	}
-	for (int i = 0; i < G.m.ntask; i++) {
-		bool same = i < h->ntask && h->task[i].tid == G.m.task[i].tid;
-
-		G.m.task[i].last_ival = same ? h->task[i].ival : NO_IVAL;
-		G.m.task[i].last_iival = same ? h->task[i].iival : NO_IVAL;
-	}
-	for (int c = 0; c < G.m.ncpu; c++) {
-		G.m.cpu[c].last_ival = h->cpu[c][0];
-		G.m.cpu[c].last_cival = h->cpu[c][1];
-		G.m.cpu[c].last_fival = h->cpu[c][2];
-	}
-	G.ib.head = h->head;
-	G.ib.chunk = h->chunk;
-	G.ib.floor = h->floor > G.z.a ? h->floor : G.z.a;
-	G.ib.ceil = h->ceil;
 }
 
 /* ---------------------------------------------------------------- repair */
@@ -7434,7 +6835,7 @@ static void cmd_kill(void)
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
 }
 
-/* ---------------------------------------------------------------- output */
+/* ---------------------------------------------------------------- text outputs */
 
 static struct out *out_script;
 
@@ -7846,6 +7247,8 @@ static bool rd_useful(const char *path)
 	return false;
 }
 
+/* ---------------------------------------------------------------- answers */
+
 /*
  * Answers: the longest runnable waits and who held the CPUs meanwhile, the
  * longest blocked (D) spans, wait percentiles per task, waker chains
@@ -7966,7 +7369,7 @@ static bool lat_allowed(const struct task *p, int c)
 	return !p->lat_migrated || (p->lat_cpus >> (c < 63 ? c : 63) & 1);
 }
 
-/* The view's intervals (drawing section): the answers read them too, when
+/* The view's intervals (history section): the answers read them too, when
  * the model keeps them (the view; --summary keeps none). */
 static void ival_walk(uint64_t p, int32_t row, uint64_t from,
 		      bool (*fn)(const struct ival *v, void *arg), void *arg);
@@ -9623,96 +9026,432 @@ static void key_help(struct out *f)
 			ofmt(f, "  %-24s%s\n", keydefs[i].keys, keydefs[i].help);
 }
 
-/* ---------------------------------------------------------------- drawing */
+/* ---------------------------------------------------------------- history */
 
 /*
- * A frame is drawn into G.term.scr by draw_frame() from the model and the view
- * state only, then draw_diff() writes the cells that differ from G.term.scr_prev
- * (what the terminal shows) as one buffer: an unchanged frame writes
- * nothing.
- *
- *   row 0         status line
- *   row 1         time axis (the mark as an M)
- *   row 2         the legend, when there is room
- *   rows 2 or 3.. CPU rows (and their frequency rows), then task rows
- *   last row      details of the selected row at the cursor
- *
- * A timeline cell covers span/ncol of time; it shows the share of each
- * state within that span: the height of an eighth block for running (or
- * busy), the background colour for the largest other state.
+ * The view's history: the intervals the model closes, as ival_add gets
+ * them (--states prints them there), kept twice: summaries per task and
+ * CPU row (hist_*: the time in each state per bucket of time) and a ring
+ * of exact intervals, newest overwriting oldest (ib_*, ival_*).  A
+ * replay's view reads a span of its file again, in a child, for the exact
+ * intervals the ring no longer holds (rd_history).  acc_row gives a row's
+ * time in each state per timeline column from both; drawing makes cells
+ * of it.
  */
-#define LABEL_W (G.term.cols >= 100 ? 29 : G.term.cols >= 60 ? 24 : 16)
 
-/* Put character ch at (r, c) with colours. */
-static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
+/*
+ * Size the view's history from --history (MiB, default 64), at the first
+ * interval of a view: five eighths for the ring of exact intervals
+ * (replacing the one model_init made), the rest for the summaries (CPU
+ * rows first, at most a quarter of the whole; the rest task blocks, a
+ * third of them for I/O with -I).
+ */
+static void hist_init(void)
 {
-	struct cell *p;
+	static const uint8_t nslot[HK_N] = { HT_N, IO_NKIND, 4, HC_N, 2 };
+	uint64_t budget = (uint64_t)(G.hist.mib ? G.hist.mib : 64) << 20, cpu_b, task_b;
+	int nb = 8192;		/* CPU rows; task rows 1024 */
 
-	if (r < 0 || r >= G.term.rows || c < 0 || c >= G.term.cols)
-		return;
-	p = &G.term.scr[r * G.term.cols + c];
-	p->ch = ch;
-	p->fg = fg < 0 ? 0 : fg + 1;
-	p->bg = bg < 0 ? 0 : bg + 1;
-	p->attr = attr;
+	ival_ring(budget / 8 * 5);
+	while (nb > 16 && (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float) > budget / 4)
+		nb /= 2;
+	cpu_b = (uint64_t)G.m.ncpu * nb * (6 + HC_N) * sizeof(float);
+	cpu_b += 2 * TC_MAX_TASKS * sizeof(int32_t);	/* and the task row maps */
+	task_b = budget / 8 * 3 > cpu_b ? budget / 8 * 3 - cpu_b : 0;
+	G.hist.cap = G.opt.live || G.v.speed > 0 ? 2 * G.v.window_ns : 0;
+	for (int k = 0; k < HK_N; k++) {
+		struct hpool *h = &G.hist.hp[k];
+		uint64_t blk;
+
+		h->nb = k >= HK_CPU || nb < 1024 ? nb : 1024;
+		blk = (uint64_t)h->nb * nslot[k] * sizeof(float) + 20;
+		h->nslot = nslot[k];
+		if (k >= HK_CPU) {
+			h->nblk = h->nmap = G.m.ncpu;
+		} else {
+			h->nmap = TC_MAX_TASKS;
+			h->nblk = (k == HK_IO ? (G.opt.io ? task_b / 3 : 0) : G.opt.io ? task_b * 2 / 3 : task_b) / blk;
+			if (h->nblk > h->nmap)
+				h->nblk = h->nmap;
+		}
+		h->f = xcalloc((size_t)h->nblk * h->nb, h->nslot * sizeof(float));
+		h->hi = xcalloc(h->nblk, sizeof(*h->hi));
+		h->row = xcalloc(h->nblk, sizeof(*h->row));
+		h->tid = xcalloc(h->nblk, sizeof(*h->tid));
+		h->map = xcalloc(h->nmap, sizeof(*h->map));
+		for (int i = 0; i < h->nblk; i++) {
+			h->hi[i] = -1;
+			h->row[i] = h->tid[i] = k >= HK_CPU ? i : -1;
+		}
+		for (int i = 0; i < h->nmap; i++)
+			h->map[i] = k >= HK_CPU ? i : -1;
+		h->w = G.hist.cap ? (G.hist.cap + h->nb - 1) / h->nb : 1000000;
+	}
+	G.hist.on = true;
 }
 
-/* Put string s at (r, c), at most w columns; bytes that are not printable
- * ASCII show as '?' (task names are untrusted).  Returns columns used. */
-static int draw_str(int r, int c, int w, const char *s, int fg, int bg, int attr)
+/* A block for task slot row in pool h, taken from the least recently
+ * written of up to 64 blocks when none is free; -1 if the pool is empty. */
+static int hist_take(struct hpool *h, int row)
 {
+	int best = -1;
+
+	for (int n = 0; n < 64 && n < h->nblk; n++) {
+		int j = h->hand;
+
+		h->hand = (h->hand + 1) % h->nblk;
+		if (h->row[j] < 0) {
+			best = j;
+			break;
+		}
+		if (best < 0 || h->hi[j] < h->hi[best])
+			best = j;
+	}
+	if (best < 0)
+		return -1;
+	if (h->row[best] >= 0 && h->row[best] != row) {
+		h->map[h->row[best]] = -1;
+		G.hist.stolen++;
+	}
+	h->row[best] = row;
+	h->tid[best] = G.m.task[row].tid;
+	h->hi[best] = -1;
+	memset(h->f + (size_t)best * h->nb * h->nslot, 0, sizeof(float) * h->nb * h->nslot);
+	h->map[row] = best;
+	return best;
+}
+
+/* The block of row (task slot or CPU) in history kind k, made if make;
+ * -1 if it has none. */
+static int hist_block(int k, int row, bool make)
+{
+	struct hpool *h = &G.hist.hp[k];
 	int i;
 
-	for (i = 0; i < w && s[i]; i++) {
-		unsigned char ch = s[i];
+	if (!G.hist.on || row < 0 || row >= h->nmap || !h->nblk)
+		return -1;
+	i = h->map[row];
+	if (k >= HK_CPU || (i >= 0 && h->tid[i] == G.m.task[row].tid))
+		return i;
+	return make ? hist_take(h, row) : -1;
+}
 
-		draw_put(r, c + i, ch >= 0x20 && ch < 0x7f ? ch : '?', fg, bg, attr);
+/* Twice as wide buckets of kind k (replay): merge each pair of every block. */
+static void hist_double(int k)
+{
+	struct hpool *h = &G.hist.hp[k];
+	int nb = h->nb;
+
+	for (int i = 0; i < h->nblk; i++) {
+		float *f = h->f + (size_t)i * nb * h->nslot;
+
+		if (h->hi[i] < 0)
+			continue;
+		for (int b = 0; b < nb / 2; b++)
+			for (int s = 0; s < h->nslot; s++) {
+				float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
+
+				f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
+			}
+		memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
+		h->hi[i] /= 2;
 	}
-	return i;
+	h->w *= 2;
 }
 
-/* printf into row r from column c, at most w columns; how many it took.
- * Text that does not fit (trailing blanks aside) ends at a word with '>'
- * in the last column, so that no name or number is shown cut short (all
- * w columns are then taken). */
-static int __attribute__((format(printf, 6, 7)))
-draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
+/* Add w per ns of [s, e) to slot of block i of pool h; for running pieces
+ * (cpu1 > 0) also mark the buckets with CPU + 1. */
+static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, float w, int cpu1)
 {
-	char buf[512];
-	va_list ap;
-	int len, cut;
+	int nb = h->nb;
+	float *f = h->f + (size_t)i * nb * h->nslot;
+	int64_t b0, b1;
 
-	va_start(ap, fmt);
-	vsfmt(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (len = (int)strlen(buf); len > w && len > 0 && buf[len - 1] == ' '; len--)
-		buf[len - 1] = 0;
-	if (len <= w || w < 8)
-		return draw_str(r, c, w, buf, fg, -1, attr);
-	for (cut = w - 1; cut > w / 2 && buf[cut] != ' '; cut--)
-		;
-	if (cut <= w / 2)	/* one long word: cut it */
-		cut = w - 1;
-	buf[cut] = 0;
-	for (int i = draw_str(r, c, cut, buf, fg, -1, attr); i < w - 1; i++)
-		draw_put(r, c + i, ' ', fg, -1, attr);
-	draw_put(r, c + w - 1, '>', fg, -1, attr | CA_BOLD);
-	return w;
+	if (s < G.hist.base)
+		s = G.hist.base;
+	if (e <= s)
+		return;
+	b0 = (s - G.hist.base) / h->w;
+	b1 = (e - 1 - G.hist.base) / h->w;
+	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
+		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
+			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
+		h->hi[i] = b1;
+	}
+	if (b0 <= h->hi[i] - nb)
+		b0 = h->hi[i] - nb + 1;
+	for (int64_t b = b0; b <= b1; b++) {
+		uint64_t lo = G.hist.base + b * h->w, hi = lo + h->w;
+		float *p = f + b % nb * h->nslot;
+
+		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
+		if (cpu1)
+			p[HT_CPU] = cpu1;
+	}
 }
 
-/* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns". */
-static void fmt_dur(char *out, size_t n, uint64_t ns)
+/* Add an interval, as ival_add gets it, to the summaries. */
+static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t aux,
+		      uint64_t start, uint64_t end)
 {
-	if (ns >= 10 * NS_PER_SEC)
-		sfmt(out, n, "%.1fs", ns / 1e9);
-	else if (ns >= NS_PER_SEC)
-		sfmt(out, n, "%.2fs", ns / 1e9);
-	else if (ns >= 1000000)
-		sfmt(out, n, "%.3gms", ns / 1e6);
-	else if (ns >= 1000)
-		sfmt(out, n, "%.3gus", ns / 1e3);
+	static const int8_t task_slot[ST_N] = { -1, HT_RUN, HT_RUNNABLE, HT_SLEEP, HT_BLOCKED, HT_IO, -1 };
+	int k, c = -1 - row, i, slot;
+	bool irq;
+
+	if (row >= 0)
+		k = last == &G.m.task[row].last_iival ? HK_IO : HK_TASK;
 	else
-		sfmt(out, n, "%" PRIu64 "ns", ns);
+		k = last == &G.m.cpu[c].last_cival ? HK_CSTATE : last == &G.m.cpu[c].last_fival ? HK_FREQ : HK_CPU;
+	irq = row < 0 && last == &G.m.cpu[c].last_qival;
+	if ((k == HK_TASK && (state < 0 || state >= ST_N || task_slot[state] < 0)) || (k == HK_CPU && state < 0 && !irq))
+		return;		/* unknown: what no summary holds */
+	if (!G.hist.base)
+		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
+	while (!G.hist.cap && end > G.hist.base && (end - 1 - G.hist.base) / G.hist.hp[k].w >= (uint64_t)G.hist.hp[k].nb)
+		hist_double(k);
+	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
+		return;
+	switch (k) {
+	case HK_TASK:
+		slot = task_slot[state];
+		break;
+	case HK_IO:
+		slot = state >= 0 && state < N_IO ? io_calls[state].kind : IO_READ;
+		break;
+	case HK_CPU:
+		slot = irq ? (state >= 0 ? 2 : 3) : state > 0 ? 0 : 1;
+		break;
+	case HK_CSTATE:
+		slot = state < 0 ? 0 : state < HC_N ? state : HC_N - 1;
+		break;
+	default:
+		hist_add(&G.hist.hp[k], i, start, end, 0, state, 0);
+		slot = 1;
+		break;
+	}
+	hist_add(&G.hist.hp[k], i, start, end, slot, 1, k == HK_TASK && state == ST_RUNNING ? aux + 1 : 0);
+}
+
+/*
+ * The exact intervals live in one byte ring, newest overwriting oldest.
+ * An interval at position p (bytes written before it) is four or five
+ * varints:
+ *
+ *   p - prev   its row's older interval (0: none)
+ *   end        zigzag of end - the base of p's chunk
+ *   end-start  its length
+ *   state      zigzag, times 2, + 1 when aux is -1 (a CPU row's state is
+ *              a tid, a frequency row's kHz)
+ *   aux        zigzag, when not -1
+ *
+ * about 12 bytes where a struct takes 40.  The ring is cut in chunks
+ * (4 KiB, or an eighth of a small ring); a chunk's base is the end of
+ * the first interval starting in it.  A chunk is given up whole when the
+ * writer enters it again: its intervals are counted as evicted and
+ * G.ib.floor moves past their ends.  Positions only grow, so a link to an
+ * overwritten interval is seen as such (ival_get) and never aliases.
+ */
+
+/* Shared memory of n bytes, zeroed (a replay's reading child writes
+ * the intervals of a span into it: view_exact). */
+static void *xshared(uint64_t n)
+{
+	void *p = n == (size_t)n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+				 : MAP_FAILED;
+
+	if (p == MAP_FAILED)
+		die("out of memory (%" PRIu64 " bytes of history)", n);
+	return p;
+}
+
+/* Make the ring of bytes for exact intervals (0: none; at least 8
+ * chunks of 16 bytes), empty. */
+static void ival_ring(uint64_t bytes)
+{
+	uint64_t nch;
+
+	if (G.ib.buf) {
+		munmap(G.ib.buf, G.ib.cap);
+		munmap(G.ib.ch, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));
+	}
+	G.ib.buf = NULL;
+	G.ib.ch = NULL;
+	G.ib.cap = G.ib.head = G.ib.chunk = 0;
+	G.ib.ceil = UINT64_MAX;
+	if (!bytes)
+		return;
+	G.ib.shift = 12;
+	while (G.ib.shift > 4 && bytes >> G.ib.shift < 8)
+		G.ib.shift--;
+	nch = bytes >> G.ib.shift > 8 ? bytes >> G.ib.shift : 8;
+	G.ib.cap = nch << G.ib.shift;
+	G.ib.buf = xshared(G.ib.cap);
+	G.ib.ch = xshared(nch * sizeof(*G.ib.ch));
+}
+
+/* Write v as a varint at the head of the ring, entering new chunks (and
+ * giving up what they held) as the head reaches them. */
+static void ib_put(uint64_t v)
+{
+	do {
+		uint64_t ch = G.ib.head >> G.ib.shift;
+
+		if (ch + 1 != G.ib.chunk) {	/* a new chunk */
+			struct ibchunk *k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
+
+			G.ib.evicted += k->n;
+			if (k->n && k->maxend > G.ib.floor)
+				G.ib.floor = k->maxend;
+			k->n = 0;
+			G.ib.chunk = ch + 1;
+		}
+		G.ib.buf[G.ib.head++ % G.ib.cap] = (v & 127) | (v > 127 ? 128 : 0);
+		v >>= 7;
+	} while (v);
+}
+
+/* Whether an interval at position p is still in the ring. */
+static bool ival_live(uint64_t p)
+{
+	return p < G.ib.head && (p >> G.ib.shift) + (G.ib.cap >> G.ib.shift) >= G.ib.chunk;
+}
+
+static uint64_t zz(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzz(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* In a replay's reading child (view_exact): where the view's own model
+ * takes over the row of chain last, the start of its open state (what
+ * the child knows after it the view draws already); UINT64_MAX if it
+ * has none or the row is another task's there. */
+static uint64_t z_clip(const uint64_t *last, int32_t row)
+{
+	const struct task *p;
+	const struct cpu *q;
+	int c = -1 - row;
+
+	if (row >= 0) {
+		p = &G.z.ptask[row];
+		if (row >= G.z.pntask || p->tid != G.m.task[row].tid)
+			return UINT64_MAX;
+		if (last == &G.m.task[row].last_iival)
+			return p->in_io ? p->io_start : UINT64_MAX;
+		return p->state != ST_DEAD ? p->since : UINT64_MAX;
+	}
+	q = &G.z.pcpu[c];
+	if (last == &G.m.cpu[c].last_cival)
+		return q->cstate >= 0 ? q->cstate_since : UINT64_MAX;
+	if (last == &G.m.cpu[c].last_fival)
+		return q->freq >= 0 ? q->freq_since : UINT64_MAX;
+	if (last == &G.m.cpu[c].last_qival)
+		return q->sirq >= 0 ? q->sirq_since : q->hirq >= 0 ? q->hirq_since : UINT64_MAX;
+	return q->cur >= 0 ? q->since : UINT64_MAX;
+}
+
+/*
+ * --states: interval [start, end) of row as one line, tab-separated, times
+ * in ns as in the recording (see out_states):
+ *   task TID STATE START END CPU    STATE running, runnable, sleeping,
+ *                                   blocked, unknown; CPU where it ran,
+ *                                   else -1; unknown: and WHY (unk_text)
+ *   io TID CALL START END RET       an I/O call (-I)
+ *   cpu CPU TID START END           the task running on CPU (0: idle;
+ *                                   -1: unknown, and WHY)
+ *   cstate CPU STATE START END      an idle state
+ *   freq CPU KHZ START END
+ *   hardirq CPU IRQ START END NAME TID   an interrupt handler (-Q), on top of TID
+ *   softirq CPU VEC START END NAME TID   a softirq (-Q)
+ * Time a row has no line for is unknown too (a task before it was named).
+ */
+static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+{
+	int c = -1 - row;
+	char why[48] = "";
+
+	if ((row >= 0 && last == &G.m.task[row].last_ival && state == ST_UNKNOWN) ||
+	    (row < 0 && last == &G.m.cpu[c].last_ival && state < 0)) {
+		why[0] = '\t';
+		unk_text(aux, true, why + 1, sizeof(why) - 1);
+	}
+	if (row < 0 && last == &G.m.cpu[c].last_qival) {
+		irq_name(c, state, why, sizeof(why));
+		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t", state < 0 ? "softirq" : "hardirq", c,
+		     state < 0 ? -1 - state : state, start, end);
+		out_name(&tc_out, why);
+		ofmt(&tc_out, "\t%d\n", aux);
+		return;
+	}
+	if (row >= 0 && last == &G.m.task[row].last_ival)
+		ofmt(&tc_out, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d%s\n", G.m.task[row].tid,
+		     state >= 0 && state < ST_N ? st_names[state] : "?", start, end, state == ST_RUNNING ? aux : -1, why);
+	else if (row >= 0)
+		ofmt(&tc_out, "io\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", G.m.task[row].tid,
+		     state >= 0 && state < N_IO ? io_calls[state].name : "?", start, end, aux);
+	else
+		ofmt(&tc_out, "%s\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "%s\n",
+		     last == &G.m.cpu[c].last_cival ? "cstate" : last == &G.m.cpu[c].last_fival ? "freq" : "cpu",
+		     c, state, start, end, why);
+}
+
+/* Keep interval [start, end) of row in state, in the summaries and in the
+ * ring of exact intervals, whose oldest are overwritten (and counted) when
+ * it is full.  A running task's aux is set to its CPU.  A reading child
+ * keeps only what the view lacks of its span, in the ring only. */
+static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+{
+	uint64_t p, ch;
+	struct ibchunk *k;
+
+	if (G.z.pass) {
+		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
+		/* the chunk the head enters after what closing the open states
+		 * takes (at most a quarter of the ring: with more tasks than it
+		 * has room for, some of the span is given up for them) */
+		uint64_t close = (uint64_t)(2 * G.m.ntask + 3 * G.m.ncpu + 1) * 40;
+		uint64_t far = (G.ib.head + (close < G.ib.cap / 4 ? close : G.ib.cap / 4)) >> G.ib.shift;
+		const struct ibchunk *fk = &G.ib.ch[far % nch];
+
+		if (end > clip)
+			end = clip;
+		/* chunks are given up oldest first and their newest ends grow:
+		 * full when that one holds intervals of the span to keep */
+		if (far + 1 != G.ib.chunk && fk->n && fk->maxend > G.z.keep)
+			G.z.full = true;
+		if (end <= G.z.a)
+			return;
+	}
+	if (end <= start)
+		return;
+	if (row >= 0 && last == &G.m.task[row].last_ival && state == ST_RUNNING)
+		aux = G.m.task[row].run_cpu >= 0 ? G.m.task[row].run_cpu : G.m.task[row].cpu;
+	if (G.opt.states && !G.z.pass)
+		ival_print(last, row, state, aux, start, end);
+	if (!G.ib.cap)
+		return;
+	if (!G.hist.on)
+		hist_init();
+	if (!G.z.pass)
+		hist_ival(last, row, state, aux, start, end);
+	p = G.ib.head;
+	ch = p >> G.ib.shift;
+	ib_put(ival_live(*last) ? p - *last : 0);
+	k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
+	if (!k->n++)
+		k->base = k->maxend = end;
+	if (end > k->maxend)
+		k->maxend = end;
+	ib_put(zz((int64_t)(end - k->base)));
+	ib_put(end - start);
+	ib_put(zz(state) << 1 | (aux == -1));
+	if (aux != -1)
+		ib_put(zz(aux));
+	*last = p;
 }
 
 /* Read the varint at *p of the interval ring, moving *p past it. */
@@ -9760,6 +9499,198 @@ static void ival_walk(uint64_t p, int32_t row, uint64_t from,
 	while (ival_get(p, row, &v) && v.end > from && fn(&v, arg))
 		p = v.prev;
 }
+
+/* In a pass that has just opened (rd_pass_open) and fresh model tables:
+ * start from the last checkpoint whose model knew of nothing after a (none
+ * of the intervals it closed ends after a); false if there is none. */
+static bool rd_ckpt_restore(uint64_t a)
+{
+	const struct rckpt *c = NULL;
+	struct task *task = G.m.task;
+	int32_t *slot = G.m.task_slot;
+	struct cpu *cpu = G.m.cpu;
+	bool *online = G.m.cpu_online;
+
+	for (int i = 0; i < G.rd.nck && G.rd.ck[i].m.last <= a; i++)
+		c = &G.rd.ck[i];
+	if (!c || c->m.ncpu != G.m.ncpu)
+		return false;
+	G.m = c->m;
+	G.m.task = task;
+	G.m.task_slot = slot;
+	G.m.cpu = cpu;
+	G.m.cpu_online = online;
+	memcpy(task, c->task, (size_t)G.m.ntask * sizeof(*task));
+	memcpy(cpu, c->cpu, (size_t)G.m.ncpu * sizeof(*cpu));
+	for (int i = 0; i < G.m.ntask; i++) {	/* the pass's own chains (ival_add) */
+		task[i].last_ival = task[i].last_iival = NO_IVAL;
+		slot[task[i].tid] = i + 1;
+	}
+	for (int k = 0; k < G.m.ncpu; k++)
+		cpu[k].last_ival = cpu[k].last_cival = cpu[k].last_fival = NO_IVAL;
+	rd_seek(G.opt.replay_path, c->from);
+	G.rc.skip_off = c->upto;
+	G.rc.skip_t = c->skip_t;
+	G.rc.tmax = c->tmax;
+	G.rc.round_prev = c->round_prev;
+	G.mg.released = c->released;
+	for (int i = 0; i < G.mg.nq; i++)
+		G.mg.q[i].last = c->qlast[i];
+	return true;
+}
+
+/*
+ * Replay reads its file again for the exact intervals from a time on:
+ * the file is the history, the ring of intervals holds its newest part.
+ * A child (forked: the model stays as it is) reads the file from the last
+ * checkpoint before a (rd_ckpt; else from its start with fresh tables)
+ * and keeps the intervals from a on (ival_add, clipped to where the
+ * model's open states take over) in the shared ring until it is full
+ * (emit then feeds it no more) or it has read to until, closes the open
+ * states there (G.ib.ceil), and leaves its rows' chains in struct zheads;
+ * rd_history takes them for the rows that hold the same tasks.
+ */
+struct zheads {
+	uint64_t head, chunk, floor, ceil;
+	int ntask, done;
+	uint64_t cpu[MAX_CPUS][3];			/* last_ival, last_cival, last_fival */
+	struct { int32_t tid; uint64_t ival, iival; } task[TC_MAX_TASKS];
+};
+
+/* The child's part: read the file from the last checkpoint before a
+ * (else from its start) with a fresh model (or the checkpoint's), in
+ * steps of step ns from a, until the ring would give up intervals ending
+ * after G.z.keep, the model has reached G.z.until, or the data ends;
+ * leave the chains in h, exit. */
+static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_t step, pid_t parent)
+{
+	struct rd_pass view = { 0 };
+	char msg[160];
+	uint64_t lim = G.z.a;
+	int ncpu = G.m.ncpu, ret;
+	bool *online = G.m.cpu_online;
+
+	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
+	if (!child_of(parent, true))
+		_exit(1);
+	G.z.ptask = G.m.task;
+	G.z.pcpu = G.m.cpu;
+	G.z.pntask = G.m.ntask;
+	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
+	G.m.ncpu = ncpu;
+	G.m.cpu_online = online;
+	model_tables(ncpu, TC_MAX_TASKS);
+	G.ib.floor = 0;
+	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
+	G.z.pass = true;
+	if (!rd_pass_open(&view, msg, sizeof(msg)))
+		_exit(1);
+	rd_ckpt_restore(G.z.a);
+	while ((ret = rd_run(lim)) == 1 && !G.z.full && G.m.last < G.z.until) {
+		lim = lim + step > lim ? lim + step : UINT64_MAX;
+		if (lim < G.rc.next_t)
+			lim = G.rc.next_t;	/* over time without events at once */
+	}
+	model_end();
+	h->head = G.ib.head;
+	h->chunk = G.ib.chunk;
+	h->floor = G.ib.floor;
+	h->ceil = G.z.full || ret == 1 ? G.m.last : UINT64_MAX;
+	h->ntask = G.m.ntask;
+	for (int i = 0; i < G.m.ntask; i++) {
+		h->task[i].tid = G.m.task[i].tid;
+		h->task[i].ival = G.m.task[i].last_ival;
+		h->task[i].iival = G.m.task[i].last_iival;
+	}
+	for (int c = 0; c < G.m.ncpu; c++) {
+		h->cpu[c][0] = G.m.cpu[c].last_ival;
+		h->cpu[c][1] = G.m.cpu[c].last_cival;
+		h->cpu[c][2] = G.m.cpu[c].last_fival;
+	}
+	h->done = 1;
+	_exit(0);
+}
+
+/* Stop the reading child, if one runs; its intervals are not taken. */
+static void rd_history_stop(void)
+{
+	if (G.z.pid > 0) {
+		kill(G.z.pid, SIGKILL);
+		while (waitpid(G.z.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	G.z.pid = 0;
+}
+
+/*
+ * Have the exact intervals read again from the file (a replay read whole,
+ * file mode): those from a on, giving up the oldest but never one that
+ * ends after keep, in steps of step ns, up to until at least.  The ring is
+ * the child's until rd_history_take: the view draws from the summaries
+ * meanwhile.  Why not into msg, if no child could start.
+ */
+static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step, char *msg, size_t msz)
+{
+	pid_t pid, parent = getpid();
+
+	rd_history_stop();
+	if (G.rd.pipe || G.rd.fsize == UINT64_MAX) {
+		sfmt(msg, msz, "a stream cannot be read again: exact only from the status line's time");
+		return;
+	}
+	if (!G.z.h)
+		G.z.h = xshared(sizeof(*G.z.h));
+	G.z.h->done = 0;
+	G.z.a = a;
+	G.z.keep = keep;
+	G.z.until = until;
+	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
+		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
+		return;
+	}
+	if (!pid)
+		rd_history_child(G.z.h, step ? step : 1, parent);
+	G.z.pid = pid;
+	for (int i = 0; i < G.m.ntask; i++)
+		G.m.task[i].last_ival = G.m.task[i].last_iival = NO_IVAL;
+	for (int c = 0; c < G.m.ncpu; c++)
+		G.m.cpu[c].last_ival = G.m.cpu[c].last_cival = G.m.cpu[c].last_fival = NO_IVAL;
+	G.ib.floor = UINT64_MAX;	/* no column is drawn from the ring */
+	G.ib.ceil = 0;
+}
+
+/* Once the reading child has ended, take its intervals for the rows that
+ * hold the same tasks (nothing if it failed: why into msg). */
+static void rd_history_take(char *msg, size_t msz)
+{
+	struct zheads *h = G.z.h;
+
+	if (G.z.pid <= 0 || waitpid(G.z.pid, NULL, WNOHANG) == 0)
+		return;
+	G.z.pid = 0;
+	if (!h->done) {	/* nothing of the ring is kept */
+		sfmt(msg, msz, "reading %.60s again failed", G.opt.replay_path);
+		return;
+	}
+	for (int i = 0; i < G.m.ntask; i++) {
+		bool same = i < h->ntask && h->task[i].tid == G.m.task[i].tid;
+
+		G.m.task[i].last_ival = same ? h->task[i].ival : NO_IVAL;
+		G.m.task[i].last_iival = same ? h->task[i].iival : NO_IVAL;
+	}
+	for (int c = 0; c < G.m.ncpu; c++) {
+		G.m.cpu[c].last_ival = h->cpu[c][0];
+		G.m.cpu[c].last_cival = h->cpu[c][1];
+		G.m.cpu[c].last_fival = h->cpu[c][2];
+	}
+	G.ib.head = h->head;
+	G.ib.chunk = h->chunk;
+	G.ib.floor = h->floor > G.z.a ? h->floor : G.z.a;
+	G.ib.ceil = h->ceil;
+}
+
+/* The width of a row's label, left of the timeline columns. */
+#define LABEL_W (G.term.cols >= 100 ? 29 : G.term.cols >= 60 ? 24 : 16)
 
 /* Add (overlap of [a, b) with each column) * w to slot. */
 static void acc_add(uint64_t a, uint64_t b, int slot, uint64_t w)
@@ -10007,6 +9938,97 @@ static void acc_row(int row)
 		}
 	}
 	G.term.acc_lo = G.term.acc_hi = 0;
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+/*
+ * A frame is drawn into G.term.scr by draw_frame() from the model and the view
+ * state only, then draw_diff() writes the cells that differ from G.term.scr_prev
+ * (what the terminal shows) as one buffer: an unchanged frame writes
+ * nothing.
+ *
+ *   row 0         status line
+ *   row 1         time axis (the mark as an M)
+ *   row 2         the legend, when there is room
+ *   rows 2 or 3.. CPU rows (and their frequency rows), then task rows
+ *   last row      details of the selected row at the cursor
+ *
+ * A timeline cell covers span/ncol of time; it shows the share of each
+ * state within that span: the height of an eighth block for running (or
+ * busy), the background colour for the largest other state.
+ */
+
+/* Put character ch at (r, c) with colours. */
+static void draw_put(int r, int c, uint16_t ch, int fg, int bg, int attr)
+{
+	struct cell *p;
+
+	if (r < 0 || r >= G.term.rows || c < 0 || c >= G.term.cols)
+		return;
+	p = &G.term.scr[r * G.term.cols + c];
+	p->ch = ch;
+	p->fg = fg < 0 ? 0 : fg + 1;
+	p->bg = bg < 0 ? 0 : bg + 1;
+	p->attr = attr;
+}
+
+/* Put string s at (r, c), at most w columns; bytes that are not printable
+ * ASCII show as '?' (task names are untrusted).  Returns columns used. */
+static int draw_str(int r, int c, int w, const char *s, int fg, int bg, int attr)
+{
+	int i;
+
+	for (i = 0; i < w && s[i]; i++) {
+		unsigned char ch = s[i];
+
+		draw_put(r, c + i, ch >= 0x20 && ch < 0x7f ? ch : '?', fg, bg, attr);
+	}
+	return i;
+}
+
+/* printf into row r from column c, at most w columns; how many it took.
+ * Text that does not fit (trailing blanks aside) ends at a word with '>'
+ * in the last column, so that no name or number is shown cut short (all
+ * w columns are then taken). */
+static int __attribute__((format(printf, 6, 7)))
+draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int len, cut;
+
+	va_start(ap, fmt);
+	vsfmt(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (len = (int)strlen(buf); len > w && len > 0 && buf[len - 1] == ' '; len--)
+		buf[len - 1] = 0;
+	if (len <= w || w < 8)
+		return draw_str(r, c, w, buf, fg, -1, attr);
+	for (cut = w - 1; cut > w / 2 && buf[cut] != ' '; cut--)
+		;
+	if (cut <= w / 2)	/* one long word: cut it */
+		cut = w - 1;
+	buf[cut] = 0;
+	for (int i = draw_str(r, c, cut, buf, fg, -1, attr); i < w - 1; i++)
+		draw_put(r, c + i, ' ', fg, -1, attr);
+	draw_put(r, c + w - 1, '>', fg, -1, attr | CA_BOLD);
+	return w;
+}
+
+/* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns". */
+static void fmt_dur(char *out, size_t n, uint64_t ns)
+{
+	if (ns >= 10 * NS_PER_SEC)
+		sfmt(out, n, "%.1fs", ns / 1e9);
+	else if (ns >= NS_PER_SEC)
+		sfmt(out, n, "%.2fs", ns / 1e9);
+	else if (ns >= 1000000)
+		sfmt(out, n, "%.3gms", ns / 1e6);
+	else if (ns >= 1000)
+		sfmt(out, n, "%.3gus", ns / 1e3);
+	else
+		sfmt(out, n, "%" PRIu64 "ns", ns);
 }
 
 /*
