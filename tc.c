@@ -289,6 +289,7 @@ struct cpu {
 	uint64_t cur_last;	/* last evidence of cur running here (a sample, its switch-in) */
 	bool gap;		/* a gap since its last switch */
 	bool late;		/* its records come older than the model's time (model_event) */
+	bool idle_exit;		/* out of its idle state (cpu_idle exit), no switch since */
 	bool sideband;		/* a side-band record came before its tracepoints */
 	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
 	uint64_t last_t;	/* its newest record: where a loss of its ring begins */
@@ -2683,6 +2684,10 @@ static void lat_wake_only(struct task *p);
  *                  (it needs a sleeping task) of one woken and not seen
  *                  running since: it ran and slept on switches the kernel
  *                  did not report, unknown since that wakeup, runnable again.
+ *                  A sched_wakeup of a task believed sleeping or blocked,
+ *                  where sched_waking is recorded (it always comes first):
+ *                  its sched_waking is missing and may have come before the
+ *                  switch-out, so that sleep is unknown.
  *   I/O (-I)       sys_enter/sys_exit are an overlay: the scheduling state
  *                  is tracked as without -I; io_wait is the time inside the
  *                  calls while not running.
@@ -2693,7 +2698,11 @@ static void lat_wake_only(struct task *p);
  *                  ones: what ran on the CPU, every runnable, sleeping and
  *                  blocked task is unknown from the CPU's last record before
  *                  the gap until events tell again.
- *   the end        open states close at the last event.
+ *   the end        open states close at the last event.  A CPU believed
+ *                  idle since a cpu_idle exit, or that left out a switch out
+ *                  of idle before, may have run a task since without a
+ *                  word: unknown from its last record, and so is a task
+ *                  still queued on it since it was woken.
  * Every pid and CPU number from the data is bounds-checked.
  */
 
@@ -2977,6 +2986,7 @@ static void cpu_set(int c, int tid, uint64_t time)
 		ival_add(&p->last_ival, -1 - c, -1, p->unk_aux, p->since, time);
 	}
 	p->cur = tid;
+	p->idle_exit = false;
 	if (time > p->since || tid < 0)
 		p->since = time;
 }
@@ -3186,6 +3196,16 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
 	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
 }
 
+/* Does the data record tracepoint kind (has it an attr of it)?  Only then
+ * does a missing record of that kind say something. */
+static bool model_traced(int kind)
+{
+	for (int i = 0; i < G.ev.nattr; i++)
+		if (G.ev.attr[i].kind == kind)
+			return true;
+	return false;
+}
+
 /* Is c a CPU number of the model?  Counts the ones that are not. */
 static bool model_cpu_ok(int c)
 {
@@ -3361,6 +3381,12 @@ static void model_wake(const struct ev *e, uint64_t t)
 		G.m.inferred++;
 		G.m.inferred_woken++;
 	}
+	if (e->kind == EV_WAKEUP && (n->state == ST_SLEEPING || n->state == ST_BLOCKED) &&
+	    model_traced(EV_WAKING))
+		/* its sched_waking, recorded and always first, is missing (the
+		 * start of a window, a loss): it may have come before the
+		 * switch-out, woken after its dequeue and runnable since */
+		task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 	if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
 		task_set(n, ST_RUNNABLE, t);
 		n->wakeups++;
@@ -3459,8 +3485,10 @@ static void model_event(const struct ev *e)
 		}
 		break;
 	case EV_IDLE:
-		if (model_cpu_ok(e->c))
+		if (model_cpu_ok(e->c)) {
 			cpu_cstate(e->c, (uint64_t)e->v == IDLE_EXIT ? -1 : e->v, t);
+			G.m.cpu[e->c].idle_exit = (uint64_t)e->v == IDLE_EXIT;
+		}
 		break;
 	case EV_FREQ:
 		if (model_cpu_ok(e->c))
@@ -3503,20 +3531,32 @@ static void model_event(const struct ev *e)
 	}
 }
 
+/* At the end: may CPU c have left idle for a task without a word?  It
+ * left out a switch out of idle before (inferred_idle), or it is believed
+ * idle since a cpu_idle exit: a switch out of idle (or a new idle entry)
+ * follows that, and on a kernel that leaves the switch out nothing after
+ * tells, even the first time. */
+static bool model_end_idle(int c)
+{
+	const struct cpu *cp = &G.m.cpu[c];
+
+	return cp->inferred_idle || (cp->cur == 0 && cp->idle_exit);
+}
+
 /* Close every open state at the last event (end of a replay or summary).
- * A CPU that leaves out its switches out of idle (seen: inferred_idle)
- * may run a woken task without a word: its idle ends at its last record,
- * and a task still queued on it is unknown since it was woken. */
+ * A CPU that may have left idle without a word (model_end_idle) may run a
+ * woken task: its idle ends at its last record, and a task still queued
+ * on it is unknown since it was woken. */
 static void model_end(void)
 {
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
-		if (p->state == ST_RUNNABLE && p->cpu >= 0 && G.m.cpu[p->cpu].inferred_idle)
+		if (p->state == ST_RUNNABLE && p->cpu >= 0 && model_end_idle(p->cpu))
 			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
 	}
 	for (int c = 0; c < G.m.ncpu; c++)
-		if (G.m.cpu[c].inferred_idle && G.m.cpu[c].cur == 0)
+		if (model_end_idle(c) && G.m.cpu[c].cur == 0)
 			model_end_cur(c);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);

@@ -76,13 +76,16 @@ stderr_ok() {
 #  10     cpu0 idle -> alpha                delay 10
 #  20     cpu1 waking beta                  22.5 cpu1 idle -> beta (delay 2.5)
 #  30     cpu0 alpha S -> idle              35 cpu1 beta D -> idle
-#  50     cpu1 wakeup alpha (hard irq)      50.25 cpu0 idle -> alpha
+#  50     cpu1 wakeup alpha (hard irq, its  50.25 cpu0 idle -> alpha
+#         waking missing: it may have come
+#         before alpha's switch-out at 30)
 #  55     cpu0 waking beta (by alpha)       56 cpu1 idle -> beta; 60 beta S -> idle
 #  61     cpu0 waking beta                  62 cpu0 alpha R+ (256) -> beta
 #  63     cpu1 idle -> alpha                70 cpu0 beta S -> idle
 #  75     cpu1 alpha S -> idle              80 cpu0 waking alpha (the end)
 # alpha: run [10,30) [50.25,62) [63,75) = 43.75; runnable [0,10) [50,50.25)
-#   [62,63) = 11.25; sleep [30,50) [75,80) = 25; 3 switches, 3 wakeups.
+#   [62,63) = 11.25; sleep [75,80) = 5; unknown [30,50) = 20; 3 switches,
+#   3 wakeups.
 # beta: run [22.5,35) [56,60) [62,70) = 24.5; runnable [20,22.5) [55,56)
 #   [61,62) = 4.5; sleep [5,20) [60,61) [70,80) = 26; blocked [35,55) = 20;
 #   unknown [0,5); 4 switches: 3 seen, and the one before 5 that its
@@ -91,7 +94,7 @@ stderr_ok() {
 # cpu1: busy [22.5,35) [56,60) [63,75) = 28.5, idle 46.5, unknown [0,5),
 #   7 switches.
 EXP_BASIC='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
-100 100 alpha 43.750 11.250 25.000 0.000 0.000 3 3 10.000 0.000
+100 100 alpha 43.750 11.250 5.000 0.000 0.000 3 3 10.000 20.000
 200 200 beta 24.500 4.500 26.000 20.000 0.000 4 3 2.500 5.000
 cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
 0 39.750 40.250 5 - 0 0
