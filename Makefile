@@ -258,9 +258,10 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/zoombench
+bench: tc test/pingpong test/zoombench test/irqload
 	bash test/bench_read.sh
 	bash test/bench_record.sh
+	bash test/bench_irq.sh
 	bash test/bench_load.sh
 	bash test/bench.sh
 	bash test/bench_view.sh
