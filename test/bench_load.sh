@@ -10,8 +10,10 @@
 #    -r 1 (FIFO all along) and perf record of the same events record DUR
 #    seconds each, one after the other; RUNS rounds, medians.
 # 2. Slowdown: perf bench sched pipe, perf bench sched messaging and a fork
-#    loop, untraced, under tc --record and under perf record, alternating,
-#    RUNS rounds, medians; events per second of each recording.
+#    loop, untraced, while perf stat counts the same tracepoints (the cost
+#    of their firing at all), under tc --record and under perf record,
+#    alternating, RUNS rounds, medians of the workload's own wall time;
+#    events per second of each recording.
 set -u
 cd "$(dirname "$0")/.."
 DUR=${DUR:-4}
@@ -29,9 +31,12 @@ med() { sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"; }
 # tc_lost ERRFILE: lost events of tc's account line
 tc_lost() { sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$1"; }
 tc_events() { sed -n 's/^tc: recorded \([0-9]*\) events.*/\1/p' "$1"; }
-# perf_lost FILE: the sum of a perf.data's LOST records
+# perf_lost FILE: the events a perf.data's LOST records say were lost,
+# added up (perf report --stats counts the records, and has no line for
+# none)
 perf_lost() {
-	perf report --stats -i "$1" 2>/dev/null | awk '/LOST events:/ { print $3; exit }'
+	perf script -i "$1" --show-lost-events 2>/dev/null |
+		awk '/PERF_RECORD_LOST/ { for (i = 1; i < NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }'
 }
 perf_events() {
 	perf report --stats -i "$1" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }'
@@ -65,33 +70,48 @@ done
 echo "(lost/recorded events; perf record of the same tracepoints, -k mono)"
 echo
 
-# slowdown NAME CMD...: the median wall time of CMD untraced, under tc
-# --record and under perf record, alternating; events/s of the recordings
+# timed CMD...: CMD with its wall time in us appended to $D/w, taken by
+# the command itself (the recorder's start and end are not the workload's)
+timed() {
+	sh -c 'a=$(date +%s%N); "$@" >/dev/null 2>&1; b=$(date +%s%N); echo $(((b - a) / 1000)) >>'"$D/w" sh "$@"
+}
+export D
+export -f timed
+# slowdown NAME CMD...: the median wall time of CMD untraced, while perf
+# stat counts the same tracepoints (they fire, nothing is written: the
+# kernel's floor), under tc --record and under perf record, alternating;
+# events/s of the recordings
 slowdown() {
-	local name=$1 i t0 t1 ev
+	local name=$1 i m u c t p te pe
 	shift
-	: >"$D/u"; : >"$D/t"; : >"$D/p"; : >"$D/te"; : >"$D/pe"
+	for m in u c t p te pe; do : >"$D/$m"; done
 	for i in $(seq "$RUNS"); do
-		t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $(((t1 - t0) / 1000)) >>"$D/u"
-		t0=$(date +%s%N); ./tc --record "$D/a" -- "$@" >/dev/null 2>"$D/e"; t1=$(date +%s%N)
-		echo $(((t1 - t0) / 1000)) >>"$D/t"; echo "$(tc_events "$D/e") $(((t1 - t0) / 1000))" >>"$D/te"
-		t0=$(date +%s%N); perf record -q "${EV[@]}" -a -k mono -o "$D/p.data" -- "$@" >/dev/null 2>&1; t1=$(date +%s%N)
-		echo $(((t1 - t0) / 1000)) >>"$D/p"; echo "$(perf_events "$D/p.data") $(((t1 - t0) / 1000))" >>"$D/pe"
+		: >"$D/w"; timed "$@"; cat "$D/w" >>"$D/u"
+		: >"$D/w"; perf stat -a "${EV[@]}" -o /dev/null -- bash -c 'timed "$@"' bash "$@" >/dev/null 2>&1
+		cat "$D/w" >>"$D/c"
+		: >"$D/w"; ./tc --record "$D/a" -- bash -c 'timed "$@"' bash "$@" >/dev/null 2>"$D/e"
+		cat "$D/w" >>"$D/t"; echo "$(tc_events "$D/e") $(cat "$D/w")" >>"$D/te"
+		: >"$D/w"; perf record -q "${EV[@]}" -a -k mono -o "$D/p.data" -- bash -c 'timed "$@"' bash "$@" >/dev/null 2>&1
+		cat "$D/w" >>"$D/p"; echo "$(perf_events "$D/p.data") $(cat "$D/w")" >>"$D/pe"
 		rm -f "$D/a" "$D/a.old" "$D/p.data" "$D/p.data.old"
 	done
-	u=$(med <"$D/u"); t=$(med <"$D/t"); p=$(med <"$D/p")
+	u=$(med <"$D/u"); c=$(med <"$D/c"); t=$(med <"$D/t"); p=$(med <"$D/p")
 	te=$(awk '{ print $1 / ($2 / 1e6) }' "$D/te" | med); pe=$(awk '{ print $1 / ($2 / 1e6) }' "$D/pe" | med)
-	printf '%-22s %10.3f %10.3f %+8.1f%% %10.3f %+8.1f%% %10.0f %10.0f %8.2f\n' "$name" \
-		"$(echo "$u / 1000000" | bc -l)" "$(echo "$t / 1000000" | bc -l)" "$(echo "($t - $u) * 100 / $u" | bc -l)" \
+	printf '%-22s %9.3f %9.3f %+7.1f%% %9.3f %+7.1f%% %9.3f %+7.1f%% %9.0f %9.0f %7.2f\n' "$name" \
+		"$(echo "$u / 1000000" | bc -l)" \
+		"$(echo "$c / 1000000" | bc -l)" "$(echo "($c - $u) * 100 / $u" | bc -l)" \
+		"$(echo "$t / 1000000" | bc -l)" "$(echo "($t - $u) * 100 / $u" | bc -l)" \
 		"$(echo "$p / 1000000" | bc -l)" "$(echo "($p - $u) * 100 / $u" | bc -l)" "$te" "$pe" \
 		"$(echo "if ($p > $u) ($t - $u) / ($p - $u) else 0" | bc -l)"
 }
 cat >"$D/forks.sh" <<'EOS'
 i=0; while [ $i -lt 3000 ]; do /bin/true; i=$((i + 1)); done
 EOS
-echo "== the workload's slowdown ($RUNS runs each, medians; s of wall time)"
-printf '%-22s %10s %10s %9s %10s %9s %10s %10s %8s\n' workload untraced "tc" "+%" "perf" "+%" "tc ev/s" "perf ev/s" "tc/perf"
+echo "== the workload's slowdown ($RUNS runs each, medians; s of the workload's own wall time)"
+printf '%-22s %9s %9s %8s %9s %8s %9s %8s %9s %9s %7s\n' workload untraced counted "+%" "tc" "+%" "perf" "+%" \
+	"tc ev/s" "perf ev/s" tc/perf
 slowdown "sched pipe 100000" perf bench sched pipe -l 100000
 slowdown "messaging -g 10 -l 500" perf bench sched messaging -g 10 -l 500
 slowdown "3000 forks" sh "$D/forks.sh"
-echo "(tc/perf: the time tc adds over the time perf record adds)"
+echo "(counted: perf stat -a of the same tracepoints, which fire and write nothing;"
+echo " tc/perf: the time tc adds over the time perf record adds)"
