@@ -2702,7 +2702,9 @@ static void lat_wake_only(struct task *p);
  *                  idle since a cpu_idle exit, or that left out a switch out
  *                  of idle before, may have run a task since without a
  *                  word: unknown from its last record, and so is a task
- *                  still queued on it since it was woken.
+ *                  still queued on it since it was woken.  So is a CPU
+ *                  whose running task has exited (EXIT record): its last
+ *                  switch-out, which follows at once, is missing.
  * Every pid and CPU number from the data is bounds-checked.
  */
 
@@ -3543,20 +3545,34 @@ static bool model_end_idle(int c)
 	return cp->inferred_idle || (cp->cur == 0 && cp->idle_exit);
 }
 
+/* At the end: is the task believed running on CPU c one that has exited
+ * (its EXIT record or sched_process_exit seen)?  Its last switch follows
+ * its exit at once; with that switch left out, nothing tells how long it
+ * ran or what ran after. */
+static bool model_end_exited(int c)
+{
+	const struct cpu *cp = &G.m.cpu[c];
+	const struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+
+	return cur && cur->exited && cur->state == ST_RUNNING && cur->run_cpu == c;
+}
+
 /* Close every open state at the last event (end of a replay or summary).
- * A CPU that may have left idle without a word (model_end_idle) may run a
- * woken task: its idle ends at its last record, and a task still queued
- * on it is unknown since it was woken. */
+ * A CPU that may have left idle without a word (model_end_idle), or whose
+ * task has exited without a last switch (model_end_exited), may run a
+ * woken task: what it ran ends at its last record, and a task still
+ * queued on it is unknown since it was woken. */
 static void model_end(void)
 {
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
-		if (p->state == ST_RUNNABLE && p->cpu >= 0 && model_end_idle(p->cpu))
+		if (p->state == ST_RUNNABLE && p->cpu >= 0 &&
+		    (model_end_idle(p->cpu) || model_end_exited(p->cpu)))
 			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
 	}
 	for (int c = 0; c < G.m.ncpu; c++)
-		if (model_end_idle(c) && G.m.cpu[c].cur == 0)
+		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_exited(c))
 			model_end_cur(c);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);

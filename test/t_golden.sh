@@ -114,4 +114,5 @@ zoom_checkpoints() {
 	fi
 }
 
+test_slow golden_outputs	# 20 s
 run_tests golden_outputs zoom_checkpoints
