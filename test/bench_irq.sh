@@ -9,14 +9,12 @@
 # it (none: no recorder; the rate drifts by a fifth from run to run here),
 # with the tc/perf ratios.  Figures only, nothing asserted.  Needs root.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 DUR=${DUR:-5}
 RUNS=${RUNS:-3}
 D=$(mktemp -d /tmp/tc-birq.XXXXXX)
 trap 'kill -- -$LOAD 2>/dev/null; rm -rf "$D"' EXIT
-EV=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new
-    -e sched:sched_waking -e sched:sched_process_fork -e sched:sched_process_exec
-    -e sched:sched_process_exit -e sched:sched_migrate_task -e power:cpu_idle)
+. test/bench_lib.sh
 IRQ=(-e irq:irq_handler_entry -e irq:irq_handler_exit -e irq:softirq_entry -e irq:softirq_exit)
 [ -x test/irqload ] || make -s test/irqload || exit 1
 
@@ -28,7 +26,6 @@ done; wait" >/dev/null 2>&1 &
 LOAD=$!
 sleep 1
 sent() { wc -l <"$D/sent" 2>/dev/null || echo 0; }
-med() { sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"; }
 # run NAME CMD...: one recording; appends "events lost cpu_s datagrams/s"
 run() {
 	local name=$1 s0 s1 n l
@@ -38,12 +35,8 @@ run() {
 	s1=$(sent)
 	case $name in
 	none)	n=0 l=0 ;;
-	tc*)	n=$(sed -n 's/^tc: recorded \([0-9]*\) events.*/\1/p' "$D/err")
-		l=$(sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$D/err") ;;
-	*)	perf report --stats -i "$D/p.data" 2>/dev/null >"$D/p.stats"
-		n=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$D/p.stats")
-		l=$(perf script -i "$D/p.data" --show-lost-events 2>/dev/null |
-			awk '/LOST/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $(i-1) == "lost") s += $i } END { print s + 0 }') ;;
+	tc*)	n=$(tc_events "$D/err") l=$(tc_lost "$D/err") ;;
+	*)	n=$(perf_events "$D/p.data") l=$(perf_lost "$D/p.data") ;;
 	esac
 	echo "${n:-0} ${l:-0} $(awk '{ print $1 + $2 }' "$D/t") $(( (s1 - s0) * 20000 / DUR ))" >>"$D/$name.runs"
 	rm -f "$D/tc.data" "$D/tc.data.old" "$D/p.data" "$D/p.data.old"

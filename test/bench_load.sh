@@ -21,26 +21,9 @@ RUNS=${RUNS:-3}
 D=$(mktemp -d /tmp/tc-bload.XXXXXX)
 LOAD=
 trap '[ -n "$LOAD" ] && kill -- -"$LOAD" 2>/dev/null; rm -rf "$D"' EXIT
-EV=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new
-    -e sched:sched_waking -e sched:sched_process_fork -e sched:sched_process_exec
-    -e sched:sched_process_exit -e sched:sched_migrate_task -e power:cpu_idle)
+. test/bench_lib.sh
 [ "$(id -u)" = 0 ] || { echo "bench_load: needs root (perf_event_open)"; exit 1; }
 command -v perf >/dev/null || { echo "bench_load: needs perf (linux-perf)"; exit 1; }
-med() { sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"; }
-
-# tc_lost ERRFILE: lost events of tc's account line
-tc_lost() { sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$1"; }
-tc_events() { sed -n 's/^tc: recorded \([0-9]*\) events.*/\1/p' "$1"; }
-# perf_lost FILE: the events a perf.data's LOST records say were lost,
-# added up (perf report --stats counts the records, and has no line for
-# none)
-perf_lost() {
-	perf script -i "$1" --show-lost-events 2>/dev/null |
-		awk '/PERF_RECORD_LOST/ { for (i = 1; i < NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }'
-}
-perf_events() {
-	perf report --stats -i "$1" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }'
-}
 
 echo "== lost events under load (messaging in the background; $RUNS runs of $DUR s each, medians)"
 printf '%-8s %8s %14s %14s %14s %14s\n' groups load1 "tc" "tc -r 0" "tc -r 1" "perf record"

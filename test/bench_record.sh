@@ -10,24 +10,19 @@ DUR=${DUR:-5}
 RUNS=${RUNS:-3}
 D=$(mktemp -d /tmp/tc-brec.XXXXXX)
 trap 'kill -- -$LOAD 2>/dev/null; rm -rf "$D"' EXIT
-EV=(-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new
-    -e sched:sched_waking -e sched:sched_process_fork -e sched:sched_process_exec
-    -e sched:sched_process_exit -e sched:sched_migrate_task -e power:cpu_idle)
+. test/bench_lib.sh
 
 setsid perf bench sched messaging -g 10 -l 10000000 >/dev/null 2>&1 &
 LOAD=$!	# a process group of its own: the workers go with it
 sleep 1
-med() { sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"; }
 for i in $(seq "$RUNS"); do
 	/usr/bin/time -f "%U %S" -o "$D/t" ./tc --record "$D/tc.data" -d "$DUR" 2>"$D/tc.err" >/dev/null
-	n=$(sed -n 's/^tc: recorded \([0-9]*\) events.*/\1/p' "$D/tc.err")
-	l=$(sed -n 's/.*, lost \([0-9]*\).*/\1/p' "$D/tc.err")
+	n=$(tc_events "$D/tc.err")
+	l=$(tc_lost "$D/tc.err")
 	echo "$n $l $(awk '{ print $1 + $2 }' "$D/t")" >>"$D/tc.runs"
 	/usr/bin/time -f "%U %S" -o "$D/t" perf record -q "${EV[@]}" -a -k mono -o "$D/p.data" -- sleep "$DUR" 2>/dev/null >/dev/null
-	perf report --stats -i "$D/p.data" 2>/dev/null >"$D/p.stats"
-	n=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$D/p.stats")
-	# perf's lost count: the sum of its LOST records' counts
-	l=$(perf script -i "$D/p.data" --show-lost-events 2>/dev/null | awk '/LOST/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $(i-1) == "lost") s += $i } END { print s + 0 }')
+	n=$(perf_events "$D/p.data")
+	l=$(perf_lost "$D/p.data")
 	echo "$n $l $(awk '{ print $1 + $2 }' "$D/t")" >>"$D/perf.runs"
 	rm -f "$D/tc.data" "$D/tc.data.old" "$D/p.data" "$D/p.data.old"
 done
