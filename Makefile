@@ -36,7 +36,9 @@ LDFLAGS ?=
 LDLIBS ?=
 EXTRA_CFLAGS ?=
 TC_CFLAGS = $(TC_OPT) $(TC_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+# -O1 (after TC_CFLAGS' -O2): the sanitizer builds compile in 20 s of CPU
+# where -O2 took 37 s, and run the tests' files as fast
+SANFLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 # The static build: small code (-Oz: 1.7 KiB less than -Os, and a

@@ -3092,7 +3092,8 @@ static void t_view_hostile_names(void)
 		struct ev e = { .kind = EV_SWITCH, .cpu = 1, .time = V_T0 + (17 + i) * NS_PER_SEC,
 				.a = i ? 300 + (int)i - 1 : 0, .v = 1, .b = 300 + (int)i };
 
-		memcpy(e.comm, i ? names[i - 1] : "", strnlen(i ? names[i - 1] : "", COMM_LEN - 1));
+		if (i)	/* prev: the task before (comm stays empty for the idle task) */
+			memcpy(e.comm, names[i - 1], strnlen(names[i - 1], COMM_LEN - 1));
 		memcpy(e.comm2, names[i], strnlen(names[i], COMM_LEN - 1));
 		model_event(&e);
 	}
