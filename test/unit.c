@@ -3598,6 +3598,58 @@ static void t_model_waking_again(void)
 }
 
 /*
+ * What the kernel may have left unsaid, and tc must not claim: a
+ * sched_wakeup without the sched_waking recorded before it (its sleep is
+ * unknown: the waking may have come before the switch-out); at the end, a
+ * CPU idle since its cpu_idle exit (the task queued on it may have run:
+ * unknown since its wakeup), and a task running after its exit (its last
+ * switch-out is missing: its run ends at its last record).  Each fails
+ * without its rule in model_wake or model_end.
+ */
+static void t_model_end_unsaid(void)
+{
+	struct ev x = { .kind = EV_PEXIT, .time = 5000, .cpu = 0, .tid = 10, .pid = 10, .a = 10 };
+	struct ev w = { .kind = EV_WAKING, .cpu = 1, .tid = 0, .a = 30, .c = 1 };
+	struct task *p;
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	G.ev.attr[0].kind = EV_WAKING;		/* the file records sched_waking */
+	G.ev.nattr = 1;
+	ev_switch(1000, 0, 0, 0, 10);
+	ev_switch(1000, 1, 0, 0, 20);
+	ev_switch(1200, 1, 20, 1, 0);			/* 20 sleeps */
+	ev_wake(2000, EV_WAKEUP, 0, 10, 20, 0);		/* no sched_waking before it */
+	p = task_of(20);
+	CHECK(p->state == ST_RUNNABLE && p->total[ST_SLEEPING] == 0 && p->total[ST_UNKNOWN] == 800,
+	      "wakeup without waking: %s, sleeping %" PRIu64 ", unknown %" PRIu64 " (want 0, 800)",
+	      st_names[p->state], p->total[ST_SLEEPING], p->total[ST_UNKNOWN]);
+	ev_switch(2100, 1, 0, 0, 20);
+	ev_switch(2200, 1, 20, 1, 0);			/* 20 sleeps again */
+	ev_wake(2300, EV_WAKING, 0, 10, 20, 0);
+	ev_wake(2301, EV_WAKEUP, 0, 10, 20, 0);		/* with its waking: nothing unknown */
+	CHECK(p->total[ST_SLEEPING] == 100 && p->total[ST_UNKNOWN] == 800, "with waking: sleeping %" PRIu64
+	      ", unknown %" PRIu64 " (want 100, 800)", p->total[ST_SLEEPING], p->total[ST_UNKNOWN]);
+	ev_idle(2400, 1, 1);
+	ev_idle(2500, 1, (int64_t)IDLE_EXIT);		/* out of idle, no switch follows */
+	model_event(&x);				/* 10 exits on CPU 0, no switch-out */
+	w.time = 9500;					/* from CPU 1's idle: 30 queued there */
+	model_event(&w);
+	w.kind = EV_WAKEUP;
+	w.time = 9501;
+	model_event(&w);
+	w.kind = EV_WAKING;				/* the last event, CPU 1's: 40 woken */
+	w.time = 12000;
+	w.a = 40;
+	model_event(&w);
+	model_end();
+	CHECK_TOTAL(30, ST_RUNNABLE, 0);		/* CPU 1 may have run it */
+	p = task_of(10);
+	CHECK(p->total[ST_RUNNING] == 4000 && p->missing_out == 1, "exited: ran %" PRIu64 " (want 4000), missing_out %u",
+	      p->total[ST_RUNNING], p->missing_out);
+}
+
+/*
  * A sched_waking while the wakee still runs (it is in schedule()) is one
  * wakeup applied at its switch-out S or D, by the task that raised it; a
  * following sched_wakeup adds nothing.  irq: only by the record's flags.
@@ -4693,6 +4745,7 @@ int main(void)
 	RUN(model_first_prev);
 	RUN(model_early_waking);
 	RUN(model_waking_again);
+	RUN(model_end_unsaid);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
