@@ -18,6 +18,9 @@
 #                           the same time uses
 #   reap_later PID...       kill these (and their process groups) when the
 #                           test is done
+#   nap SECONDS             sleep without a process (a poll loop's pause:
+#                           sleep(1) is a fork and an exec each time, and the
+#                           tests' polling took half the machine)
 #   shared NAME FUNCTION    a recording made once per run and read by several
 #                           tests (see below)
 #
@@ -133,6 +136,19 @@ fi
 
 # Helpers shared by the t_*.sh files.
 
+# nap SECONDS: wait so long in bash itself: a read that times out on a
+# FIFO nobody writes to, opened for the read only (a descriptor kept open
+# would be inherited by every tc the tests start: harm_err_fd_limit counts
+# them).
+mkfifo "$TMP/.nap"
+nap() {
+	local fd
+	exec {fd}<>"$TMP/.nap"
+	read -r -t "$1" -u "$fd" _
+	exec {fd}>&-
+	return 0
+}
+
 # perf sched timehist -s as "tid sched-in run_ms" lines, idle left out; a
 # task shown under two names (":TID" before its name is known, then
 # "comm[TID]") is summed.
@@ -161,7 +177,7 @@ wait_gone() {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
 		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -178,15 +194,26 @@ grows() {
 			s0=$s
 			[ "$n" -ge 2 ] && return 0
 		fi
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
 
-# Print the pids of all descendants of pid $1, children first.
+# Print the pids of all descendants of pid $1, children first (from
+# /proc/PID/task/*/children where the kernel has it, else pgrep -P).
 descendants() {
-	local c
-	for c in $(pgrep -P "$1"); do
+	local c t kids=
+	if [ -e "/proc/$1/task/$1/children" ]; then
+		for t in /proc/"$1"/task/*/children; do
+			read -r -d '' c 2>/dev/null <"$t"
+			kids="$kids $c"
+		done
+	elif [ -e /proc/self/task/$BASHPID/children ]; then
+		return 0	# gone
+	else
+		kids=$(pgrep -P "$1")
+	fi
+	for c in $kids; do
 		echo "$c"
 		descendants "$c"
 	done
@@ -195,23 +222,25 @@ descendants() {
 # Wait up to $3 seconds for a descendant of pid $1 running program $2.
 # Returns 0 once there is one, 1 at once if pid $1 is gone (or a zombie).
 has_descendant() {
-	local i p
+	local i p c
 	for ((i = 0; i < $3 * 10; i++)); do
 		[ -n "$(alive "$1")" ] || return 1
 		for p in $(descendants "$1"); do
-			[ "$(ps -o comm= -p "$p")" = "$2" ] && return 0
+			read -r c 2>/dev/null <"/proc/$p/comm" && [ "$c" = "$2" ] && return 0
 		done
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
 
-# Print those of the pids given that are still alive (zombies count as gone).
+# Print those of the pids given that are still alive (zombies count as
+# gone): the state field of /proc/PID/stat, after the name in parentheses.
 alive() {
 	local p s
 	for p; do
-		s=$(ps -o stat= -p "$p" 2>/dev/null) || continue
-		case $s in Z*) ;; *) echo "$p" ;; esac
+		read -r s 2>/dev/null <"/proc/$p/stat" || continue
+		s=${s##*) }
+		[ "${s%% *}" = Z ] || echo "$p"
 	done
 }
 

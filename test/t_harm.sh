@@ -17,7 +17,7 @@ harm_gone() {
 		left=''
 		for p; do left="$left$(harm_pids "$p" | tr '\n' ' ')"; done
 		[ -z "$left" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086
@@ -126,7 +126,7 @@ harm_orphans_record() {
 	SIG*)	# signalled once both run (the first ignores SIGTERM from its exec on)
 		for ((i = 0; i < 100; i++)); do
 			[ "$(pgrep -cfx "sleep ($a|$b)")" = 2 ] && break
-			sleep 0.1
+			nap 0.1
 		done
 		kill -s "${how#SIG}" "$tc" ;;
 	exit) want=5 ;;

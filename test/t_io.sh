@@ -402,14 +402,14 @@ live_screen() {
 			ok=1
 			break
 		fi
-		sleep 0.1
+		nap 0.1
 	done
 	pane=$(tmux -L "$sock" display -p -t 0 '#{pane_pid}' 2>/dev/null)
 	kids=$([ -n "$pane" ] && echo "$pane" && descendants "$pane")
 	tmux -L "$sock" send-keys -t 0 q 2>/dev/null
 	for ((i = 0; i < 50; i++)); do
 		tmux -L "$sock" has-session 2>/dev/null || break
-		sleep 0.1
+		nap 0.1
 	done
 	if tmux -L "$sock" has-session 2>/dev/null; then
 		tmux -L "$sock" kill-server 2>/dev/null

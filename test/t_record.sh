@@ -307,7 +307,7 @@ record_stop_signal() {
 		# shellcheck disable=SC2086
 		left=$(alive $kids)
 		[ -z "$left" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	if [ -z "$kids" ]; then
 		fail "$name" "tc started no command (exit status $rc: $(head -3 "$T/err"))"
