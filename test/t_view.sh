@@ -10,20 +10,26 @@
 # so the terminal settings around tc are compared for each way out.
 #
 # The traced workload prints nothing (a view shares the terminal with it):
-# pingpong with many round trips, its output sent to /dev/null, at nice 19:
-# alone it takes a CPU, beside other tests (run.sh runs them in parallel)
-# only what they leave.
+# pingpong with many round trips, its output sent to /dev/null, at nice 19,
+# pausing 100 us after each round trip (about 20,000 events a second): the
+# live tests run four at a time and every tc traces every workload, and
+# without the pause (about 200,000 events a second each) they took the
+# machine. TV_WORK_BUSY has no pause: alone it takes a CPU, beside other
+# tests only what they leave (view_worst_waits wants runnable waits).
 
 TV_SOCK='' TV_PANE='' TV_TC='' TV_CMD='' TV_SERVER=''
-TV_WORK="exec nice -n 19 $ROOT/test/pingpong 100000000 >/dev/null"
+TV_WORK="exec nice -n 19 $ROOT/test/pingpong 100000000 100 >/dev/null"
+TV_WORK_BUSY="exec nice -n 19 $ROOT/test/pingpong 100000000 >/dev/null"
 TV_NAME=$(basename "$TC" | cut -c1-15)
 
+# (The helpers polled in loops match in bash, with one process a look,
+# tmux's: a pipe to grep is three.)
 tv_tmux() { tmux -L "$TV_SOCK" "$@"; }
 tv_screen() { tv_tmux capture-pane -p -t t 2>/dev/null; }
-tv_shows() { tv_screen | grep -qF -- "$1"; }
-tv_hides() { ! tv_screen | grep -qF -- "$1"; }
-tv_status() { tv_screen | head -1; }
-tv_status_has() { tv_status | grep -qF -- "$1"; }
+tv_shows() { local s; s=$(tv_screen); [[ $s == *"$1"* ]]; }
+tv_hides() { ! tv_shows "$1"; }
+tv_status() { local s; s=$(tv_screen); printf '%s\n' "${s%%$'\n'*}"; }
+tv_status_has() { local s; s=$(tv_screen); s=${s%%$'\n'*}; [[ $s == *"$1"* ]]; }
 tv_details() { tv_screen | sed -n "${TV_ROWS}p"; }
 
 # tv_wait SECONDS COMMAND...: poll COMMAND every 0.05 s until it succeeds,
@@ -32,17 +38,12 @@ tv_wait() {
 	local i
 	for ((i = 0; i < $1 * 20; i++)); do
 		"${@:2}" && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }
 
-tv_alive() {
-	local s
-	s=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-	case $s in Z*) return 1 ;; esac
-	return 0
-}
+tv_alive() { [ -n "$(alive "$1")" ]; }
 tv_gone() { ! tv_alive "$1"; }
 
 # tv_begin COLS ROWS [VAR=VALUE...]: a tmux server with one pane running an
@@ -122,7 +123,7 @@ tv_frames() {
 	local i n=0 s s0
 	s0=$(tv_status)
 	for ((i = 0; i < 50; i++)); do
-		sleep 0.2
+		nap 0.2
 		s=$(tv_status)
 		if [ "$s" != "$s0" ]; then
 			n=$((n + 1)) s0=$s
@@ -136,7 +137,7 @@ tv_frames() {
 tv_still() {
 	local a
 	a=$(tv_screen)
-	sleep 0.2
+	nap 0.2
 	[ "$a" = "$(tv_screen)" ]
 }
 
@@ -185,7 +186,7 @@ view_live_200x60() { view_live_screen_at view_live_200x60 200 60; }
 view_worst_waits() {
 	local why='' tids sel
 	tv_begin 200 40 || { fail view_worst_waits "tmux did not start"; tv_end; return; }
-	if ! tv_run "--live -- sh -c '$TV_WORK'" || ! tv_wait 10 tv_shows 'pingpong'; then
+	if ! tv_run "--live -- sh -c '$TV_WORK_BUSY'" || ! tv_wait 10 tv_shows 'pingpong'; then
 		why="tc did not start: $(tv_status)"
 	else
 		tv_tmux send-keys -t t L
@@ -449,7 +450,7 @@ view_suspend() {
 view_command_output() {
 	local why=''
 	tv_begin 100 30 || { fail view_command_output "tmux did not start"; tv_end; return; }
-	if ! tv_run "--live -- $PINGPONG 200000"; then
+	if ! tv_run "--live -- $PINGPONG 50000"; then
 		why="tc did not start"
 	elif ! tv_wait 15 tv_shows 'exited'; then
 		why="no 'exited' message"
@@ -630,7 +631,6 @@ tv_cpus_drawn() {
 	done
 }
 
-TV_LOAD="exec perf bench sched messaging -g 4 -l 100000000 >/dev/null 2>&1"
 
 # A recording of 2 busy CPUs by the simulator (test/sim: 400,000 steps of
 # 40 tasks, 2.2 s, about 95,000 switches a CPU), replayed with 2 MiB of
@@ -677,8 +677,13 @@ view_history_replay() {
 	if [ -n "$why" ]; then fail view_history_replay "$why (screens in $T)"; else pass view_history_replay; rm -f "$f" "$f.truth"; fi
 }
 
-# Live under the same load for 15 s with -w 10: both CPU rows drawn over
-# 95 % of the columns.
+# perf bench messaging, 160 tasks, at nice 19: alone it loads the machine
+# (and overflows the rings), beside other tests it takes what they leave
+# (at nice 0 it held both CPUs for 19 s and slowed everything beside it).
+TV_LOAD="exec nice -n 19 perf bench sched messaging -g 4 -l 100000000 >/dev/null 2>&1"
+
+# Live under that load for 11 s with -w 10 (the window is full): both CPU
+# rows drawn over 95 % of the columns.
 view_history_live() {
 	local why=''
 	if ! have_perf; then skip view_history_live "no perf for the load"; return; fi
@@ -687,7 +692,7 @@ view_history_live() {
 	if ! tv_run "--live -w 10 --ascii --no-color -- sh -c '$TV_LOAD'"; then
 		why="tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
 	else
-		sleep 15
+		sleep 11
 		# live, the rings may overflow under this load: what was lost is
 		# hatched (non-blank), and the status line counts it
 		tv_wait 10 tv_cpus_drawn live 160 all
@@ -750,7 +755,7 @@ view_cpu_migrate() {
 	if [ -n "$why" ]; then fail view_cpu_migrate "$why"; else pass view_cpu_migrate; rm -f "$f"; fi
 }
 
-# Pause freezes the picture: two captures 3 s apart while paused show the
+# Pause freezes the picture: two captures 2 s apart while paused show the
 # same timeline (everything but the status line).
 view_pause_frozen() {
 	local why=''
@@ -764,7 +769,7 @@ view_pause_frozen() {
 		else
 			tv_wait 10 tv_still	# the last frame before the pause is drawn
 			tv_screen | tail -n +2 >"$T/a"
-			sleep 3
+			sleep 2
 			tv_screen | tail -n +2 >"$T/b"
 			cmp -s "$T/a" "$T/b" || why="the picture moved while paused: $(diff "$T/a" "$T/b" | head -4 | tr '\n' '|')"
 		fi
