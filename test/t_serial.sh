@@ -86,13 +86,13 @@ sp_check() {
 serial_replay() {
 	[ -x "$SLOWPTY" ] || { fail serial_replay "test/slowpty was not built"; return; }
 	"$ROOT/test/mkdata" --scenario basic "$T/basic.data" || { fail serial_replay "mkdata"; return; }
-	sp_check serial_replay 2000 --replay "$T/basic.data"
+	sp_check serial_replay 1200 --replay "$T/basic.data"
 }
 
 # Live: a frame for every refresh, the workload switching all the time.
 serial_live() {
 	[ -x "$SLOWPTY" ] || { fail serial_live "test/slowpty was not built"; return; }
-	sp_check serial_live 3000 --live -- sh -c "exec $ROOT/test/pingpong 100000000 >/dev/null"
+	sp_check serial_live 1500 --live -- sh -c "exec $ROOT/test/pingpong 100000000 >/dev/null"
 }
 
 # Concurrency (run.sh): these assert timing: alone (beside quiet tests,
