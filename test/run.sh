@@ -34,12 +34,15 @@
 #   quiet      little CPU time, few trace events, and asserts nothing that
 #              other tests can disturb: beside all but solo and sensitive
 #   cpu        CPU time (sanitizer runs over files) but few trace events;
-#              asserts nothing load disturbs: beside all but solo and sensitive
+#              asserts nothing load disturbs: beside all but solo and
+#              sensitive; runs at nice 10, so that what it takes from the
+#              others is the CPU time they leave
 #   busy       CPU time and a flood of trace events (a workload), asserts
 #              nothing load disturbs: beside quiet, cpu and busy tests
 #   exact      a small workload whose every event counts (exact counts, a
-#              wakeup chain, a loss fails or skips it): beside quiet and
-#              cpu tests (a busy test's events would flood its rings)
+#              wakeup chain, a loss fails or skips it): beside quiet tests
+#              and two cpu tests at most (a busy test's events would flood
+#              its rings)
 #   sensitive  a heavy workload whose every event counts (perf bench), or
 #              CPU 0 to itself: alone (beside quiet tests, their recorders
 #              included, perf record lost 0.2 and 0.7 million events and
@@ -347,11 +350,13 @@ kernel_tests() {
 	done
 }
 
-# run_job I: job I in this subshell, its output and counts in $TMP/.jobs/I.*,
-# what it left behind (reap_later) killed at its end.
+# run_job I CLASS: job I in this subshell, its output and counts in
+# $TMP/.jobs/I.*, what it left behind (reap_later) killed at its end; at
+# nice 10 if CLASS is cpu.
 run_job() {
 	local i=$1 fn=${JOBS[$1]} t0
 	exec >"$TMP/.jobs/$i.out" 2>&1 </dev/null
+	[ "$2" != cpu ] || renice -n 10 -p "$BASHPID" >/dev/null
 	npass=0 nfail=0 nskip=0 REAP=()
 	trap 'exit 143' TERM INT HUP
 	trap 'reap; echo "$npass $nfail $nskip" >"$TMP/.jobs/$i.n"' EXIT
@@ -382,11 +387,12 @@ job_class() {
 }
 
 # What a class puts on the machine (load: 0 nothing to speak of, 1 CPU
-# time, 2 CPU time and a flood of trace events) and the most it bears
-# beside it, all the others' loads added. pair_ok A B: tests of classes A
+# time at nice 10, 3 CPU time and a flood of trace events, or a workload
+# whose events all count) and the most it bears beside it, all the others'
+# loads added. pair_ok A B: tests of classes A
 # and B may run at the same time.
-declare -A LOAD=([quiet]=0 [cpu]=1 [busy]=2 [exact]=2 [sensitive]=2 [solo]=9)
-declare -A BEARS=([quiet]=9 [cpu]=9 [busy]=9 [exact]=1 [sensitive]=-1 [solo]=-1)
+declare -A LOAD=([quiet]=0 [cpu]=1 [busy]=3 [exact]=3 [sensitive]=3 [solo]=99)
+declare -A BEARS=([quiet]=99 [cpu]=99 [busy]=99 [exact]=2 [sensitive]=-1 [solo]=-1)
 pair_ok() { [ "${LOAD[$1]}" -le "${BEARS[$2]}" ] && [ "${LOAD[$2]}" -le "${BEARS[$1]}" ]; }
 # (A test that bears -1 bears nothing, not even a quiet test, whose load is
 # 0: it starts only when nothing runs.)
@@ -450,7 +456,7 @@ run_jobs() {
 				pair_ok "$c" "$p" || ok=
 			done
 			if [ -n "$ok" ]; then
-				run_job "$k" &
+				run_job "$k" "$c" &
 				RUNNING[$!]=$k RCLASS[$!]=$c
 			else
 				rest+=("$k") blocked+=("$c")
