@@ -722,7 +722,7 @@ tv_find_spinpin() {
 	tv_wait 5 eval "tv_details | grep -q 'spinpin at .*running on cpu$1'"
 }
 
-# A task pinned to CPU 0 for 3 s, then moved to CPU 1 for 3 s (taskset),
+# A task pinned to CPU 0 for 1.5 s, then moved to CPU 1 for 1.5 s (taskset),
 # replayed: / puts the cursor on its next run after 1/4 of the recording
 # (the task's readout says cpu0; CPU 0's label and readout name it), then
 # after 3/4 (cpu1, CPU 1's label and readout).
@@ -732,7 +732,7 @@ view_cpu_migrate() {
 	if [ "$(ncpus_online)" -lt 2 ]; then skip view_cpu_migrate "one CPU"; return; fi
 	ln -sf "$(command -v sh)" "$T/spinpin"
 	timeout 60 "$TC" --record "$f" -- sh -c "taskset -c 0 $T/spinpin -c 'while :; do :; done' & p=\$!;
-		sleep 3; taskset -p -c 1 \$p >/dev/null; sleep 3; kill \$p" >/dev/null 2>"$T/rec.err"
+		sleep 1.5; taskset -p -c 1 \$p >/dev/null; sleep 1.5; kill \$p" >/dev/null 2>"$T/rec.err"
 	tv_begin 160 30 || { fail view_cpu_migrate "tmux did not start"; tv_end; return; }
 	if ! tv_run "--replay $f --ascii" || ! tv_wait 10 tv_shows 'spinpin'; then
 		why="tc did not start or no spinpin row: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
