@@ -451,6 +451,9 @@ struct rb {
 	uint8_t *data;
 	uint64_t size;			/* data bytes, a power of two */
 	int cpu, fd;
+	int fd0, nfd;			/* its events: G.rg.fds[fd0 .. fd0+nfd) */
+	uint64_t dummy_id;		/* the dummy event's id on its CPU */
+	uint64_t lost_read;		/* its events' lost counts (PERF_FORMAT_LOST) */
 };
 
 /*
@@ -4318,6 +4321,11 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &a->ids[a->nids]) < 0)
 			die("PERF_EVENT_IOC_ID: %s", strerror(errno));
 		a->nids++;
+		if (lead >= 0) {
+			r->nfd++;
+			if (i == G.ev.nattr - 1)
+				r->dummy_id = a->ids[a->nids - 1];
+		}
 		if (lead < 0) {
 			void *m = mmap(NULL, (size_t)(pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
@@ -4330,6 +4338,8 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 			r->size = (uint64_t)pages * psz;
 			r->cpu = c;
 			r->fd = fd;
+			r->fd0 = G.rg.nfd - 1;
+			r->nfd = 1;
 		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, lead) < 0) {
 			die("PERF_EVENT_IOC_SET_OUTPUT on CPU %d: %s", c, strerror(errno));
 		}
@@ -4505,15 +4515,58 @@ static void pe_enable(bool on)
 	}
 }
 
-/* Sum the per-event lost counts (PERF_FORMAT_LOST) into G.n.lost_read. */
+/* Sum the per-event lost counts (PERF_FORMAT_LOST) per ring and into
+ * G.n.lost_read. */
 static void pe_read_lost(void)
 {
 	G.n.lost_read = 0;
-	for (int i = 0; i < G.rg.nfd; i++) {
-		uint64_t v[2];
+	for (int k = 0; k < G.rg.nrb; k++) {
+		struct rb *r = &G.rg.rb[k];
 
-		if (read(G.rg.fds[i], v, sizeof(v)) == sizeof(v))
-			G.n.lost_read += v[1];
+		r->lost_read = 0;
+		for (int i = r->fd0; i < r->fd0 + r->nfd; i++) {
+			uint64_t v[2];
+
+			if (read(G.rg.fds[i], v, sizeof(v)) == sizeof(v))
+				r->lost_read += v[1];
+		}
+		G.n.lost_read += r->lost_read;
+	}
+}
+
+/*
+ * The losses no LOST record reports, once the events are off: the kernel
+ * writes a ring's LOST record when the ring next has room for a record, so
+ * what a ring lost after its last record is only in its events' lost
+ * counts (pe_read_lost).  For each CPU whose counts are above what its
+ * LOST records said, a LOST record of the difference is emitted at the
+ * last time released (the recording, the account and the model then agree
+ * on each CPU's losses).
+ */
+static void pe_lost_unsaid(void)
+{
+	for (int k = 0; k < G.rg.nrb; k++) {
+		const struct rb *rb = &G.rg.rb[k];
+		const struct lostc *l = &G.n.lostv[rb->cpu < 63 ? rb->cpu : 63];
+		struct lost_rec {	/* PERF_RECORD_LOST, the dummy event's sample_id */
+			struct perf_event_header h;
+			uint64_t id, lost;
+			uint32_t pid, tid;
+			uint64_t time;
+			uint32_t cpu, res;
+			uint64_t identifier;
+		} r = {
+			.h = { .type = PERF_RECORD_LOST, .size = sizeof(r) },
+			.id = rb->dummy_id, .time = G.mg.released, .cpu = (uint32_t)rb->cpu,
+			.identifier = rb->dummy_id,
+		};
+		_Static_assert(sizeof(struct lost_rec) == 56 && offsetof(struct lost_rec, time) == 32,
+			       "a LOST record with TID, TIME, CPU and IDENTIFIER");
+
+		if (rb->lost_read <= l->n || !rb->dummy_id)
+			continue;
+		r.lost = rb->lost_read - l->n;
+		emit((const uint8_t *)&r, sizeof(r), r.time, NULL);
 	}
 }
 
@@ -11953,6 +12006,7 @@ static int capture_stop(void)
 	pe_enable(false);
 	pe_flush();
 	pe_read_lost();
+	pe_lost_unsaid();
 	if (G.rec.fd >= 0) {
 		rec_round();
 		rec_close();

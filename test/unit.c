@@ -3650,6 +3650,45 @@ static void t_model_end_unsaid(void)
 }
 
 /*
+ * What a ring lost after its last LOST record is only in its events' lost
+ * counts (the kernel writes a LOST record when the ring next has room):
+ * at the end, a LOST record of the difference on that CPU, at the last
+ * time released (lost_per_cpu once saw "lost 933 (cpu0 475, cpu1 450)").
+ */
+static void t_lost_unsaid(void)
+{
+	static uint64_t ids[2] = { 11, 12 };
+	struct rb rb[2] = { { .cpu = 0, .dummy_id = 12, .lost_read = 10 },
+			    { .cpu = 1, .dummy_id = 12, .lost_read = 5 } };
+
+	set_attr(0, SMP_LIVE, layouts[0].id);
+	set_attr(1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, 0);
+	for (int i = 0; i < 2; i++) {
+		G.ev.attr[i].ids = &ids[i];
+		G.ev.attr[i].nids = 1;
+	}
+	idmap_build();
+	G.m.ncpu = 2;
+	G.rg.rb = rb;
+	G.rg.nrb = 2;
+	G.n.lostv[0] = (struct lostc){ 7, 100, 200 };	/* CPU 0's LOST records said 7 */
+	G.n.lost = 7;
+	G.mg.released = 5000;
+	pe_lost_unsaid();
+	CHECK(G.n.lost == 15 && G.n.lostv[0].n == 10 && G.n.lostv[1].n == 5,
+	      "lost %" PRIu64 ", cpu0 %" PRIu64 ", cpu1 %" PRIu64 " (want 15, 10, 5)",
+	      G.n.lost, G.n.lostv[0].n, G.n.lostv[1].n);
+	CHECK(G.n.lostv[0].first == 100 && G.n.lostv[0].last == 5000 && G.n.lostv[1].first == 5000,
+	      "cpu0 from %" PRIu64 " to %" PRIu64 ", cpu1 from %" PRIu64 " (want 100, 5000, 5000)",
+	      G.n.lostv[0].first, G.n.lostv[0].last, G.n.lostv[1].first);
+	pe_lost_unsaid();				/* said now: nothing more */
+	CHECK(G.n.lost == 15, "a second time: lost %" PRIu64, G.n.lost);
+	G.rg.rb = NULL;
+	for (int i = 0; i < 2; i++)
+		G.ev.attr[i].ids = NULL;
+}
+
+/*
  * A sched_waking while the wakee still runs (it is in schedule()) is one
  * wakeup applied at its switch-out S or D, by the task that raised it; a
  * following sched_wakeup adds nothing.  irq: only by the record's flags.
@@ -4746,6 +4785,7 @@ int main(void)
 	RUN(model_early_waking);
 	RUN(model_waking_again);
 	RUN(model_end_unsaid);
+	RUN(lost_unsaid);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
