@@ -51,7 +51,8 @@
 #
 # A kernel test nobody classified is solo, a no-kernel test cpu. A test that
 # reads a shared recording counts, until the recording is made, as what
-# making it needs (shared_by). Slow tests are started first (test_slow).
+# making it needs (shared_by). Slow tests are started first, the slowest
+# first (test_slow SECONDS NAME...).
 
 # Ends with exactly "N passed, N failed, N skipped"; exits 1 on any failure.
 
@@ -316,7 +317,10 @@ killed_perf_make() { killed_perf "$1/p" -e sched:sched_switch -e sched:sched_wak
 declare -A CLASS=() SLOW=() NEEDS=() NEED_CLASS=()
 JOBS=() JOB_CLASS=()
 test_class() { local c=$1 f; shift; for f; do CLASS[$f]=$c; done; }
-test_slow() { local f; for f; do SLOW[$f]=1; done; }
+# test_slow SECONDS NAME...: these take about SECONDS of CPU (or of wall,
+# if more) on this 2-CPU machine beside the others: started first, the
+# slowest first.
+test_slow() { local s=$1 f; shift; for f; do SLOW[$f]=$s; done; }
 # shared_by NAME CLASS TEST...: the shared recording NAME is made by the
 # first of these tests to ask for it; until it is made, each of them
 # counts as CLASS (what making it needs) if that is stricter than its own.
@@ -411,21 +415,20 @@ run_jobs() {
 	declare -A RCLASS=()
 	heavy_max=${TEST_HEAVY:-$max}
 	# the strictest first (while they run, quiet tests fill the other
-	# places; beside the exact ones, cpu ones), the slow first in a class,
-	# then the rest as handed over
-	for c in solo sensitive exact; do
-		for k in 1 ''; do
-			for i in "${!JOBS[@]}"; do
-				[ "${JOB_CLASS[$i]}" = "$c" ] && [ "${SLOW[${JOBS[$i]}]:-}" = "$k" ] && order+=("$i")
-			done
-		done
-	done
-	for k in 1 ''; do
+	# places; beside the exact ones, cpu ones), the slow first in a class
+	# (the slowest first), then the rest as handed over
+	slow_first() {	# the jobs of classes $@ (by rank), slowest first
 		for i in "${!JOBS[@]}"; do
-			[ "${RANK[${JOB_CLASS[$i]}]}" -lt "${RANK[exact]}" ] && [ "${SLOW[${JOBS[$i]}]:-}" = "$k" ] &&
-				order+=("$i")
-		done
+			for c; do
+				[ "${JOB_CLASS[$i]}" = "$c" ] || continue
+				printf '%d %d %d\n' "${SLOW[${JOBS[$i]}]:-0}" $((-i)) "$i"
+			done
+		done | sort -k1,1nr -k2,2nr | cut -d' ' -f3
+	}
+	for c in solo sensitive exact; do
+		mapfile -t -O ${#order[@]} order < <(slow_first "$c")
 	done
+	mapfile -t -O ${#order[@]} order < <(slow_first quiet cpu busy)
 	if [ -n "${TEST_LIST:-}" ]; then	# TEST_LIST=1: the order and classes only
 		for i in "${order[@]}"; do echo "${JOB_CLASS[$i]} ${JOBS[$i]}"; done
 		exit 0
@@ -527,7 +530,7 @@ git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 && untracked >"$T
 
 unit() { unit_binary unit "$ROOT/test/unit"; }
 unit-san() { unit_binary unit-san "$ROOT/test/unit-san"; }
-test_slow unit-san
+test_slow 2 unit-san
 run_tests unit unit-san
 
 for t in "$ROOT"/test/t_*.sh; do

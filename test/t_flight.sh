@@ -126,6 +126,6 @@ flight_bad_options() {
 test_class quiet flight_bad_options
 test_class sensitive flight_trigger
 test_class busy flight_no_trigger flight_rss_flat
-test_slow flight_rss_flat
+test_slow 14 flight_rss_flat
 run_tests flight_bad_options
 kernel_tests flight_trigger flight_no_trigger flight_rss_flat

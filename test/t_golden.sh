@@ -114,5 +114,5 @@ zoom_checkpoints() {
 	fi
 }
 
-test_slow golden_outputs	# 20 s
+test_slow 10 golden_outputs
 run_tests golden_outputs zoom_checkpoints

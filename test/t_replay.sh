@@ -432,7 +432,7 @@ bad_input_synthetic() {
 }
 
 test_class cpu bad_input_synthetic
-test_slow bad_input_synthetic
+test_slow 18 bad_input_synthetic
 run_tests bad_input_synthetic
 
 # ---------------------------------------------------------------- kernel
@@ -749,7 +749,7 @@ test_class sensitive replay_three_forms
 test_class cpu bad_input_recording
 test_class busy replay_stdin replay_killed_perf replay_evicts_tasks
 test_class quiet replay_compressed
-test_slow bad_input_recording
+test_slow 17 bad_input_recording
 kernel_tests bad_input_recording replay_timehist_agrees replay_perf_big_rings \
 	replay_perf_sched_record replay_stdin replay_three_forms \
 	replay_killed_perf replay_compressed replay_evicts_tasks

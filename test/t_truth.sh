@@ -196,6 +196,7 @@ test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
 test_class busy truth_invariants_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
-test_slow truth_sim truth_invariants_recorded
+test_slow 26 truth_sim
+test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
 kernel_tests truth_invariants_recorded

@@ -1010,7 +1010,8 @@ else
 		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
 		view_command_output view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
-	test_slow view_history_replay view_history_live view_cpu_migrate
+	test_slow 13 view_history_live
+	test_slow 6 view_history_replay view_cpu_migrate
 	shared_by pp exact view_replay view_replay_speed view_vt100_bytes view_term_dumb \
 		view_fatal_signal
 	run_tests view_not_a_tty view_replay view_replay_speed view_vt100_bytes view_term_dumb \
