@@ -3405,11 +3405,18 @@ static void model_wake(const struct ev *e, uint64_t t)
 		n->cpu = e->c;
 }
 
-/* Feed one event, in time order, to the model. */
-static void model_event(const struct ev *e)
+/*
+ * What every event gets before its own rule: names (COMM, also of tasks
+ * synthesized at time 0), the first event's time, an event older than
+ * what the model has applied (its CPU is unknown from its last record), a
+ * loss (a gap), the CPU's last record and first tracepoint, and what the
+ * record tells of the task running on its CPU.  Returns the time the event
+ * is applied at, or 0 if it ends here.
+ */
+static uint64_t model_pre(const struct ev *e)
 {
 	uint64_t t = e->time;
-	struct task *p, *n;
+	struct task *p;
 
 	if (e->kind == EV_COMM) {	/* names, also of synthesized tasks at time 0 */
 		if ((p = task_get(e->b, t ? t : G.m.last, NULL))) {
@@ -3418,7 +3425,7 @@ static void model_event(const struct ev *e)
 		}
 	}
 	if (!t)
-		return;
+		return 0;
 	if (!G.m.first) {	/* tasks named before the first event: unknown from it */
 		G.m.first = t;
 		for (int i = 0; i < G.m.ntask; i++)
@@ -3432,7 +3439,7 @@ static void model_event(const struct ev *e)
 			model_gap_cpu(e->cpu, G.m.last, 0);
 			G.m.cpu[e->cpu].late = true;
 		}
-		return;
+		return 0;
 	}
 	if (t < G.m.last)
 		t = G.m.last;
@@ -3443,7 +3450,7 @@ static void model_event(const struct ev *e)
 			model_gap_cpu(e->cpu, t, e->v);	/* the kernel lost records of one ring */
 		else
 			model_gap(t, e->v > 0 ? e->v : 0);	/* a pause, or a loss of unknown place */
-		return;
+		return 0;
 	}
 	G.m.last = t;
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu)
@@ -3458,6 +3465,48 @@ static void model_event(const struct ev *e)
 	}
 	if (e->kind != EV_SWITCH && e->kind != EV_LOST && e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
 		model_evidence(e->cpu, e->tid, t, e->kind >= EV_NTP && e->kind <= EV_EXIT);
+	return t;
+}
+
+/* An I/O call's entry or exit (-I) at time t: its wait, bytes and interval. */
+static void model_io(const struct ev *e, uint64_t t)
+{
+	struct task *p;
+
+	if (e->kind == EV_SYS_ENTER) {
+		if ((p = task_get(e->tid, t, NULL))) {
+			p->in_io = true;
+			p->io_call = e->b;
+			p->io_start = t;
+		}
+	} else if ((p = task_get(e->tid, t, NULL)) && p->in_io && p->io_call == e->b) {
+		int kind = io_calls[e->b].kind;
+
+		/* no task_io_wait: it ran at this sample, so a waiting
+		 * state now is one whose switch-in was lost */
+		p->in_io = false;
+		p->io_ns += t - p->io_start;
+		p->io_count++;
+		if (e->v < 0)
+			p->io_errors++;
+		else if (kind == IO_READ)
+			p->io_rbytes += e->v;
+		else if (kind == IO_WRITE)
+			p->io_wbytes += e->v;
+		ival_add(&p->last_iival, p - G.m.task, e->b,
+			 e->v < INT32_MIN ? INT32_MIN : e->v > INT32_MAX ? INT32_MAX : (int32_t)e->v,
+			 p->io_start, t > p->io_start ? t : p->io_start + 1);
+	}
+}
+
+/* Feed one event, in time order, to the model: model_pre, then its rule. */
+static void model_event(const struct ev *e)
+{
+	uint64_t t = model_pre(e);
+	struct task *p, *n;
+
+	if (!t)
+		return;
 	switch (e->kind) {
 	case EV_SWITCH:
 		if (model_cpu_ok(e->cpu))
@@ -3507,31 +3556,8 @@ static void model_event(const struct ev *e)
 			model_irq(e, e->cpu, t);
 		break;
 	case EV_SYS_ENTER:
-		if ((p = task_get(e->tid, t, NULL))) {
-			p->in_io = true;
-			p->io_call = e->b;
-			p->io_start = t;
-		}
-		break;
 	case EV_SYS_EXIT:
-		if ((p = task_get(e->tid, t, NULL)) && p->in_io && p->io_call == e->b) {
-			int kind = io_calls[e->b].kind;
-
-			/* no task_io_wait: it ran at this sample, so a waiting
-			 * state now is one whose switch-in was lost */
-			p->in_io = false;
-			p->io_ns += t - p->io_start;
-			p->io_count++;
-			if (e->v < 0)
-				p->io_errors++;
-			else if (kind == IO_READ)
-				p->io_rbytes += e->v;
-			else if (kind == IO_WRITE)
-				p->io_wbytes += e->v;
-			ival_add(&p->last_iival, p - G.m.task, e->b,
-				 e->v < INT32_MIN ? INT32_MIN : e->v > INT32_MAX ? INT32_MAX : (int32_t)e->v,
-				 p->io_start, t > p->io_start ? t : p->io_start + 1);
-		}
+		model_io(e, t);
 		break;
 	}
 }
@@ -6259,9 +6285,84 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 }
 
 /*
- * Stream the records of the opened recording through the merge to emit(),
- * up to the first record newer than limit (which stays unread, for paced
- * replay).  Returns 1 at the limit, 2 when a followed stream has nothing
+ * Record r (sz bytes, of type, at file offset roff; parsed: rec_info's
+ * result in *ri, -1 if not parsed yet) of the opened recording, read:
+ * perf's own records (rounds, pipe mode's headers), then to emit() at
+ * once (tc's files are in time order, synthesized records have no time)
+ * or into the merge's queues.
+ */
+static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff, int parsed, struct rinfo *ri)
+{
+	uint64_t t;
+
+	switch (type) {
+	case PR_FINISHED_ROUND:
+	case PR_FINISHED_INIT:
+		t = G.rc.round_prev;
+		mrg_release(t);
+		G.rc.round_prev = G.rc.tmax;
+		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next &&
+		    G.mg.misplaced == G.rc.round_misplaced && !G.rc.round_lost)
+			rd_ckpt(G.rc.round_off, roff + sz, t);
+		G.rc.round_off = roff + sz;
+		G.rc.round_misplaced = G.mg.misplaced;
+		G.rc.round_lost = false;
+		return;
+	case PR_HEADER_ATTR:
+		rd_attr_rec(r, sz);
+		return;
+	case PR_HEADER_TRACING_DATA:
+		rd_tracing_rec(r, sz);
+		return;
+	case PR_HEADER_FEATURE:
+		rd_feature_rec(r, sz);
+		return;
+	case PR_COMPRESSED:
+		die("the recording is compressed (perf record -z): record without -z, or decompress it with perf inject -i FILE -o PLAIN");
+	}
+	if (type >= PR_HEADER_ATTR)
+		return;		/* other user records: skipped by size */
+	if (!G.mg.q) {
+		rd_queues();
+		parsed = rec_info(r, sz, ri);
+	}
+	if (parsed < 0) {
+		G.bad.id++;
+		return;
+	}
+	if (ri->cpu >= G.m.ncpu) {
+		G.bad.cpu++;
+		return;
+	}
+	if (type == PERF_RECORD_SAMPLE)
+		G.ev.attr[ri->attr].nsamples++;
+	if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri->attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
+		return;		/* an event tc does not use (perf's sched:*): no output has it */
+	if (roff < G.rc.skip_off && (!ri->has_time || !ri->time || ri->time <= G.rc.skip_t))
+		return;		/* released before the checkpoint this pass started from */
+	if (!ri->has_time || !ri->time) {	/* synthesized: at once, as perf does */
+		emit(r, sz, G.mg.released, ri);
+		return;
+	}
+	t = ri->time;
+	if (t > G.rc.tmax)
+		G.rc.tmax = t;
+	if (G.rd.sorted) {	/* tc's own: in time order, but a LOST record where its loss began */
+		if (t < G.mg.released)
+			G.bad.order++;
+		else if (type != PERF_RECORD_LOST)
+			G.mg.released = t;
+		emit(r, sz, t, ri);
+		return;
+	}
+	G.rc.round_lost |= type == PERF_RECORD_LOST;
+	rd_queue(r, sz, t, ri, roff);
+}
+
+/*
+ * Stream the records of the opened recording through the merge to emit()
+ * (rd_record), up to the first record newer than limit (which stays
+ * unread, for paced replay).  Returns 1 at the limit, 2 when a followed stream has nothing
  * more yet (a partial record stays unread), 0 if the data ended cleanly,
  * -1 if it ended in a broken record (what came before was emitted).
  */
@@ -6276,7 +6377,6 @@ static int rd_run(uint64_t limit)
 		size_t sz = g16(r + 6);
 		uint64_t roff = G.rc.off + G.rc.pos;
 		struct rinfo ri;
-		uint64_t t;
 		int parsed = -1;
 
 		if (G.rc.ck_on && G.rd.sorted && roff >= G.rd.ck_next)
@@ -6312,68 +6412,7 @@ static int rd_run(uint64_t limit)
 			ret = -1;	/* pipe mode's, out of place in a file: the save stops */
 			break;
 		}
-		switch (type) {
-		case PR_FINISHED_ROUND:
-		case PR_FINISHED_INIT:
-			t = G.rc.round_prev;
-			mrg_release(t);
-			G.rc.round_prev = G.rc.tmax;
-			if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next &&
-			    G.mg.misplaced == G.rc.round_misplaced && !G.rc.round_lost)
-				rd_ckpt(G.rc.round_off, roff + sz, t);
-			G.rc.round_off = roff + sz;
-			G.rc.round_misplaced = G.mg.misplaced;
-			G.rc.round_lost = false;
-			continue;
-		case PR_HEADER_ATTR:
-			rd_attr_rec(r, sz);
-			continue;
-		case PR_HEADER_TRACING_DATA:
-			rd_tracing_rec(r, sz);
-			continue;
-		case PR_HEADER_FEATURE:
-			rd_feature_rec(r, sz);
-			continue;
-		case PR_COMPRESSED:
-			die("the recording is compressed (perf record -z): record without -z, or decompress it with perf inject -i FILE -o PLAIN");
-		}
-		if (type >= PR_HEADER_ATTR)
-			continue;	/* other user records: skipped by size */
-		if (!G.mg.q) {
-			rd_queues();
-			parsed = rec_info(r, sz, &ri);
-		}
-		if (parsed < 0) {
-			G.bad.id++;
-			continue;
-		}
-		if (ri.cpu >= G.m.ncpu) {
-			G.bad.cpu++;
-			continue;
-		}
-		if (type == PERF_RECORD_SAMPLE)
-			G.ev.attr[ri.attr].nsamples++;
-		if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri.attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
-			continue;	/* an event tc does not use (perf's sched:*): no output has it */
-		if (roff < G.rc.skip_off && (!ri.has_time || !ri.time || ri.time <= G.rc.skip_t))
-			continue;	/* released before the checkpoint this pass started from */
-		if (!ri.has_time || !ri.time) {	/* synthesized: at once, as perf does */
-			emit(r, sz, G.mg.released, &ri);
-			continue;
-		}
-		t = ri.time;
-		if (t > G.rc.tmax)
-			G.rc.tmax = t;
-		if (G.rd.sorted) {	/* tc's own: in time order, but a LOST record where its loss began */
-			if (t < G.mg.released)
-				G.bad.order++;
-			else if (type != PERF_RECORD_LOST)
-				G.mg.released = t;
-			emit(r, sz, t, &ri);
-			continue;
-		}
-		G.rc.round_lost |= type == PERF_RECORD_LOST;
-		rd_queue(r, sz, t, &ri, roff);
+		rd_record(r, sz, type, roff, parsed, &ri);
 	}
 	if (G.rc.wait)
 		return 2;	/* more may come: the queues wait for their rounds */
