@@ -3649,6 +3649,22 @@ static void t_model_end_unsaid(void)
 	      p->total[ST_RUNNING], p->missing_out);
 }
 
+/* tc's live attrs on 2 CPUs: sched_switch (id 11, layouts[0]) and a
+ * second event of sample type st (id 12, a dummy). */
+static void live_attrs(uint64_t st)
+{
+	static uint64_t ids[2] = { 11, 12 };
+
+	set_attr(0, SMP_LIVE, layouts[0].id);
+	set_attr(1, st, 0);
+	for (int i = 0; i < 2; i++) {
+		G.ev.attr[i].ids = &ids[i];
+		G.ev.attr[i].nids = 1;
+	}
+	idmap_build();
+	G.m.ncpu = 2;
+}
+
 /*
  * What a ring lost after its last LOST record is only in its events' lost
  * counts (the kernel writes a LOST record when the ring next has room):
@@ -3657,18 +3673,10 @@ static void t_model_end_unsaid(void)
  */
 static void t_lost_unsaid(void)
 {
-	static uint64_t ids[2] = { 11, 12 };
 	struct rb rb[2] = { { .cpu = 0, .dummy_id = 12, .lost_read = 10 },
 			    { .cpu = 1, .dummy_id = 12, .lost_read = 5 } };
 
-	set_attr(0, SMP_LIVE, layouts[0].id);
-	set_attr(1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, 0);
-	for (int i = 0; i < 2; i++) {
-		G.ev.attr[i].ids = &ids[i];
-		G.ev.attr[i].nids = 1;
-	}
-	idmap_build();
-	G.m.ncpu = 2;
+	live_attrs(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
 	G.rg.rb = rb;
 	G.rg.nrb = 2;
 	G.n.lostv[0] = (struct lostc){ 7, 100, 200 };	/* CPU 0's LOST records said 7 */
@@ -4099,19 +4107,11 @@ static void rec_fake_tfs(const char *dir)
  * after it in cut (NULL: none). */
 static void rec_write(const char *path, const char *cut)
 {
-	static uint64_t ids[2] = { 11, 12 };
 	const struct sw_layout *L = &layouts[0];
 	uint8_t raw[128], rec[256];
 
 	fmt_add("sched", L->text, strlen(L->text));
-	set_attr(0, SMP_LIVE, L->id);
-	set_attr(1, SMP_LIVE, 0);
-	for (int i = 0; i < 2; i++) {
-		G.ev.attr[i].ids = &ids[i];
-		G.ev.attr[i].nids = 1;
-	}
-	idmap_build();
-	G.m.ncpu = 2;
+	live_attrs(SMP_LIVE);
 	G.opt.rec_path = path;
 	rec_open(2);
 	for (int i = 0; i < REC_NEV; i++) {
