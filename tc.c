@@ -532,6 +532,7 @@ static struct {
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
+		uint64_t tp_last;	/* the last one so far (side-band may come after: model_end_untraced) */
 		uint64_t evicted_tasks, bad_pid, gaps;
 		uint64_t inferred;	/* switch-ins the kernel did not report */
 		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
@@ -3458,6 +3459,7 @@ static uint64_t model_pre(const struct ev *e)
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)) {
 		if (!G.m.tp_first)
 			G.m.tp_first = t;
+		G.m.tp_last = t;
 		G.m.untraced -= !G.m.cpu[e->cpu].traced && G.m.cpu[e->cpu].sideband;
 		if (!G.m.cpu[e->cpu].traced)
 			G.m.cpu[e->cpu].first = t;
@@ -3586,22 +3588,35 @@ static bool model_end_exited(int c)
 	return cur && cur->exited && cur->state == ST_RUNNING && cur->run_cpu == c;
 }
 
+/* At the end: does CPU c run a task believed running from side-band
+ * records only, after the trace's last tracepoint record?  perf record
+ * switches its tracepoints off before its side-band event: a FORK or EXIT
+ * record after them says who ran then, not for how long. */
+static bool model_end_untraced(int c)
+{
+	const struct cpu *cp = &G.m.cpu[c];
+	const struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+
+	return cur && cur->state == ST_RUNNING && cur->run_cpu == c && cur->since > G.m.tp_last;
+}
+
 /* Close every open state at the last event (end of a replay or summary).
- * A CPU that may have left idle without a word (model_end_idle), or whose
- * task has exited without a last switch (model_end_exited), may run a
- * woken task: what it ran ends at its last record, and a task still
- * queued on it is unknown since it was woken. */
+ * A CPU that may have left idle without a word (model_end_idle), whose
+ * task has exited without a last switch (model_end_exited), or runs a
+ * task seen only in side-band records after the last tracepoint
+ * (model_end_untraced), may run a woken task: what it ran ends at its last
+ * record, and a task still queued on it is unknown since it was woken. */
 static void model_end(void)
 {
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
 		if (p->state == ST_RUNNABLE && p->cpu >= 0 &&
-		    (model_end_idle(p->cpu) || model_end_exited(p->cpu)))
+		    (model_end_idle(p->cpu) || model_end_exited(p->cpu) || model_end_untraced(p->cpu)))
 			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
 	}
 	for (int c = 0; c < G.m.ncpu; c++)
-		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_exited(c))
+		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_exited(c) || model_end_untraced(c))
 			model_end_cur(c);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);

@@ -3649,6 +3649,34 @@ static void t_model_end_unsaid(void)
 	      p->total[ST_RUNNING], p->missing_out);
 }
 
+/*
+ * perf record switches its tracepoints off before its side-band event: a
+ * FORK record after the last tracepoint says its task ran then, not until
+ * the end (replay_perf_sched_record once had bash running 1.5 ms more
+ * than timehist after such a FORK).  Fails without model_end_untraced.
+ */
+static void t_model_end_untraced(void)
+{
+	struct ev f = { .kind = EV_FORK, .time = 5000, .cpu = 0, .tid = 10, .pid = 10, .a = 11, .c = 11 };
+	struct ev x = { .kind = EV_EXIT, .time = 8000, .cpu = 1, .tid = 30, .pid = 30, .a = 30, .c = 30 };
+	const struct task *p;
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 10);
+	ev_switch(1000, 1, 0, 0, 30);
+	ev_switch(2000, 0, 10, 0, 20);			/* 10 preempted: the last tracepoint */
+	model_event(&f);				/* 10 forks on CPU 0 at 5000 */
+	model_event(&x);				/* the last record, at 8000 */
+	model_end();
+	p = task_of(10);
+	CHECK(p->total[ST_RUNNING] == 1000, "10 ran %" PRIu64 " ns, want 1000 (not 3000 more after its FORK)",
+	      p->total[ST_RUNNING]);
+	p = task_of(30);
+	CHECK(p->total[ST_RUNNING] == 7000, "30 ran %" PRIu64 " ns, want 7000 (running since before it)",
+	      p->total[ST_RUNNING]);
+}
+
 /* tc's live attrs on 2 CPUs: sched_switch (id 11, layouts[0]) and a
  * second event of sample type st (id 12, a dummy). */
 static void live_attrs(uint64_t st)
@@ -4785,6 +4813,7 @@ int main(void)
 	RUN(model_early_waking);
 	RUN(model_waking_again);
 	RUN(model_end_unsaid);
+	RUN(model_end_untraced);
 	RUN(lost_unsaid);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
