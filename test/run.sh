@@ -393,13 +393,25 @@ job_class() {
 # What a class puts on the machine (load: 0 nothing to speak of, 1 CPU
 # time at nice 10, 3 CPU time and a flood of trace events, or a workload
 # whose events all count) and the most it bears beside it, all the others'
-# loads added. pair_ok A B: tests of classes A
-# and B may run at the same time.
+# loads added. pair_ok A B: tests of classes A and B may run at the same
+# time.
 declare -A LOAD=([quiet]=0 [cpu]=1 [busy]=3 [exact]=3 [sensitive]=3 [solo]=99)
 declare -A BEARS=([quiet]=99 [cpu]=99 [busy]=99 [exact]=2 [sensitive]=-1 [solo]=-1)
 pair_ok() { [ "${LOAD[$1]}" -le "${BEARS[$2]}" ] && [ "${LOAD[$2]}" -le "${BEARS[$1]}" ]; }
 # (A test that bears -1 bears nothing, not even a quiet test, whose load is
 # 0: it starts only when nothing runs.)
+
+# slow_first CLASS...: the jobs of these classes, the slow ones first (the
+# slowest first: test_slow), then the others, each group as handed over.
+slow_first() {
+	local i c
+	for i in "${!JOBS[@]}"; do
+		for c; do
+			[ "${JOB_CLASS[$i]}" = "$c" ] || continue
+			printf '%d %d %d\n' "${SLOW[${JOBS[$i]}]:-0}" $((-i)) "$i"
+		done
+	done | sort -k1,1nr -k2,2nr | cut -d' ' -f3
+}
 
 # Run the jobs, TEST_JOBS at a time (default: two per CPU; TEST_HEAVY: at
 # most so many of them not quiet, default all), each beside only what its
@@ -417,14 +429,6 @@ run_jobs() {
 	# the strictest first (while they run, quiet tests fill the other
 	# places; beside the exact ones, cpu ones), the slow first in a class
 	# (the slowest first), then the rest as handed over
-	slow_first() {	# the jobs of classes $@ (by rank), slowest first
-		for i in "${!JOBS[@]}"; do
-			for c; do
-				[ "${JOB_CLASS[$i]}" = "$c" ] || continue
-				printf '%d %d %d\n' "${SLOW[${JOBS[$i]}]:-0}" $((-i)) "$i"
-			done
-		done | sort -k1,1nr -k2,2nr | cut -d' ' -f3
-	}
 	for c in solo sensitive exact; do
 		mapfile -t -O ${#order[@]} order < <(slow_first "$c")
 	done
