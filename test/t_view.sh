@@ -633,7 +633,7 @@ tv_cpus_drawn() {
 
 
 # A recording of 2 busy CPUs by the simulator (test/sim: 400,000 steps of
-# 40 tasks, 2.2 s, about 95,000 switches a CPU), replayed with 2 MiB of
+# 40 tasks, 4.4 s, about 89,000 switches a CPU), replayed with 2 MiB of
 # history (too little to keep the whole file exact): both CPU rows are
 # drawn over 95 % of the columns at the whole zoom and zoomed in 8x at
 # 1/8, 1/2 and 7/8 of it, and zoomed in the span is exact (tc read it
