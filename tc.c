@@ -532,7 +532,7 @@ static struct {
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
-		uint64_t tp_last;	/* the last one so far (side-band may come after: model_end_untraced) */
+		uint64_t tp_last;	/* the last one so far (side-band may come after: model_end_cut) */
 		uint64_t evicted_tasks, bad_pid, gaps;
 		uint64_t inferred;	/* switch-ins the kernel did not report */
 		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
@@ -2708,7 +2708,10 @@ static void lat_wake_only(struct task *p);
  *                  word: unknown from its last record, and so is a task
  *                  still queued on it since it was woken.  So is a CPU
  *                  whose running task has exited (EXIT record): its last
- *                  switch-out, which follows at once, is missing.
+ *                  switch-out, which follows at once, is missing; and one
+ *                  whose task is believed running only from side-band
+ *                  records after the last tracepoint record (perf switches
+ *                  its tracepoints off first).
  * Every pid and CPU number from the data is bounds-checked.
  */
 
@@ -2831,6 +2834,16 @@ static struct task *task_find(int tid)
 	if (!G.m.task_slot || tid <= 0 || tid > PID_MAX || !G.m.task_slot[tid])
 		return NULL;
 	return &G.m.task[G.m.task_slot[tid] - 1];
+}
+
+/* The task tc believes running on CPU c, or NULL (the idle task, none
+ * known, or one whose run there has ended). */
+static struct task *cpu_running(int c)
+{
+	const struct cpu *cp = &G.m.cpu[c];
+	struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+
+	return cur && cur->state == ST_RUNNING && cur->run_cpu == c ? cur : NULL;
 }
 
 /* The slot to reuse when the task table is full: the exited task seen
@@ -3059,10 +3072,10 @@ static void irq_done(int c, int tid, bool soft, int irq, int slot, uint64_t star
 {
 	struct cpu *cp = &G.m.cpu[c];
 	struct irq_stat *s = slot >= 0 ? &G.m.irqs[slot] : irq_stat(c, soft, irq, true);
-	struct task *p = cp->cur > 0 && cp->cur == tid ? task_find(tid) : NULL;
+	struct task *p = cpu_running(c);
 
 	*(soft ? &cp->softirq_ns : &cp->irq_ns) += ns;
-	if (p && p->state == ST_RUNNING && p->run_cpu == c)
+	if (p && p->tid == tid)
 		p->irq_ns += ns;
 	if (s) {
 		s->count++;
@@ -3244,9 +3257,9 @@ static void model_displace(struct task *p)
 static void model_end_cur(int c)
 {
 	struct cpu *cp = &G.m.cpu[c];
-	struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+	struct task *cur = cpu_running(c);
 
-	if (cur && cur->state == ST_RUNNING && cur->run_cpu == c)
+	if (cur)
 		model_displace(cur);
 	else if (cp->cur >= 0)
 		cpu_unknown(c, cp->cur_last > cp->since ? cp->cur_last : cp->since, UNK_AUX(UNK_MISSING, 0));
@@ -3576,47 +3589,36 @@ static bool model_end_idle(int c)
 	return cp->inferred_idle || (cp->cur == 0 && cp->idle_exit);
 }
 
-/* At the end: is the task believed running on CPU c one that has exited
- * (its EXIT record or sched_process_exit seen)?  Its last switch follows
- * its exit at once; with that switch left out, nothing tells how long it
- * ran or what ran after. */
-static bool model_end_exited(int c)
+/* At the end: does CPU c run a task whose run does not last to the end?
+ * One that has exited (its EXIT record or sched_process_exit seen): its
+ * last switch follows its exit at once, and with that switch left out
+ * nothing tells how long it ran or what ran after.  One believed running
+ * from side-band records only, after the trace's last tracepoint record:
+ * perf record switches its tracepoints off before its side-band event, so
+ * a FORK or EXIT record after them says who ran then, not for how long. */
+static bool model_end_cut(int c)
 {
-	const struct cpu *cp = &G.m.cpu[c];
-	const struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
+	const struct task *cur = cpu_running(c);
 
-	return cur && cur->exited && cur->state == ST_RUNNING && cur->run_cpu == c;
-}
-
-/* At the end: does CPU c run a task believed running from side-band
- * records only, after the trace's last tracepoint record?  perf record
- * switches its tracepoints off before its side-band event: a FORK or EXIT
- * record after them says who ran then, not for how long. */
-static bool model_end_untraced(int c)
-{
-	const struct cpu *cp = &G.m.cpu[c];
-	const struct task *cur = cp->cur > 0 ? task_find(cp->cur) : NULL;
-
-	return cur && cur->state == ST_RUNNING && cur->run_cpu == c && cur->since > G.m.tp_last;
+	return cur && (cur->exited || cur->since > G.m.tp_last);
 }
 
 /* Close every open state at the last event (end of a replay or summary).
- * A CPU that may have left idle without a word (model_end_idle), whose
- * task has exited without a last switch (model_end_exited), or runs a
- * task seen only in side-band records after the last tracepoint
- * (model_end_untraced), may run a woken task: what it ran ends at its last
- * record, and a task still queued on it is unknown since it was woken. */
+ * A CPU that may have left idle without a word (model_end_idle), or whose
+ * running task's run does not last to the end (model_end_cut), may run a
+ * woken task: what it ran ends at its last record, and a task still queued
+ * on it is unknown since it was woken. */
 static void model_end(void)
 {
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
 		if (p->state == ST_RUNNABLE && p->cpu >= 0 &&
-		    (model_end_idle(p->cpu) || model_end_exited(p->cpu) || model_end_untraced(p->cpu)))
+		    (model_end_idle(p->cpu) || model_end_cut(p->cpu)))
 			task_unknown(p, p->since, UNK_AUX(UNK_MISSING, 0));
 	}
 	for (int c = 0; c < G.m.ncpu; c++)
-		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_exited(c) || model_end_untraced(c))
+		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_cut(c))
 			model_end_cur(c);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);

@@ -3653,7 +3653,8 @@ static void t_model_end_unsaid(void)
  * perf record switches its tracepoints off before its side-band event: a
  * FORK record after the last tracepoint says its task ran then, not until
  * the end (replay_perf_sched_record once had bash running 1.5 ms more
- * than timehist after such a FORK).  Fails without model_end_untraced.
+ * than timehist after such a FORK).  Fails without model_end_cut's
+ * side-band rule.
  */
 static void t_model_end_untraced(void)
 {
