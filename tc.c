@@ -153,6 +153,36 @@ _Static_assert(offsetof(struct file_header, data) == 40 && offsetof(struct file_
 	       "the header's layout is perf's");
 #define FILE_ATTR_SIZE 128			/* perf_event_attr as written */
 
+/* The sample_id after a side-band record of tc's dummy event (TID, TIME,
+ * CPU, IDENTIFIER), and the records tc writes itself in that layout: a
+ * task's name (COMM), a loss no LOST record reported, a pause (an empty
+ * LOST_SAMPLES). */
+struct dummy_sid {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t id;
+};
+struct comm_rec {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	char comm[16];
+	struct dummy_sid sid;
+};
+struct lost_rec {
+	struct perf_event_header h;
+	uint64_t id, lost;
+	struct dummy_sid sid;
+};
+struct lost_samples_rec {
+	struct perf_event_header h;
+	uint64_t lost;
+	struct dummy_sid sid;
+};
+_Static_assert(sizeof(struct dummy_sid) == 32 && sizeof(struct comm_rec) == 64 &&
+	       sizeof(struct lost_rec) == 56 && sizeof(struct lost_samples_rec) == 48,
+	       "tc's own records: perf's layouts with the dummy's sample_id");
+
 /* What a decoded event is.  The first EV_NTP are tracepoints. */
 enum ev_kind {
 	EV_SWITCH, EV_WAKEUP, EV_WAKEUP_NEW, EV_WAKING, EV_PFORK, EV_PEXEC,
@@ -4591,25 +4621,15 @@ static void pe_lost_unsaid(void)
 	for (int k = 0; k < G.rg.nrb; k++) {
 		const struct rb *rb = &G.rg.rb[k];
 		const struct lostc *l = &G.n.lostv[rb->cpu < 63 ? rb->cpu : 63];
-		struct lost_rec {	/* PERF_RECORD_LOST, the dummy event's sample_id */
-			struct perf_event_header h;
-			uint64_t id, lost;
-			uint32_t pid, tid;
-			uint64_t time;
-			uint32_t cpu, res;
-			uint64_t identifier;
-		} r = {
-			.h = { .type = PERF_RECORD_LOST, .size = sizeof(r) },
-			.id = rb->dummy_id, .time = G.mg.released, .cpu = (uint32_t)rb->cpu,
-			.identifier = rb->dummy_id,
+		struct lost_rec r = {
+			.h = { .type = PERF_RECORD_LOST, .size = sizeof(r) }, .id = rb->dummy_id,
+			.sid = { .time = G.mg.released, .cpu = (uint32_t)rb->cpu, .id = rb->dummy_id },
 		};
-		_Static_assert(sizeof(struct lost_rec) == 56 && offsetof(struct lost_rec, time) == 32,
-			       "a LOST record with TID, TIME, CPU and IDENTIFIER");
 
 		if (rb->lost_read <= l->n || !rb->dummy_id)
 			continue;
 		r.lost = rb->lost_read - l->n;
-		emit((const uint8_t *)&r, sizeof(r), r.time, NULL);
+		emit((const uint8_t *)&r, sizeof(r), r.sid.time, NULL);
 	}
 }
 
@@ -5304,29 +5324,16 @@ static void rec_save_close(const char *base, int n, const char *extra, char *msg
 	G.rec.first = G.rec.last = 0;
 }
 
-/* A COMM record as tc synthesizes it (time 0), in the dummy event's
- * sample_id layout: TID, TIME, CPU, IDENTIFIER after the name. */
-struct comm_rec {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	char comm[16];
-	uint32_t sid_pid, sid_tid;	/* sample_id */
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t id;
-};
-_Static_assert(sizeof(struct comm_rec) == 64 && offsetof(struct comm_rec, id) == 56,
-	       "a synthesized COMM record is 64 bytes, its IDENTIFIER last");
-
-/* Fill r with the COMM record naming tid (of thread group pid) comm. */
+/* Fill r with the COMM record naming tid (of thread group pid) comm, as
+ * tc synthesizes it (time 0). */
 static void rec_comm(struct comm_rec *r, int pid, int tid, const char *comm)
 {
 	memset(r, 0, sizeof(*r));
 	r->h = (struct perf_event_header){ .type = PERF_RECORD_COMM, .size = sizeof(*r) };
-	r->pid = r->sid_pid = pid;
-	r->tid = r->sid_tid = tid;
+	r->pid = r->sid.pid = pid;
+	r->tid = r->sid.tid = tid;
 	memcpy(r->comm, comm, strnlen(comm, COMM_LEN - 1));
-	r->id = G.ev.attr[G.ev.nattr - 1].ids[0];	/* the dummy event's */
+	r->sid.id = G.ev.attr[G.ev.nattr - 1].ids[0];	/* the dummy event's */
 }
 
 /*
@@ -12195,14 +12202,12 @@ static int run_record(void)
  * event before it (perf reads it as an empty loss report). */
 static void pause_marker(uint64_t t)
 {
-	const struct attr *d = &G.ev.attr[G.ev.nattr - 1];
-	uint8_t r[48] = { 0 };
-	struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(r) };
+	struct lost_samples_rec r = {
+		.h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(r) },
+		.sid = { .time = t, .id = G.ev.attr[G.ev.nattr - 1].ids[0] },	/* TID 0, CPU 0 */
+	};
 
-	memcpy(r, &h, 8);
-	memcpy(r + 24, &t, 8);			/* sample_id: TID 0, TIME, CPU 0 */
-	memcpy(r + 40, &d->ids[0], 8);		/* IDENTIFIER */
-	emit(r, sizeof(r), t, NULL);
+	emit((const uint8_t *)&r, sizeof(r), t, NULL);
 }
 
 /*

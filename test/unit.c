@@ -3725,6 +3725,23 @@ static void t_lost_unsaid(void)
 		G.ev.attr[i].ids = NULL;
 }
 
+/* The view's pause writes an empty LOST_SAMPLES record in the dummy's
+ * sample_id layout (struct lost_samples_rec): read back through emit(),
+ * a pause of 0 events at its time, which closes every state. */
+static void t_pause_marker(void)
+{
+	live_attrs(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+	model_init(2, 64, 65536);
+	ev_switch(1000, 0, 0, 0, 100);
+	pause_marker(5000);
+	CHECK(G.n.kind[EV_LOST] == 1 && G.n.lost == 0 && G.m.gaps == 1 && G.m.gapv[1].at == 5000,
+	      "pause: %" PRIu64 " loss records, %" PRIu64 " lost, %" PRIu64 " gaps at %" PRIu64 " (want 1, 0, 1, 5000)",
+	      G.n.kind[EV_LOST], G.n.lost, G.m.gaps, G.m.gapv[1].at);
+	CHECK(task_of(100)->state == ST_UNKNOWN, "task 100 is %s after the pause", st_names[task_of(100)->state]);
+	for (int i = 0; i < 2; i++)
+		G.ev.attr[i].ids = NULL;
+}
+
 /*
  * A sched_waking while the wakee still runs (it is in schedule()) is one
  * wakeup applied at its switch-out S or D, by the task that raised it; a
@@ -4816,6 +4833,7 @@ int main(void)
 	RUN(model_end_unsaid);
 	RUN(model_end_untraced);
 	RUN(lost_unsaid);
+	RUN(pause_marker);
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
