@@ -10188,14 +10188,15 @@ draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
 	return w;
 }
 
-/* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns". */
+/* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns" (a
+ * unit up from 999.5 of one, never "1e+03ms"). */
 static void fmt_dur(char *out, size_t n, uint64_t ns)
 {
 	if (ns >= 10 * NS_PER_SEC)
 		sfmt(out, n, "%.1fs", ns / 1e9);
-	else if (ns >= NS_PER_SEC)
+	else if (ns >= 999500000)
 		sfmt(out, n, "%.2fs", ns / 1e9);
-	else if (ns >= 1000000)
+	else if (ns >= 999500)
 		sfmt(out, n, "%.3gms", ns / 1e6);
 	else if (ns >= 1000)
 		sfmt(out, n, "%.3gus", ns / 1e3);
@@ -10993,7 +10994,7 @@ static void draw_help(void)
 		"  line at the bottom says why",
 		"",
 	};
-	char cnt[7][80], keys[N_KEYS + 1][48];
+	char cnt[7][80], keys[N_KEYS + 1][48], d[3][16];
 	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
 	int n, r0, c0, nc;
 
@@ -11011,9 +11012,11 @@ static void draw_help(void)
 	sfmt(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.m.inferred);
 	sfmt(cnt[3], sizeof(cnt[3]), "evicted: tasks %" PRIu64 ", intervals %" PRIu64, G.m.evicted_tasks,
 	     G.ib.evicted);
-	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %.3gms task %.3gms, lost %" PRIu64, G.hist.hp[HK_CPU].w / 1e6,
-	     G.hist.hp[HK_TASK].w / 1e6, G.hist.stolen);
-	sfmt(cnt[5], sizeof(cnt[5]), "refresh %.3gms, %" PRIu64 " ev/s", G.v.refresh_ns / 1e6, G.v.ev_rate);
+	fmt_dur(d[0], sizeof(d[0]), G.hist.hp[HK_CPU].w);
+	fmt_dur(d[1], sizeof(d[1]), G.hist.hp[HK_TASK].w);
+	fmt_dur(d[2], sizeof(d[2]), G.v.refresh_ns);
+	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %s task %s, lost %" PRIu64, d[0], d[1], G.hist.stolen);
+	sfmt(cnt[5], sizeof(cnt[5]), "refresh %s, %" PRIu64 " ev/s", d[2], G.v.ev_rate);
 	nc = sfmt(cnt[6], sizeof(cnt[6]), "lost per CPU:%s", G.n.lost ? "" : " none");
 	for (int c = 0; c < 64 && nc < (int)sizeof(cnt[6]); c++)
 		if (G.n.lostv[c].n)

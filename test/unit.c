@@ -4682,6 +4682,23 @@ static void t_view_irq(void)
 	CHECK(strstr(line, "hardirq   30 ?[2Jnic"), "Q line 2: '%s'", line);
 }
 
+/* fmt_dur: each unit up to 999.5 of it, then the next ("1.00s", never
+ * "1e+03ms", which %.3g of 999.95 gives). */
+static void t_fmt_dur(void)
+{
+	static const struct { uint64_t ns; const char *want; } c[] = {
+		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1us" }, { 999499, "999us" }, { 999500, "1ms" },
+		{ 999499999, "999ms" }, { 999500000, "1.00s" }, { 999950000, "1.00s" }, { 2000000000, "2.00s" },
+		{ 9999999999ULL, "10.00s" }, { 10000000000ULL, "10.0s" },
+	};
+	char b[32];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fmt_dur(b, sizeof(b), c[i].ns);
+		CHECK(!strcmp(b, c[i].want), "%llu ns: '%s', want '%s'", (unsigned long long)c[i].ns, b, c[i].want);
+	}
+}
+
 /* --ftrace: the print fmt of sched_switch (6.18) evaluated on raw bytes:
  * prev_state letters and "+", hostile names escaped; other expressions;
  * the fallback; the latency columns. */
@@ -4851,6 +4868,7 @@ int main(void)
 	RUN(lat_holders_gap);
 	RUN(lat_chain_ivals);
 	RUN(view_panels);
+	RUN(fmt_dur);
 	RUN(ftrace_print_fmt);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
