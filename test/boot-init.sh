@@ -28,6 +28,7 @@ export PATH=/bin
 /bin/busybox --install -s /bin
 # Quiet: the kernel's messages would land in the middle of the results.
 echo 1 >/proc/sys/kernel/printk
+echo 1 >/proc/sys/kernel/sysrq		# the host's sysrq keys on a hang (test/boot.sh)
 exec </dev/console >/dev/console 2>&1
 cd /r || exit 1
 
@@ -191,11 +192,36 @@ if [ -z "$tty" ] || [ ! -c "/dev/$tty" ]; then
 else
 	stty -F "/dev/$tty" rows 24 cols 80
 	stty -F "/dev/$tty" -g >stty.before
+	# The watchdog: tc has a 90 s timeout (SIGKILL), so a live view not
+	# over after 150 s is a task that cannot be killed, or a console
+	# that no longer sends: say where every user task is, through the
+	# kernel's log (printed on the console by polling, past a stuck tty),
+	# with the serial port's counters, and end the boot (the host then
+	# does not wait out its own timeout).
+	(
+		sleep 150
+		[ -e /r/live.rc ] && exit 0
+		echo on >/proc/sys/kernel/printk_devkmsg
+		ksay() { echo "<0>BOOT-TEST $*" >/dev/kmsg; }
+		ksay "FAIL live: not over after 150 s (tc's timeout is 90 s): a task cannot be killed or the console is stuck; each task's state and stack follow, as INFO hang lines"
+		for d in /proc/[0-9]*; do
+			c=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null | head -c 80)
+			[ -n "$c" ] || continue		# kernel threads
+			ksay "INFO hang ${d#/proc/} $(cut -d' ' -f2-3 "$d/stat" 2>/dev/null) $c"
+			while read -r l; do ksay "INFO hang   $l"; done <"$d/stack"
+		done
+		cat /proc/tty/driver/* 2>/dev/null | while read -r l; do ksay "INFO hang uart $l"; done
+		ksay DONE
+		sync
+		poweroff -f
+	) &
+	WD=$!
 	say "LIVE-GO"
 	setsid sh -c "exec </dev/$tty >/dev/$tty 2>/r/live.err; TERM=vt100 LANG=C timeout -s KILL 90 $TC --live --record /r/live.data -m 64 -w 5 -- pingpong 100000000; echo \$? >/r/live.rc" </dev/null
 	stty -F "/dev/$tty" -g >stty.after
 	echo
 	say "LIVE-END"
+	kill $WD 2>/dev/null
 	rc=$(cat live.rc 2>/dev/null)
 	send live.err live.err
 	send live.data live.data

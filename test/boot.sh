@@ -42,8 +42,13 @@
 #   - live_frame, live_help: the console's bytes, drawn by tmux at 80x24,
 #     show tc's status line and a row per CPU, and after `?` the help.
 #
-# A boot has a timeout (TC_BOOT_TIMEOUT, default 900 s): a guest that hangs
-# fails, it does not hold up CI. Prints PASS/FAIL/SKIP lines, a table of
+# A boot has a timeout (TC_BOOT_TIMEOUT, default 900 s), and so has the live
+# view: the guest's watchdog ends a live view not over 150 s after it began
+# and says, through the kernel's log, where every task is; a guest silent
+# 240 s after the q gets sysrq w and l, and an NMI (x86: the blocked tasks,
+# the CPUs' stacks and a panic, on the console). A guest that
+# hung is booted once more, with the first boot's account left in the
+# output; a second hang fails. Prints PASS/FAIL/SKIP lines, a table of
 # kernels x checks and "N passed, N failed, N skipped". Failed kernels'
 # files (console log, recordings) are kept and named.
 
@@ -143,6 +148,7 @@ QPID=
 cleanup() {
 	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null
 	[ -n "${CATPID:-}" ] && kill "$CATPID" 2>/dev/null
+	[ -n "${MCATPID:-}" ] && kill "$MCATPID" 2>/dev/null
 	tmux -L tcboot kill-server 2>/dev/null
 	if [ "$KEEP" = 1 ]; then echo "boot.sh: files kept in $TMP"; else rm -rf "$TMP"; fi
 }
@@ -288,9 +294,11 @@ fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
 # boot K: fetch, build, boot kernel K and check what comes back.
 boot() {
 	local k=$1 row debarch suite kpkg bbsuite qemu trip con kdeb bdeb image D smp t0 t1 st
-	local live_off=0 key1=0 key2=0 live_t=0 help_t=0 done_t=0 timed_out=0 KFD mem=1024
+	local live_off=0 key1=0 key2=0 live_t=0 help_t=0 done_t=0 q_t=0 timed_out=0 KFD MFD mem=1024
+	local append why_to
 	row=$(kernel_row "$k")
 	read -r _ debarch suite kpkg bbsuite qemu trip con <<<"$row"
+	append="console=$con panic=-1 quiet loglevel=1"
 	D=$TMP/$k
 	mkdir -p "$D/root/bin" "$D/files" "$D/host"
 	: >"$TMP/$k.results"
@@ -332,16 +340,22 @@ boot() {
 		note "$k: 1 vCPU (qemu's 34Kf with -smp 2: CPU 1 locks up during boot, before tc runs)" ;;
 	esac
 	case $k in mips*) mem=256 ;; esac
+	# x86: on a hang, the monitor's sysrq keys w and l print the blocked
+	# tasks and every CPU's stack, then its nmi makes the kernel panic
+	case $k in amd64* | i386*) append="$append unknown_nmi_panic" ;; esac
 
-	mkfifo "$D/con.in" "$D/con.out"
+	mkfifo "$D/con.in" "$D/con.out" "$D/mon.in" "$D/mon.out"
 	t0=$(now_ms)
 	# shellcheck disable=SC2046
 	"$qemu" $(machine_of "$k") -smp "$smp" -m "$mem" -kernel "$image" -initrd "$D/initrd.gz" \
-		-append "console=$con panic=-1 quiet loglevel=1" \
-		-display none -nodefaults -no-reboot -monitor none \
+		-append "$append" \
+		-display none -nodefaults -no-reboot \
+		-chardev "pipe,id=mon,path=$D/mon" -mon chardev=mon,mode=readline \
 		-chardev "pipe,id=con,path=$D/con" -serial chardev:con >"$D/qemu.log" 2>&1 &
 	QPID=$!
-	exec {KFD}<>"$D/con.in"
+	exec {KFD}<>"$D/con.in" {MFD}<>"$D/mon.in"
+	cat "$D/mon.out" >/dev/null &
+	MCATPID=$!
 	: >"$D/console.log"
 	cat "$D/con.out" >"$D/console.log" &
 	CATPID=$!
@@ -365,17 +379,30 @@ boot() {
 				printf '?' >&"$KFD"
 				help_t=$(now_ms) st=help
 			elif [ $((t1 - live_t)) -gt 60000 ]; then
-				st=boot2
+				q_t=$t1 st=boot2
 			fi ;;
 		help)
 			if tail -c +"$((key1 + 1))" "$D/console.log" | grep -aq 'tc keys' || [ $((t1 - help_t)) -gt 30000 ]; then
 				sleep 1
 				key2=$(fsize "$D/console.log")
 				printf 'q' >&"$KFD"
-				st=boot2
+				q_t=$(now_ms) st=boot2
 			fi ;;
 		boot2)
-			grep -aq 'BOOT-TEST DONE' "$D/console.log" && { done_t=$t1; st=ended; } ;;
+			if grep -aq 'BOOT-TEST DONE' "$D/console.log"; then
+				done_t=$t1 st=ended
+			elif [ $((t1 - q_t)) -gt 240000 ]; then
+				# the guest's watchdog (150 s after LIVE-GO) did
+				# not end it either: the kernel is stuck
+				timed_out=1 st=hung
+				printf 'sendkey alt-sysrq-w\n' >&"$MFD"
+				sleep 5
+				printf 'sendkey alt-sysrq-l\n' >&"$MFD"
+				sleep 5
+				printf 'nmi\n' >&"$MFD"
+				sleep 10
+				break
+			fi ;;
 		ended)
 			# poweroff should end qemu; some machines cannot.
 			[ $((t1 - done_t)) -gt 10000 ] && break ;;
@@ -385,13 +412,18 @@ boot() {
 	kill -KILL "$QPID" 2>/dev/null
 	wait "$QPID" 2>/dev/null
 	QPID=
-	exec {KFD}>&-
+	exec {KFD}>&- {MFD}>&-
 	sleep 0.2
-	kill "$CATPID" 2>/dev/null
-	wait "$CATPID" 2>/dev/null
-	CATPID=
+	kill "$CATPID" "$MCATPID" 2>/dev/null
+	wait "$CATPID" "$MCATPID" 2>/dev/null
+	CATPID= MCATPID=
 	t1=$(now_ms)
 	[ "$timed_out" = 0 ] && grep -aq 'BOOT-TEST DONE' "$D/console.log" && st=ended
+	if [ "$timed_out" = 1 ]; then
+		echo "no end from the guest" >"$TMP/$k.hung"
+	elif grep -aq 'BOOT-TEST FAIL live: not over after' "$D/console.log"; then
+		echo "its watchdog ended the live view" >"$TMP/$k.hung"
+	fi
 	WALL[$k]=$(((t1 - t0 + 500) / 1000))
 	echo "INFO boot_s ${WALL[$k]}" >>"$TMP/$k.results"
 
@@ -399,7 +431,13 @@ boot() {
 	grep -ao 'BOOT-TEST INFO .*' "$D/console.txt" | sed 's/^BOOT-TEST //' >>"$TMP/$k.results"
 	grep -ao 'BOOT-TEST INFO .*' "$D/console.txt" | sed 's/^BOOT-TEST INFO /   /'
 	if [ "$timed_out" = 1 ]; then
-		kfail "$k" boot "no end after ${BOOT_TIMEOUT} s (TC_BOOT_TIMEOUT): the guest hung; the console's last lines: $(grep -a . "$D/console.txt" | tail -3 | tr -dc '[:print:] ' | tail -c 300)"
+		why_to="no end after ${BOOT_TIMEOUT} s (TC_BOOT_TIMEOUT): the guest hung"
+		if [ "$st" = hung ]; then
+			why_to="no end 240 s after the live view's q, nor from the guest's watchdog: the guest's kernel hung (x86: the kernel's blocked tasks, CPU stacks and panic on the monitor's sysrq and nmi are below)"
+			awk '/^\[ *[0-9]+\.[0-9]+\] (sysrq|Uhhuh)/ { on = 1 } on && /^\[ *[0-9]+\.[0-9]+\]/' "$D/console.txt" |
+				head -400 | tr -dc '[:print:]\n' | sed 's/^/   hang: /'
+		fi
+		kfail "$k" boot "$why_to; the console's last lines: $(grep -a . "$D/console.txt" | tail -3 | tr -dc '[:print:] ' | tail -c 300)"
 	elif [ "$st" != ended ]; then
 		kfail "$k" boot "qemu ended before the tests did ($(tail -2 "$D/qemu.log" | tr '\n' ' ')), after $((t1 - t0)) ms; the console's last lines: $(grep -a . "$D/console.txt" | tail -3 | tr -dc '[:print:] ' | tail -c 300)"
 	else
@@ -624,7 +662,21 @@ table() {
 apt_setup
 T0=$(now_ms)
 for k in "${SEL[@]}"; do
-	boot "$k"
+	# A guest that hangs is booted once more: the hang, with what the
+	# guest's watchdog or the NMI said, stays in this log as a note; a
+	# second hang fails.
+	( boot "$k"; echo "$npass $nfail $nskip ${WALL[$k]:-?} $KEEP" >"$TMP/$k.counts" ) | tee "$TMP/$k.out"
+	if [ -e "$TMP/$k.hung" ]; then
+		note "$k: the guest hung (above: $(cat "$TMP/$k.hung")); its files are in $TMP/$k.hung.d; booting it again, once"
+		mv "$TMP/$k" "$TMP/$k.hung.d"
+		mv "$TMP/$k.hung" "$TMP/$k.hung.d/why"
+		KEEP=1
+		( boot "$k"; echo "$npass $nfail $nskip ${WALL[$k]:-?} $KEEP" >"$TMP/$k.counts" ) | tee "$TMP/$k.out"
+		[ -e "$TMP/$k.hung" ] && note "$k: the guest hung again: that fails"
+	fi
+	read -r npass nfail nskip w keep <"$TMP/$k.counts"
+	WALL[$k]=$w
+	[ "$keep" = 1 ] && KEEP=1
 done
 T1=$(now_ms)
 echo
