@@ -9580,6 +9580,8 @@ static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	uint64_t p, ch;
 	struct ibchunk *k;
 
+	if (!G.ib.cap && !G.opt.states)		/* nothing keeps them (--summary, --script) */
+		return;
 	if (G.z.pass) {
 		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
 		/* the chunk the head enters after what closing the open states
