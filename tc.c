@@ -10996,7 +10996,7 @@ static void draw_help(void)
 		"  line at the bottom says why",
 		"",
 	};
-	char cnt[7][80], keys[N_KEYS + 1][48], d[3][16];
+	char cnt[8][80], keys[N_KEYS + 1][48], d[3][16];
 	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
 	int n, r0, c0, nc;
 
@@ -11004,7 +11004,7 @@ static void draw_help(void)
 	for (int i = 0; i < N_KEYS; i++)
 		if (keydefs[i].keys)
 			sfmt(keys[nk++], sizeof(keys[0]), "%-19s %s", keydefs[i].keys, keydefs[i].help);
-	n = two ? (nk > nl + 7 ? nk : nl + 7) : nk + nl + 7;
+	n = two ? (nk > nl + 8 ? nk : nl + 8) : nk + nl + 8;
 	r0 = (G.term.rows - n - 2) / 2;
 	c0 = (G.term.cols - w) / 2;
 	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
@@ -11017,19 +11017,20 @@ static void draw_help(void)
 	fmt_dur(d[0], sizeof(d[0]), G.hist.hp[HK_CPU].w);
 	fmt_dur(d[1], sizeof(d[1]), G.hist.hp[HK_TASK].w);
 	fmt_dur(d[2], sizeof(d[2]), G.v.refresh_ns);
-	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %s task %s, lost %" PRIu64, d[0], d[1], G.hist.stolen);
-	sfmt(cnt[5], sizeof(cnt[5]), "refresh %s, %" PRIu64 " ev/s", d[2], G.v.ev_rate);
-	nc = sfmt(cnt[6], sizeof(cnt[6]), "lost per CPU:%s", G.n.lost ? "" : " none");
-	for (int c = 0; c < 64 && nc < (int)sizeof(cnt[6]); c++)
+	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %s, task %s", d[0], d[1]);
+	sfmt(cnt[5], sizeof(cnt[5]), "task blocks taken from rows %" PRIu64, G.hist.stolen);
+	sfmt(cnt[6], sizeof(cnt[6]), "refresh %s, %" PRIu64 " ev/s", d[2], G.v.ev_rate);
+	nc = sfmt(cnt[7], sizeof(cnt[7]), "lost per CPU:%s", G.n.lost ? "" : " none");
+	for (int c = 0; c < 64 && nc < (int)sizeof(cnt[7]); c++)
 		if (G.n.lostv[c].n)
-			nc += sfmt(cnt[6] + nc, sizeof(cnt[6]) - nc, " cpu%d %" PRIu64, c, G.n.lostv[c].n);
+			nc += sfmt(cnt[7] + nc, sizeof(cnt[7]) - nc, " cpu%d %" PRIu64, c, G.n.lostv[c].n);
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
 		c0 = 0;
 	for (int i = 0; i < n + 2; i++) {
 		int j = i - 1;
-		const char *right = j < 0 || j >= nl + 7 ? "" : j < nl ? legend[j] : cnt[j - nl];
+		const char *right = j < 0 || j >= nl + 8 ? "" : j < nl ? legend[j] : cnt[j - nl];
 
 		for (int k = 0; k < w; k++)
 			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
