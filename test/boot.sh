@@ -149,7 +149,7 @@ cleanup() {
 	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null
 	[ -n "${CATPID:-}" ] && kill "$CATPID" 2>/dev/null
 	[ -n "${MCATPID:-}" ] && kill "$MCATPID" 2>/dev/null
-	tmux -L tcboot kill-server 2>/dev/null
+	tmux -L tcboot$$ kill-server 2>/dev/null
 	if [ "$KEEP" = 1 ]; then echo "boot.sh: files kept in $TMP"; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
@@ -273,11 +273,17 @@ switch_chain() {
 # render FILE: the terminal bytes of FILE as a vt100 of 80x24 shows them
 # (tmux draws them), on stdout.
 render() {
-	tmux -L tcboot kill-server 2>/dev/null
-	TERM=vt100 tmux -L tcboot -f /dev/null new-session -d -s r -x 80 -y 24 "cat '$1'; sleep 30"
-	sleep 1
-	tmux -L tcboot capture-pane -p -t r
-	tmux -L tcboot kill-server 2>/dev/null
+	local sock=tcboot$$ a='' b i
+	TERM=vt100 tmux -L "$sock" -f /dev/null new-session -d -s r -x 80 -y 24 "cat '$1'; sleep 30"
+	# drawn when two captures 0.2 s apart agree (a busy machine: up to 10 s)
+	for i in $(seq 50); do
+		sleep 0.2
+		b=$(tmux -L "$sock" capture-pane -p -t r 2>/dev/null)
+		[ -n "$b" ] && [ "$b" = "$a" ] && break
+		a=$b
+	done
+	printf '%s\n' "$b"
+	tmux -L "$sock" kill-server 2>/dev/null
 }
 
 declare -A WALL
