@@ -10191,10 +10191,10 @@ draw_fmt(int r, int c, int w, int fg, int attr, const char *fmt, ...)
 }
 
 /* A duration in ns as short text: "1.50s", "120ms", "35us", "800ns" (a
- * unit up from 999.5 of one, never "1e+03ms"). */
+ * unit up from 999.5 of one, never "1e+03ms"; "10.0s" from 9.995 s). */
 static void fmt_dur(char *out, size_t n, uint64_t ns)
 {
-	if (ns >= 10 * NS_PER_SEC)
+	if (ns >= 9995000000ULL)
 		sfmt(out, n, "%.1fs", ns / 1e9);
 	else if (ns >= 999500000)
 		sfmt(out, n, "%.2fs", ns / 1e9);

@@ -4683,13 +4683,14 @@ static void t_view_irq(void)
 }
 
 /* fmt_dur: each unit up to 999.5 of it, then the next ("1.00s", never
- * "1e+03ms", which %.3g of 999.95 gives). */
+ * "1e+03ms", which %.3g of 999.95 gives); seconds to one decimal from
+ * 9.995 s ("10.0s", not "10.00s"). */
 static void t_fmt_dur(void)
 {
 	static const struct { uint64_t ns; const char *want; } c[] = {
 		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1us" }, { 999499, "999us" }, { 999500, "1ms" },
 		{ 999499999, "999ms" }, { 999500000, "1.00s" }, { 999950000, "1.00s" }, { 2000000000, "2.00s" },
-		{ 9999999999ULL, "10.00s" }, { 10000000000ULL, "10.0s" },
+		{ 9994999999ULL, "9.99s" }, { 9995000000ULL, "10.0s" }, { 10000000000ULL, "10.0s" },
 	};
 	char b[32];
 
