@@ -4682,6 +4682,42 @@ static void t_view_irq(void)
 	CHECK(strstr(line, "hardirq   30 ?[2Jnic"), "Q line 2: '%s'", line);
 }
 
+/* The help at 80x24: every counter whole in its 37 columns, with its
+ * number (the buckets' line was cut before "lost N"), durations in units. */
+static void t_view_help(void)
+{
+	static const char *const want[] = {
+		"events lost 0, gaps 0", "buckets: cpu 1.00s, task 20.0s", "task blocks taken from rows 123456",
+		"refresh 1.00s, 987654 ev/s",
+	};
+	char line[128];
+	int found = 0;
+
+	lat_panel_model(65536);
+	rows_alloc(64);
+	scr_setup(24, 80);
+	G.v.now = G.m.last;
+	view_init();
+	G.hist.hp[HK_CPU].w = 999600000;	/* %.3gms would write 1e+03ms */
+	G.hist.hp[HK_TASK].w = 19999000000ULL;
+	G.hist.stolen = 123456;
+	G.v.refresh_ns = 999950000;
+	G.v.ev_rate = 987654;
+	view_key('?', 0, 0);
+	draw_frame();
+	for (int r = 0; r < G.term.rows; r++) {
+		for (int c = 0; c < G.term.cols && c < 127; c++)
+			line[c] = (char)G.term.scr[r * G.term.cols + c].ch;
+		line[G.term.cols < 127 ? G.term.cols : 127] = 0;
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			found += strstr(line, want[i]) != NULL;
+		CHECK(!strstr(line, "e+"), "row %d: '%s'", r, line);
+	}
+	CHECK(found == (int)(sizeof(want) / sizeof(want[0])), "%d of the %d counters whole on the help screen", found,
+	      (int)(sizeof(want) / sizeof(want[0])));
+	G.v.help = false;
+}
+
 /* fmt_dur: each unit up to 999.5 of it, then the next ("1.00s", never
  * "1e+03ms", which %.3g of 999.95 gives); seconds to one decimal from
  * 9.995 s ("10.0s", not "10.00s"). */
@@ -4869,6 +4905,7 @@ int main(void)
 	RUN(lat_holders_gap);
 	RUN(lat_chain_ivals);
 	RUN(view_panels);
+	RUN(view_help);
 	RUN(fmt_dur);
 	RUN(ftrace_print_fmt);
 	printf("%d passed, %d failed\n", npass, nfail);
