@@ -667,17 +667,23 @@ table() {
 # --- main
 apt_setup
 T0=$(now_ms)
+# boot_counted K: boot K in a subshell (a boot that is run again leaves no
+# counts behind), its counts, wall time and KEEP into $TMP/K.counts.
+boot_counted() {
+	( boot "$1"; echo "$npass $nfail $nskip ${WALL[$1]:-?} $KEEP" >"$TMP/$1.counts" )
+}
+
 for k in "${SEL[@]}"; do
 	# A guest that hangs is booted once more: the hang, with what the
 	# guest's watchdog or the NMI said, stays in this log as a note; a
 	# second hang fails.
-	( boot "$k"; echo "$npass $nfail $nskip ${WALL[$k]:-?} $KEEP" >"$TMP/$k.counts" ) | tee "$TMP/$k.out"
+	boot_counted "$k"
 	if [ -e "$TMP/$k.hung" ]; then
 		note "$k: the guest hung (above: $(cat "$TMP/$k.hung")); its files are in $TMP/$k.hung.d; booting it again, once"
 		mv "$TMP/$k" "$TMP/$k.hung.d"
 		mv "$TMP/$k.hung" "$TMP/$k.hung.d/why"
 		KEEP=1
-		( boot "$k"; echo "$npass $nfail $nskip ${WALL[$k]:-?} $KEEP" >"$TMP/$k.counts" ) | tee "$TMP/$k.out"
+		boot_counted "$k"
 		[ -e "$TMP/$k.hung" ] && note "$k: the guest hung again: that fails"
 	fi
 	read -r npass nfail nskip w keep <"$TMP/$k.counts"
