@@ -10983,6 +10983,33 @@ static void draw_legend(int r)
 			 -1, -1, 0);
 }
 
+#define HELP_CW 37	/* the help's right column, and its one column on 40 */
+
+/* The help's losses line: "lost per CPU: cpu0 475 cpu1 450", and when the
+ * CPUs do not fit in HELP_CW, those that do and "+N CPUs" (never cut). */
+static void help_lost(char *out, size_t n)
+{
+	int nc = sfmt(out, n, "lost per CPU:%s", G.n.lost ? "" : " none"), all = nc, more = 0;
+	char one[48];
+
+	for (int c = 0; c < 64; c++)
+		if (G.n.lostv[c].n)
+			all += sfmt(one, sizeof(one), " cpu%d%s %" PRIu64, c, c == 63 ? "+" : "", G.n.lostv[c].n);
+	for (int c = 0; c < 64; c++) {
+		int k;
+
+		if (!G.n.lostv[c].n)
+			continue;
+		k = sfmt(one, sizeof(one), " cpu%d%s %" PRIu64, c, c == 63 ? "+" : "", G.n.lostv[c].n);
+		if (more || (all > HELP_CW && nc + k > HELP_CW - 10))	/* room for " +63 CPUs" */
+			more++;
+		else
+			nc += sfmt(out + nc, n - nc, "%s", one);
+	}
+	if (more)
+		sfmt(out + nc, n - nc, " +%d CPUs", more);
+}
+
 /* The help overlay: keys and mouse on the left; the legend and every
  * counter on the right (below the keys on a narrow terminal). */
 static void draw_help(void)
@@ -10998,7 +11025,7 @@ static void draw_help(void)
 	};
 	char cnt[8][80], keys[N_KEYS + 1][48], d[3][16];
 	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
-	int n, r0, c0, nc;
+	int n, r0, c0;
 
 	scopy(keys[0], sizeof(keys[0]), "tc keys");
 	for (int i = 0; i < N_KEYS; i++)
@@ -11020,10 +11047,7 @@ static void draw_help(void)
 	sfmt(cnt[4], sizeof(cnt[4]), "buckets: cpu %s, task %s", d[0], d[1]);
 	sfmt(cnt[5], sizeof(cnt[5]), "task blocks taken from rows %" PRIu64, G.hist.stolen);
 	sfmt(cnt[6], sizeof(cnt[6]), "refresh %s, %" PRIu64 " ev/s", d[2], G.v.ev_rate);
-	nc = sfmt(cnt[7], sizeof(cnt[7]), "lost per CPU:%s", G.n.lost ? "" : " none");
-	for (int c = 0; c < 64 && nc < (int)sizeof(cnt[7]); c++)
-		if (G.n.lostv[c].n)
-			nc += sfmt(cnt[7] + nc, sizeof(cnt[7]) - nc, " cpu%d %" PRIu64, c, G.n.lostv[c].n);
+	help_lost(cnt[7], sizeof(cnt[7]));
 	if (r0 < 0)
 		r0 = 0;
 	if (c0 < 0)
@@ -11038,7 +11062,7 @@ static void draw_help(void)
 			continue;
 		if (two) {
 			draw_str(r0 + i, c0 + 2, 39, j < nk ? keys[j] : "", -1, -1, CA_REVERSE);
-			draw_str(r0 + i, c0 + 42, 37, right, -1, -1, CA_REVERSE);
+			draw_str(r0 + i, c0 + 42, HELP_CW, right, -1, -1, CA_REVERSE);
 		} else {
 			j -= nk;
 			draw_str(r0 + i, c0 + 2, w - 3, j < 0 ? keys[j + nk] : j < nl ? legend[j] : cnt[j - nl],

@@ -4715,6 +4715,20 @@ static void t_view_help(void)
 	}
 	CHECK(found == (int)(sizeof(want) / sizeof(want[0])), "%d of the %d counters whole on the help screen", found,
 	      (int)(sizeof(want) / sizeof(want[0])));
+	/* losses on more CPUs than fit: those that fit, and how many more */
+	for (int c = 0; c < 8; c++)
+		G.n.lost += G.n.lostv[c].n = 1000000 + c;
+	help_lost(line, sizeof(line));
+	CHECK(!strcmp(line, "lost per CPU: cpu0 1000000 +7 CPUs"), "'%s'", line);
+	for (int c = 2; c < 8; c++)
+		G.n.lost -= G.n.lostv[c].n, G.n.lostv[c].n = 0;
+	help_lost(line, sizeof(line));	/* 39 columns in all */
+	CHECK(!strcmp(line, "lost per CPU: cpu0 1000000 +1 CPUs"), "'%s'", line);
+	G.n.lost = (G.n.lostv[0].n = 5) + (G.n.lostv[1].n = 1000007);
+	help_lost(line, sizeof(line));	/* 33: all fit */
+	CHECK(!strcmp(line, "lost per CPU: cpu0 5 cpu1 1000007"), "'%s'", line);
+	memset(G.n.lostv, 0, sizeof(G.n.lostv));
+	G.n.lost = 0;
 	G.v.help = false;
 }
 
