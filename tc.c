@@ -10985,6 +10985,13 @@ static void draw_legend(int r)
 
 #define HELP_CW 37	/* the help's right column, and its one column on 40 */
 
+/* CPU c's part of the help's losses line, " cpu1 450" ("cpu63+" for the
+ * count of CPUs 63 and up) into one; its length. */
+static int help_lost_cpu(char *one, size_t n, int c)
+{
+	return sfmt(one, n, " cpu%d%s %" PRIu64, c, c == 63 ? "+" : "", G.n.lostv[c].n);
+}
+
 /* The help's losses line: "lost per CPU: cpu0 475 cpu1 450", and when the
  * CPUs do not fit in HELP_CW, those that do and "+N CPUs" (never cut). */
 static void help_lost(char *out, size_t n)
@@ -10994,13 +11001,13 @@ static void help_lost(char *out, size_t n)
 
 	for (int c = 0; c < 64; c++)
 		if (G.n.lostv[c].n)
-			all += sfmt(one, sizeof(one), " cpu%d%s %" PRIu64, c, c == 63 ? "+" : "", G.n.lostv[c].n);
+			all += help_lost_cpu(one, sizeof(one), c);
 	for (int c = 0; c < 64; c++) {
 		int k;
 
 		if (!G.n.lostv[c].n)
 			continue;
-		k = sfmt(one, sizeof(one), " cpu%d%s %" PRIu64, c, c == 63 ? "+" : "", G.n.lostv[c].n);
+		k = help_lost_cpu(one, sizeof(one), c);
 		if (more || (all > HELP_CW && nc + k > HELP_CW - 10))	/* room for " +63 CPUs" */
 			more++;
 		else
@@ -11025,13 +11032,13 @@ static void draw_help(void)
 	};
 	char cnt[8][80], keys[N_KEYS + 1][48], d[3][16];
 	int nk = 1, nl = sizeof(legend) / sizeof(legend[0]), two = G.term.cols >= 80, w = two ? 80 : 40;
-	int n, r0, c0;
+	int nr = nl + (int)(sizeof(cnt) / sizeof(cnt[0])), n, r0, c0;	/* nr: the legend and counters */
 
 	scopy(keys[0], sizeof(keys[0]), "tc keys");
 	for (int i = 0; i < N_KEYS; i++)
 		if (keydefs[i].keys)
 			sfmt(keys[nk++], sizeof(keys[0]), "%-19s %s", keydefs[i].keys, keydefs[i].help);
-	n = two ? (nk > nl + 8 ? nk : nl + 8) : nk + nl + 8;
+	n = two ? (nk > nr ? nk : nr) : nk + nr;
 	r0 = (G.term.rows - n - 2) / 2;
 	c0 = (G.term.cols - w) / 2;
 	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
@@ -11054,7 +11061,7 @@ static void draw_help(void)
 		c0 = 0;
 	for (int i = 0; i < n + 2; i++) {
 		int j = i - 1;
-		const char *right = j < 0 || j >= nl + 8 ? "" : j < nl ? legend[j] : cnt[j - nl];
+		const char *right = j < 0 || j >= nr ? "" : j < nl ? legend[j] : cnt[j - nl];
 
 		for (int k = 0; k < w; k++)
 			draw_put(r0 + i, c0 + k, ' ', -1, -1, CA_REVERSE);
