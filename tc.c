@@ -98,7 +98,7 @@ enum {
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
-	FD_SPARE = 9,			/* file descriptors tc needs besides its events (+1 for the view) */
+	FD_SPARE = 10,			/* file descriptors tc needs besides its events (+1 for the view) */
 	IDC_N = 64,			/* ids rec_attr keeps at hand */
 };
 
@@ -610,6 +610,9 @@ static struct {
 		uint64_t feat;		/* feature bits (all < 64) */
 		bool kept_old;		/* an existing file was renamed FILE.old */
 		bool pipe;		/* a stream (pipe, FIFO, character device): pipe mode */
+		pid_t sync_pid;		/* the syncer (rec_sync_start), or 0 */
+		int sync_fd;		/* its pipe */
+		uint64_t close_sync_ns;	/* closing (waiting for the disk) took this long */
 	} rec;
 
 	struct reader {			/* the recording being read */
@@ -4287,9 +4290,10 @@ static void pe_add_tp(const struct tfs_fmt *f)
 /*
  * Check the file descriptor limit for need event fds (-1: before the
  * events are known), after raising the soft limit to the hard one.  tc
- * itself needs FD_SPARE more (stdio, the signal pipe, the recording, the
- * terminal, tracefs and /proc reads, the command's error pipe).  Dies,
- * naming the real number, only when the limit is really too low.
+ * itself needs FD_SPARE more (stdio, the signal pipe, the recording and
+ * its syncer's pipe, the terminal, tracefs and /proc reads, the command's
+ * error pipe).  Dies, naming the real number, only when the limit is
+ * really too low.
  */
 static void pe_fd_limit(int need)
 {
@@ -5023,6 +5027,71 @@ static void rec_round(void)
 	rec_append(&h, sizeof(h));
 }
 
+/*
+ * The syncer: a child process that makes each checkpoint durable, so that
+ * the reader never waits for the disk.  fdatasync() waits until the file's
+ * data is on the device: 0.3 s on this machine's disk under an fsync
+ * storm, seconds on an SD card or any disk slower than the event stream,
+ * and the rings overflow meanwhile (make bench: a 2 MB/s disk).  The
+ * syncer reads each checkpoint's data size from a pipe (the newest of
+ * those waiting), syncs the file (its trailer is written: see
+ * rec_checkpoint), and only then points the header at it: a power cut
+ * leaves the last synced checkpoint.  If tc is killed, the syncer
+ * finishes the checkpoint it was given (one fdatasync) and exits at the
+ * pipe's end.
+ */
+static void rec_sync_loop(int in)
+{
+	static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
+	uint64_t d[64];
+	ssize_t n, w = 0;
+
+	prctl(PR_SET_NAME, "tc-sync");
+	for (int i = 0; i < G.rg.nfd; i++)
+		close(G.rg.fds[i]);	/* the events end with tc, not with the syncer */
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		signal(quiet[i], SIG_IGN);	/* the terminal's signals are tc's to handle */
+	while ((n = read(in, d, sizeof(d))) > 0 || (n < 0 && errno == EINTR))
+		if (n >= 8 && fdatasync(G.rec.fd) == 0)
+			w = pwrite(G.rec.fd, &d[n / 8 - 1], 8, 48);	/* failed: tc's own writes say why */
+	_exit(w < 0);
+}
+
+/* Start the syncer for the recording (a file, not a stream); without one
+ * (fork refused) tc syncs checkpoints itself. */
+static void rec_sync_start(void)
+{
+	int p[2];
+
+	if (G.rec.pipe || pipe2(p, O_CLOEXEC) < 0)
+		return;
+	G.rec.sync_pid = fork();
+	if (G.rec.sync_pid == 0) {
+		close(p[1]);
+		rec_sync_loop(p[0]);
+	}
+	close(p[0]);
+	if (G.rec.sync_pid < 0) {
+		G.rec.sync_pid = 0;
+		close(p[1]);
+		return;
+	}
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	G.rec.sync_fd = p[1];
+}
+
+/* Stop the syncer (what it has not done, the final header overwrites). */
+static void rec_sync_stop(void)
+{
+	if (G.rec.sync_pid <= 0)
+		return;
+	close(G.rec.sync_fd);
+	kill(G.rec.sync_pid, SIGKILL);
+	while (waitpid(G.rec.sync_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	G.rec.sync_pid = 0;
+}
+
 /* Make everything appended so far readable after a crash (see above);
  * a stream gets it written out. */
 static void rec_checkpoint(void)
@@ -5038,11 +5107,16 @@ static void rec_checkpoint(void)
 	tlen = rec_trailer(t, G.rec.pos, G.rec.feat);
 	if (write_all(G.rec.fd, t, tlen) < 0)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
-	fdatasync(G.rec.fd);
 	dsize = G.rec.pos - G.rec.data_off;
+	G.rec.pos += tlen;
+	if (G.rec.sync_pid > 0) {
+		if (write(G.rec.sync_fd, &dsize, 8) == 8 || errno == EAGAIN)
+			return;	/* EAGAIN: the syncer is far behind; a later checkpoint goes */
+		rec_sync_stop();	/* the syncer is gone: tc syncs itself */
+	}
+	fdatasync(G.rec.fd);
 	if (pwrite(G.rec.fd, &dsize, 8, 48) != 8)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
-	G.rec.pos += tlen;
 }
 
 /* Under sudo, give the recording at fd to the user who ran sudo
@@ -5262,15 +5336,17 @@ static void rec_open(int nr_online)
 	rec_checkpoint();
 }
 
-/* Finish the recording: final trailer without bit 0, header rewritten;
- * a stream just ends. */
+/* Finish the recording: the syncer stopped, the final trailer without bit
+ * 0, the header rewritten, all synced (close_sync_ns: how long the disk
+ * took); a stream just ends. */
 static void rec_close(void)
 {
 	uint8_t t[16 * 66];
 	size_t tlen;
-	uint64_t h[7];
+	uint64_t h[7], t0 = now_ns();
 
 	rec_flush();
+	rec_sync_stop();	/* waits for its fdatasync, if one is under way */
 	mem_free(G.rec.buf);	/* rec_open allocates it: a flight or saved file each */
 	G.rec.buf = NULL;
 	if (G.rec.pipe) {
@@ -5289,6 +5365,7 @@ static void rec_close(void)
 	if (pwrite(G.rec.fd, h, sizeof(h), 48) != sizeof(h))
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
 	fsync(G.rec.fd);
+	G.rec.close_sync_ns = now_ns() - t0;
 	close(G.rec.fd);
 	G.rec.fd = -1;
 }
@@ -7332,6 +7409,8 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		ofmt(&tc_err, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		ofmt(&tc_err, ", %.1f MiB", bytes / 1048576.0);
+	if (bytes && G.rec.close_sync_ns >= NS_PER_SEC / 2)
+		ofmt(&tc_err, " (then %.3f s for the disk to take it all: fsync)", G.rec.close_sync_ns / 1e9);
 	if (G.rg.nrb)
 		ofmt(&tc_err, ", rings %" PRIu64 " KiB a CPU", G.rg.rb[0].size >> 10);
 	if (G.mg.nmax)
@@ -12155,8 +12234,10 @@ static void capture_start(bool model)
 	}
 	for (int c = 0; c < G.m.ncpu; c++)
 		nonline += G.m.cpu_online[c];
-	if (G.opt.rec_path && !G.fl.secs_ns)
+	if (G.opt.rec_path && !G.fl.secs_ns) {
 		rec_open(nonline);
+		rec_sync_start();
+	}
 	if (G.opt.cmd)
 		cmd_start();	/* before the COMM records, so it has a name */
 	if (!G.opt.power_only)
@@ -12228,7 +12309,7 @@ static int run_record(void)
 	}
 	mem_free(pfd);
 	status = capture_stop();
-	out_stats(G.fl.buf ? "kept" : "recorded", (now_ns() - t_start) / 1e9, G.fl.buf ? 0 : G.rec.pos);
+	out_stats(G.fl.buf ? "kept" : "recorded", (G.rg.on_until - t_start) / 1e9, G.fl.buf ? 0 : G.rec.pos);
 	if (G.sig.stop && !G.opt.cmd)
 		status = 0;
 	return status;
@@ -12539,7 +12620,7 @@ static int run_view(void)
 	term_restore();
 	if (G.opt.live) {
 		status = capture_stop();
-		out_stats(G.opt.rec_path ? "recorded" : "watched", (now_ns() - l.wall0) / 1e9,
+		out_stats(G.opt.rec_path ? "recorded" : "watched", (G.rg.on_until - l.wall0) / 1e9,
 			  G.opt.rec_path ? G.rec.pos : 0);
 	}
 	note("%" PRIu64 " frames (%" PRIu64 " us of CPU each to draw), %" PRIu64 " bytes to the terminal%s",

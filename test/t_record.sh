@@ -330,18 +330,39 @@ record_stop_signal() {
 record_stop_sigterm() { record_stop_signal TERM; }
 record_stop_sigint() { record_stop_signal INT; }
 
+# The syncer (tc-sync, a child of tc that makes checkpoints durable) is
+# not the workload: killed with tc, it finishes its checkpoint and exits at
+# its pipe's end (record_crash_syncer_exits).
 record_crash_repair() {
-	local tc kids left n
+	local tc kids k c syncer= left n i
 	"$TC" --record "$T/f" -- "$PINGPONG" 100000000 >"$T/out" 2>"$T/err" &
 	tc=$!
 	reap_later "$tc"
 	has_descendant "$tc" pingpong 30 || note "no pingpong under tc after 30 s"
 	grows "$T/f" 30 || note "no events written to $T/f in 30 s"
-	kids=$(descendants "$tc")
+	kids=
+	for k in $(descendants "$tc"); do
+		read -r c 2>/dev/null <"/proc/$k/comm"
+		if [ "$c" = tc-sync ]; then syncer=$k; else kids="$kids $k"; fi
+	done
 	# shellcheck disable=SC2086
-	reap_later $kids
+	reap_later $kids $syncer
 	kill -KILL "$tc"
 	wait "$tc" 2>/dev/null
+	if [ -z "$syncer" ]; then
+		fail record_crash_syncer_exits "no tc-sync process under tc --record FILE"
+	else
+		for ((i = 0; i < 100; i++)); do
+			[ -n "$(alive "$syncer")" ] || break
+			nap 0.1
+		done
+		if [ -n "$(alive "$syncer")" ]; then
+			fail record_crash_syncer_exits "tc-sync $syncer still runs 10 s after tc was killed"
+			kill -KILL "$syncer"
+		else
+			pass record_crash_syncer_exits
+		fi
+	fi
 	# shellcheck disable=SC2086
 	left=$(alive $kids)
 	if [ -n "$left" ]; then
