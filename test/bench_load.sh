@@ -14,13 +14,18 @@
 #    of their firing at all), under tc --record and under perf record,
 #    alternating, RUNS rounds, medians of the workload's own wall time;
 #    events per second of each recording.
+# 3. A slow disk: the recording written to an ext4 on a loop device that
+#    the blkio controller throttles to 1 MB/s (an SD card's pace, slower
+#    than the event stream) while messaging -g 2 runs: lost events, and how
+#    long each recorder takes to exit after its DUR2 seconds.
 set -u
 cd "$(dirname "$0")/.."
 DUR=${DUR:-4}
 RUNS=${RUNS:-3}
 D=$(mktemp -d /tmp/tc-bload.XXXXXX)
 LOAD=
-trap '[ -n "$LOAD" ] && kill -- -"$LOAD" 2>/dev/null; rm -rf "$D"' EXIT
+LOOP=
+trap '[ -n "$LOAD" ] && kill -- -"$LOAD" 2>/dev/null; slow_disk_off; rm -rf "$D"' EXIT
 . test/bench_lib.sh
 [ "$(id -u)" = 0 ] || { echo "bench_load: needs root (perf_event_open)"; exit 1; }
 command -v perf >/dev/null || { echo "bench_load: needs perf (linux-perf)"; exit 1; }
@@ -98,3 +103,52 @@ slowdown "messaging -g 10 -l 500" perf bench sched messaging -g 10 -l 500
 slowdown "3000 forks" sh "$D/forks.sh"
 echo "(counted: perf stat -a of the same tracepoints, which fire and write nothing;"
 echo " tc/perf: the time tc adds over the time perf record adds)"
+
+# slow_disk_on: $D/mnt, an ext4 on a loop device written at 1 MB/s at most
+# (cgroup v1 blkio throttle of the root group, which the writeback runs
+# in); false, with the reason in $D/why, if this machine cannot
+BLKIO=/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
+slow_disk_on() {
+	[ -w "$BLKIO" ] || { echo "no cgroup v1 blkio throttle ($BLKIO)" >"$D/why"; return 1; }
+	command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		{ echo "needs losetup and mkfs.ext4" >"$D/why"; return 1; }
+	truncate -s 1G "$D/disk.img" && LOOP=$(losetup -f --show "$D/disk.img") ||
+		{ echo "no loop device" >"$D/why"; return 1; }
+	mkdir -p "$D/mnt"
+	mkfs.ext4 -q "$LOOP" && mount "$LOOP" "$D/mnt" ||
+		{ echo "cannot make or mount an ext4 on $LOOP" >"$D/why"; return 1; }
+	echo "$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ') 1000000" >"$BLKIO"
+}
+slow_disk_off() {
+	[ -n "$LOOP" ] || return 0
+	echo "$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ') 0" >"$BLKIO" 2>/dev/null
+	umount "$D/mnt" 2>/dev/null
+	losetup -d "$LOOP"
+	LOOP=
+}
+DUR2=${DUR2:-8}
+echo
+echo "== recording to a 1 MB/s disk under messaging -g 2 ($RUNS runs of $DUR2 s each, medians)"
+if slow_disk_on; then
+	setsid perf bench sched messaging -g 2 -l 100000000 >/dev/null 2>&1 &
+	LOAD=$!
+	sleep 5
+	: >"$D/tc"; : >"$D/perf"
+	for i in $(seq "$RUNS"); do
+		rm -f "$D/mnt/"*.data*
+		/usr/bin/time -f %e -o "$D/tm" ./tc --record "$D/mnt/a.data" -d "$DUR2" >/dev/null 2>"$D/e"
+		echo "$(tc_lost "$D/e") $(tc_events "$D/e") $(cat "$D/tm")" >>"$D/tc"
+		rm -f "$D/mnt/"*.data*
+		/usr/bin/time -f %e -o "$D/tm" perf record -q "${EV[@]}" -a -k mono -o "$D/mnt/p.data" -- sleep "$DUR2" >/dev/null 2>&1
+		echo "$(perf_lost "$D/mnt/p.data") $(perf_events "$D/mnt/p.data") $(cat "$D/tm")" >>"$D/perf"
+	done
+	kill -- -"$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; LOAD=
+	printf '%-6s %10s %10s %8s\n' tool lost events exit_s
+	for t in tc perf; do
+		printf '%-6s %10s %10s %8s\n' "$t" "$(cut -d' ' -f1 "$D/$t" | med)" "$(cut -d' ' -f2 "$D/$t" | med)" \
+			"$(cut -d' ' -f3 "$D/$t" | med)"
+	done
+	echo "(exit_s: from start to exit; tc syncs the finished file, perf record does not)"
+else
+	echo "skipped: $(cat "$D/why")"
+fi
