@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Tests of what keeps tc's reader ahead of an overloaded machine: -r (the
-# reader at SCHED_FIFO), the default ring size, lost events said per CPU.
+# reader at SCHED_FIFO), the raise without -r (SCHED_DEADLINE), the
+# default ring size, lost events said per CPU.
 # Sourced by test/run.sh (see there for the helpers).  Timing is never
 # asserted: make bench measures lost events and slowdowns under load.
 
@@ -77,8 +78,34 @@ lost_per_cpu() {
 	if [ -n "$why" ]; then fail lost_per_cpu "$why"; else pass lost_per_cpu; fi
 }
 
+# Without -r the reader is raised to SCHED_DEADLINE (ahead of SCHED_FIFO
+# tasks, which can starve a FIFO 1 reader) once a ring is over half full:
+# tc is stopped for a second while pingpong fills its 8-page rings, and
+# as it goes on the kernel says policy 6 (SCHED_DEADLINE), and the
+# account how long it was raised.
+realtime_auto_deadline() {
+	local tc why= pol i
+	"$TC" --record "$T/f" -m 8 -d 4 -- "$PINGPONG" 100000000 >/dev/null 2>"$T/err" &
+	tc=$!
+	reap_later "$tc"
+	has_descendant "$tc" pingpong 30 || note "no pingpong under tc after 30 s"
+	kill -STOP "$tc"
+	nap 1
+	kill -CONT "$tc"
+	for ((i = 0; i < 40; i++)); do	# raised at its first pass, back a second after
+		pol=$(sed -n 's/^policy *: *//p' "/proc/$tc/sched" 2>/dev/null)
+		[ "$pol" = 6 ] && break
+		nap 0.05
+	done
+	wait "$tc"
+	[ "$pol" = 6 ] || why="policy ${pol:-?} (not 6, SCHED_DEADLINE) after a stop of 1 s"
+	grep -Eq 'reader raised \(SCHED_DEADLINE\) for [0-9.]+ s' "$T/err" ||
+		why="${why:+$why; }the account does not say so: $(tail -1 "$T/err")"
+	if [ -n "$why" ]; then fail realtime_auto_deadline "$why"; else pass realtime_auto_deadline; fi
+}
+
 # Concurrency (run.sh): lost_per_cpu wants a burst that overflows a
 # one-page ring, which load beside it only helps; the others are settings.
 test_class quiet realtime_denied ring_default
-test_class busy realtime_fifo lost_per_cpu
-kernel_tests realtime_fifo realtime_denied ring_default lost_per_cpu
+test_class busy realtime_fifo lost_per_cpu realtime_auto_deadline
+kernel_tests realtime_fifo realtime_denied ring_default lost_per_cpu realtime_auto_deadline
