@@ -171,7 +171,7 @@ test/iorw: test/iorw.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -static -o $@ test/iorw.c || \
 		$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/iorw.c
 
-# A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
+# A CPU hog that ends by itself (the flight tests, make bench's real-time hogs).
 test/spin: test/spin.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/spin.c
 
@@ -179,6 +179,12 @@ test/spin: test/spin.c
 test/irqload: test/irqload.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/irqload.c
 
+# ringfloor: the kernel's cost of writing tc's samples into rings, with a
+# reader that only frees them (make bench's floor for the slowdowns)
+test/ringfloor: test/ringfloor.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/ringfloor.c
+
+# A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
 test/chain: test/chain.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
@@ -265,7 +271,7 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/zoombench test/irqload
+bench: tc test/pingpong test/zoombench test/irqload test/spin test/ringfloor
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench_irq.sh
@@ -309,5 +315,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/zoombench tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/zoombench tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross
