@@ -4748,12 +4748,13 @@ static bool pe_deadline(void)
  * every pass has found every ring under an eighth for a second, that is
  * once the stream has calmed (a raised reader keeps up, so the fill it
  * leaves says nothing of how it would do lowered): it takes the CPU from
- * the workload only while events are about to be lost (make bench).  Raised means
- * SCHED_DEADLINE (pe_deadline), or SCHED_FIFO 1 where the kernel refuses
- * it.  SCHED_FIFO 1 starves below any busier real-time task: under two
- * FIFO 50 hogs tc lost 976,526 events there (perf record 225,013), as the
- * fair class still gets its 5% and the FIFO 1 reader does not; a deadline
- * reader runs ahead of them, and at most DL_RUN_NS in DL_PERIOD_NS.
+ * the workload only while events are about to be lost (make bench).
+ * Raised means SCHED_DEADLINE (pe_deadline), or SCHED_FIFO 1 where the
+ * kernel refuses it.  SCHED_FIFO 1 starves below any busier real-time
+ * task: under FIFO 50 hogs the fair class still gets its 5%, a FIFO 1
+ * reader nothing, and it lost 976,526 events (perf record 225,013); a
+ * deadline reader runs ahead of them, and at most DL_RUN_NS in every
+ * DL_PERIOD_NS (lost 56,791, perf record 358,460: make bench).
  */
 static void pe_priority(void)
 {
@@ -5082,7 +5083,7 @@ static void rec_round(void)
  * the reader never waits for the disk.  fdatasync() waits until the file's
  * data is on the device: 0.3 s on this machine's disk under an fsync
  * storm, seconds on an SD card or any disk slower than the event stream,
- * and the rings overflow meanwhile (make bench: a 2 MB/s disk).  The
+ * and the rings overflow meanwhile (make bench: a 1 MB/s disk).  The
  * syncer reads each checkpoint's data size from a pipe (the newest of
  * those waiting), syncs the file (its trailer is written: see
  * rec_checkpoint), and only then points the header at it: a power cut
@@ -5142,8 +5143,9 @@ static void rec_sync_stop(void)
 	G.rec.sync_pid = 0;
 }
 
-/* Make everything appended so far readable after a crash (see above);
- * a stream gets it written out. */
+/* Make everything appended so far readable after a crash (see above):
+ * the trailer written here, the sync and then the header's pointer to it
+ * by the syncer (here without one); a stream gets it written out. */
 static void rec_checkpoint(void)
 {
 	uint8_t t[16 * 66];
