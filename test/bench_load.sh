@@ -6,9 +6,10 @@
 # 1. Lost events at load averages of about 50, 100 and 150: perf bench
 #    sched messaging with 5, 10 and 15 groups (40 tasks each) runs in the
 #    background; tc --record (default: the reader is raised to
-#    SCHED_DEADLINE while a ring is over half full), tc --record -r 0 (never), tc --record
-#    -r 1 (FIFO all along) and perf record of the same events record DUR
-#    seconds each, one after the other; RUNS rounds, medians.
+#    SCHED_DEADLINE while a ring is over half full), tc --record -r 0
+#    (never), tc --record -r 1 (FIFO all along) and perf record of the same
+#    events record DUR seconds each, one after the other; RUNS rounds,
+#    medians.
 # 2. Slowdown: perf bench sched pipe, perf bench sched messaging and a fork
 #    loop, untraced, while perf stat counts the same tracepoints (the cost
 #    of their firing at all), under tc --record and under perf record,
