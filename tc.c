@@ -615,6 +615,8 @@ static struct {
 		pid_t sync_pid;		/* the syncer (rec_sync_start), or 0 */
 		int sync_fd;		/* its pipe */
 		uint64_t close_sync_ns;	/* closing (waiting for the disk) took this long */
+		bool save;		/* a file written whole at once (rec_save_open) */
+		pid_t fsyncs[8];	/* saved files' final fsyncs under way (rec_fsync_later) */
 	} rec;
 
 	struct reader {			/* the recording being read */
@@ -5093,19 +5095,30 @@ static void rec_round(void)
  */
 static void rec_sync_loop(int in)
 {
-	static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
 	uint64_t d[64];
 	ssize_t n, w = 0;
 
-	prctl(PR_SET_NAME, "tc-sync");
-	for (int i = 0; i < G.rg.nfd; i++)
-		close(G.rg.fds[i]);	/* the events end with tc, not with the syncer */
-	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
-		signal(quiet[i], SIG_IGN);	/* the terminal's signals are tc's to handle */
 	while ((n = read(in, d, sizeof(d))) > 0 || (n < 0 && errno == EINTR))
 		if (n >= 8 && fdatasync(G.rec.fd) == 0)
 			w = pwrite(G.rec.fd, &d[n / 8 - 1], 8, 48);	/* failed: tc's own writes say why */
 	_exit(w < 0);
+}
+
+/* fork() a child of the recorder named name: it holds no event (they end
+ * with tc) and leaves the terminal's signals to tc.  Returns as fork(). */
+static pid_t rec_fork(const char *name)
+{
+	static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, name);
+	for (int i = 0; i < G.rg.nfd; i++)
+		close(G.rg.fds[i]);
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		signal(quiet[i], SIG_IGN);
+	return 0;
 }
 
 /* Start the syncer for the recording (a file, not a stream); without one
@@ -5116,7 +5129,7 @@ static void rec_sync_start(void)
 
 	if (G.rec.pipe || pipe2(p, O_CLOEXEC) < 0)
 		return;
-	G.rec.sync_pid = fork();
+	G.rec.sync_pid = rec_fork("tc-sync");
 	if (G.rec.sync_pid == 0) {
 		close(p[1]);
 		rec_sync_loop(p[0]);
@@ -5143,6 +5156,43 @@ static void rec_sync_stop(void)
 	G.rec.sync_pid = 0;
 }
 
+/* Reap the saved files' fsyncs that are done; all of them (waiting) if
+ * all.  One reaped by cmd_reap's waitpid(-1) is done too (ECHILD). */
+static void rec_fsync_reap(bool all)
+{
+	for (size_t i = 0; i < sizeof(G.rec.fsyncs) / sizeof(G.rec.fsyncs[0]); i++) {
+		pid_t p = G.rec.fsyncs[i], r;
+
+		if (p <= 0)
+			continue;
+		while ((r = waitpid(p, NULL, all ? 0 : WNOHANG)) < 0 && errno == EINTR)
+			;
+		if (r != 0)
+			G.rec.fsyncs[i] = 0;
+	}
+}
+
+/* Make fd, a file saved while the events are on, durable in a child
+ * (tc-fsync), so that the reader goes on draining the rings: on a 1 MB/s
+ * disk a flight file of 10 MiB takes 10 s.  false (the caller syncs) if
+ * every slot is busy or fork fails. */
+static bool rec_fsync_later(int fd)
+{
+	rec_fsync_reap(false);
+	for (size_t i = 0; i < sizeof(G.rec.fsyncs) / sizeof(G.rec.fsyncs[0]); i++)
+		if (!G.rec.fsyncs[i]) {
+			pid_t p = rec_fork("tc-fsync");
+
+			if (p == 0)
+				_exit(fsync(fd) < 0);
+			if (p < 0)
+				return false;
+			G.rec.fsyncs[i] = p;
+			return true;
+		}
+	return false;
+}
+
 /* Make everything appended so far readable after a crash (see above):
  * the trailer written here, the sync and then the header's pointer to it
  * by the syncer (here without one); a stream gets it written out. */
@@ -5166,7 +5216,8 @@ static void rec_checkpoint(void)
 			return;	/* EAGAIN: the syncer is far behind; a later checkpoint goes */
 		rec_sync_stop();	/* the syncer is gone: tc syncs itself */
 	}
-	fdatasync(G.rec.fd);
+	if (!G.rec.save)	/* a saved file is synced whole when closed */
+		fdatasync(G.rec.fd);
 	if (pwrite(G.rec.fd, &dsize, 8, 48) != 8)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
 }
@@ -5416,7 +5467,8 @@ static void rec_close(void)
 	h[4] = h[5] = h[6] = 0;
 	if (pwrite(G.rec.fd, h, sizeof(h), 48) != sizeof(h))
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
-	fsync(G.rec.fd);
+	if (!G.rec.save || !G.rg.nrb || G.rg.on_until || !rec_fsync_later(G.rec.fd))
+		fsync(G.rec.fd);
 	G.rec.close_sync_ns = now_ns() - t0;
 	close(G.rec.fd);
 	G.rec.fd = -1;
@@ -5432,6 +5484,7 @@ static const char *rec_save_open(const char *path, int nr_online)
 	const char *base = G.opt.rec_path;
 
 	G.opt.rec_path = path;
+	G.rec.save = true;
 	rec_open(nr_online);
 	return base;
 }
@@ -5445,6 +5498,7 @@ static void rec_save_close(const char *base, int n, const char *extra, char *msg
 
 	rec_round();
 	rec_close();
+	G.rec.save = false;
 	sfmt(line, sizeof(line), "%s: %.3f s, %d records, %.1f MiB%s", G.opt.rec_path,
 	     (G.rec.last > G.rec.first ? G.rec.last - G.rec.first : 0) / 1e9, n,
 	     stat(G.opt.rec_path, &st) == 0 ? st.st_size / 1048576.0 : 0.0, extra);
@@ -12226,12 +12280,14 @@ static void sig_setup(void)
 
 /*
  * Stop capturing: disable the events, release everything still in the
- * rings, close the recording if there is one, stop the command.  Returns
+ * rings, close the recording if there is one, wait until every file saved
+ * is on the disk (rec_fsync_later), stop the command.  Returns
  * the command's exit status (128+signal if killed) if it ended on its own;
  * 0 if tc ended it (q, -d, SIGINT, SIGTERM) or there is none.
  */
 static int capture_stop(void)
 {
+	uint64_t t0;
 	int status = 0;
 	bool ended_by_tc = G.opt.cmd && !cmd_reap();
 
@@ -12245,6 +12301,10 @@ static int capture_stop(void)
 	}
 	if (G.fl.secs_ns)
 		fl_stop();
+	t0 = now_ns();
+	rec_fsync_reap(true);	/* every file written is on the disk */
+	if (now_ns() - t0 >= NS_PER_SEC / 2)
+		note("waited %.3f s for the disk to take the files saved (fsync)", (now_ns() - t0) / 1e9);
 	if (G.opt.cmd) {
 		cmd_kill();
 		if (ended_by_tc)
@@ -12307,6 +12367,7 @@ static void capture_pump(void)
 
 	pe_pass(false);
 	pe_priority();
+	rec_fsync_reap(false);
 	if (G.rec.fd >= 0 && G.rec.pos != pos)
 		rec_round();
 	if (G.rec.fd >= 0 && now_ns() - G.rec.ckpt_ns >= CKPT_NS)

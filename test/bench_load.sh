@@ -20,7 +20,8 @@
 # 3. A slow disk: the recording written to an ext4 on a loop device that
 #    the blkio controller throttles to 1 MB/s (an SD card's pace, slower
 #    than the event stream) while messaging -g 2 runs: lost events, and how
-#    long each recorder takes to exit after its DUR2 seconds.
+#    long each recorder takes to exit after its DUR2 seconds; and tc
+#    --flight, whose file is written while it records.
 # 4. Real-time hogs: a SCHED_FIFO 50 spinner on each CPU and a SCHED_FIFO
 #    60 pingpong (events at full rate, no CPU left for anyone below): lost
 #    events of tc (raised to SCHED_DEADLINE), tc -r 0, tc -r 1 and perf
@@ -147,7 +148,7 @@ if slow_disk_on; then
 	setsid perf bench sched messaging -g 2 -l 100000000 >/dev/null 2>&1 &
 	LOAD=$!
 	sleep 5
-	: >"$D/tc"; : >"$D/perf"
+	: >"$D/tc"; : >"$D/perf"; : >"$D/fl"
 	for i in $(seq "$RUNS"); do
 		rm -f "$D/mnt/"*.data*
 		/usr/bin/time -f %e -o "$D/tm" ./tc --record "$D/mnt/a.data" -d "$DUR2" >/dev/null 2>"$D/e"
@@ -155,14 +156,23 @@ if slow_disk_on; then
 		rm -f "$D/mnt/"*.data*
 		/usr/bin/time -f %e -o "$D/tm" perf record -q "${EV[@]}" -a -k mono -o "$D/mnt/p.data" -- sleep "$DUR2" >/dev/null 2>&1
 		echo "$(perf_lost "$D/mnt/p.data") $(perf_events "$D/mnt/p.data") $(cat "$D/tm")" >>"$D/perf"
+		rm -f "$D/mnt/"*.data*
+		(sleep 3; chrt -f 10 test/spin 0.3) &	# a run of 300 ms fires the trigger
+		/usr/bin/time -f %e -o "$D/tm" ./tc --record "$D/mnt/f.data" --flight 3 --trigger 'run>200ms' \
+			-d "$DUR2" >/dev/null 2>"$D/e"
+		wait $!
+		sed -i 's/^tc: kept /tc: recorded /' "$D/e"
+		echo "$(tc_lost "$D/e") $(tc_events "$D/e") $(cat "$D/tm")" >>"$D/fl"
 	done
 	kill -- -"$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; LOAD=
-	printf '%-6s %10s %10s %8s\n' tool lost events exit_s
-	for t in tc perf; do
-		printf '%-6s %10s %10s %8s\n' "$t" "$(cut -d' ' -f1 "$D/$t" | med)" "$(cut -d' ' -f2 "$D/$t" | med)" \
-			"$(cut -d' ' -f3 "$D/$t" | med)"
+	printf '%-10s %10s %10s %8s\n' tool lost events exit_s
+	for t in tc perf fl; do
+		printf '%-10s %10s %10s %8s\n' "${t/fl/tc flight}" "$(cut -d' ' -f1 "$D/$t" | med)" \
+			"$(cut -d' ' -f2 "$D/$t" | med)" "$(cut -d' ' -f3 "$D/$t" | med)"
 	done
-	echo "(exit_s: from start to exit; tc syncs the finished file, perf record does not)"
+	echo "(exit_s: from start to exit; tc syncs the finished file, perf record does not; tc flight:"
+	echo " --flight 3 --trigger 'run>200ms', a FIFO spinner firing it at 3 s: a file of 4 s written"
+	echo " while recording goes on, events of the whole run counted)"
 else
 	echo "skipped: $(cat "$D/why")"
 fi
