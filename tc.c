@@ -530,6 +530,7 @@ static struct {
 		struct rb *rb;		/* live: one per online CPU */
 		int nrb;
 		int raised;		/* RT_AUTO: SCHED_DEADLINE or SCHED_FIFO while raised, else 0 */
+		int raised_to;		/* what it was raised to last */
 		unsigned fill_in;	/* how full the fullest ring was when the last pass came, in 1024ths */
 		bool rt_denied;		/* it may not be raised */
 		uint64_t raised_since, raised_ns, calm_since;	/* when it rose; its time raised; rings calm since */
@@ -614,7 +615,7 @@ static struct {
 		bool pipe;		/* a stream (pipe, FIFO, character device): pipe mode */
 		pid_t sync_pid;		/* the syncer (rec_sync_start), or 0 */
 		int sync_fd;		/* its pipe */
-		uint64_t close_sync_ns;	/* closing (waiting for the disk) took this long */
+		uint64_t close_ns;	/* capture_stop: closing the files until the disk had them all */
 		bool save;		/* a file written whole at once (rec_save_open) */
 		pid_t fsyncs[8];	/* saved files' final fsyncs under way (rec_fsync_later) */
 	} rec;
@@ -4145,6 +4146,18 @@ static uint64_t rb_avail(uint64_t head, uint64_t tail, uint64_t size)
 	return d;
 }
 
+/* Bytes ring r holds now: published and not yet freed. */
+static uint64_t rb_used(const struct rb *r)
+{
+	return rb_avail(*(volatile __u64 *)&r->pc->data_head, r->pc->data_tail, r->size);
+}
+
+/* How full ring r is when it holds used bytes, in 1024ths. */
+static unsigned rb_fill(const struct rb *r, uint64_t used)
+{
+	return used >= r->size ? 1024 : (unsigned)(used * 1024 / r->size);
+}
+
 /* Whether record p (ri) of a ring lies outside the span every event was on
  * (see pe_enable): a sample from before it, or any record but a loss
  * report after it (side-band records from before stay: they name tasks).
@@ -4656,12 +4669,12 @@ static bool pe_pass(bool final)
 		struct rb *r = &G.rg.rb[i];
 		struct mq *q = &G.mg.q[r->cpu];
 		uint64_t last = q->caught;
-		uint64_t used = rb_avail(*(volatile __u64 *)&r->pc->data_head, r->pc->data_tail, r->size);
+		uint64_t used = rb_used(r);
 		/* a ring (nearly) full may have lost records: its LOST record
 		 * comes with its next ones, and must go before the other CPUs'
 		 * records of the loss (mq_key): they wait for the next pass */
 		bool full = used + 4096 > r->size;
-		unsigned fill = used >= r->size ? 1024 : (unsigned)(used * 1024 / r->size);
+		unsigned fill = rb_fill(r, used);
 		int drained = rb_drain(r, r->cpu, &last);
 
 		if (fill > G.rg.fill_in)
@@ -4688,8 +4701,7 @@ static unsigned pe_fill(void)
 
 	for (int i = 0; i < G.rg.nrb; i++) {
 		const struct rb *r = &G.rg.rb[i];
-		uint64_t used = rb_avail(*(volatile __u64 *)&r->pc->data_head, r->pc->data_tail, r->size);
-		unsigned f = used >= r->size ? 1024 : (unsigned)(used * 1024 / r->size);
+		unsigned f = rb_fill(r, rb_used(r));
 
 		if (f > max)
 			max = f;
@@ -4776,6 +4788,7 @@ static void pe_priority(void)
 			     "run as root or with CAP_SYS_NICE, or give -m more pages", strerror(errno));
 			return;
 		}
+		G.rg.raised_to = G.rg.raised;
 		G.rg.raised_since = now;
 		G.rg.calm_since = 0;
 	} else if (G.rg.raised && fill < 128) {
@@ -5440,13 +5453,13 @@ static void rec_open(int nr_online)
 }
 
 /* Finish the recording: the syncer stopped, the final trailer without bit
- * 0, the header rewritten, all synced (close_sync_ns: how long the disk
- * took); a stream just ends. */
+ * 0, the header rewritten, all synced (a file saved while the events are
+ * on by rec_fsync_later); a stream just ends. */
 static void rec_close(void)
 {
 	uint8_t t[16 * 66];
 	size_t tlen;
-	uint64_t h[7], t0 = now_ns();
+	uint64_t h[7];
 
 	rec_flush();
 	rec_sync_stop();	/* waits for its fdatasync, if one is under way */
@@ -5469,7 +5482,6 @@ static void rec_close(void)
 		die("writing %s: %s", G.opt.rec_path, strerror(errno));
 	if (!G.rec.save || !G.rg.nrb || G.rg.on_until || !rec_fsync_later(G.rec.fd))
 		fsync(G.rec.fd);
-	G.rec.close_sync_ns = now_ns() - t0;
 	close(G.rec.fd);
 	G.rec.fd = -1;
 }
@@ -7479,10 +7491,13 @@ static void out_lost(void)
 	}
 	if (*sep == ',')
 		oputc(')', &tc_err);
-	if (G.rg.raised_ns || G.rg.raised)
+	if (G.rg.raised_ns || G.rg.raised) {	/* still raised: until the events went off */
+		uint64_t end = G.rg.on_until ? G.rg.on_until : now_ns();
+
 		ofmt(&tc_err, ", reader raised (%s) for %.3f s (a ring over half full)",
-		     G.rg.raised == SCHED_FIFO ? "SCHED_FIFO 1" : "SCHED_DEADLINE",
-		     (G.rg.raised_ns + (G.rg.raised ? now_ns() - G.rg.raised_since : 0)) / 1e9);
+		     G.rg.raised_to == SCHED_FIFO ? "SCHED_FIFO 1" : "SCHED_DEADLINE",
+		     (G.rg.raised_ns + (G.rg.raised ? end - G.rg.raised_since : 0)) / 1e9);
+	}
 }
 
 /* The one-line account of a recording or replay, to stderr. */
@@ -7516,8 +7531,8 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 		ofmt(&tc_err, " (task table of %d)", TC_MAX_TASKS);
 	if (bytes)
 		ofmt(&tc_err, ", %.1f MiB", bytes / 1048576.0);
-	if (bytes && G.rec.close_sync_ns >= NS_PER_SEC / 2)
-		ofmt(&tc_err, " (then %.3f s for the disk to take it all: fsync)", G.rec.close_sync_ns / 1e9);
+	if (G.rec.close_ns >= NS_PER_SEC / 2)
+		ofmt(&tc_err, ", then %.3f s for the disk to take it all (fsync)", G.rec.close_ns / 1e9);
 	if (G.rg.nrb)
 		ofmt(&tc_err, ", rings %" PRIu64 " KiB a CPU", G.rg.rb[0].size >> 10);
 	if (G.mg.nmax)
@@ -12295,16 +12310,15 @@ static int capture_stop(void)
 	pe_flush();
 	pe_read_lost();
 	pe_lost_unsaid();
+	t0 = now_ns();
 	if (G.rec.fd >= 0) {
 		rec_round();
 		rec_close();
 	}
 	if (G.fl.secs_ns)
 		fl_stop();
-	t0 = now_ns();
 	rec_fsync_reap(true);	/* every file written is on the disk */
-	if (now_ns() - t0 >= NS_PER_SEC / 2)
-		note("waited %.3f s for the disk to take the files saved (fsync)", (now_ns() - t0) / 1e9);
+	G.rec.close_ns = now_ns() - t0;	/* out_stats says it when the disk was slow */
 	if (G.opt.cmd) {
 		cmd_kill();
 		if (ended_by_tc)

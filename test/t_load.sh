@@ -82,7 +82,7 @@ lost_per_cpu() {
 # tasks, which can starve a FIFO 1 reader) once a ring is over half full:
 # tc is stopped for a second while pingpong fills its 8-page rings, and
 # as it goes on the kernel says policy 6 (SCHED_DEADLINE), and the
-# account how long it was raised.
+# account how long it was raised (no longer than the events were on).
 realtime_auto_deadline() {
 	local tc why= pol i
 	"$TC" --record "$T/f" -m 8 -d 4 -- "$PINGPONG" 100000000 >/dev/null 2>"$T/err" &
@@ -101,6 +101,11 @@ realtime_auto_deadline() {
 	[ "$pol" = 6 ] || why="policy ${pol:-?} (not 6, SCHED_DEADLINE) after a stop of 1 s"
 	grep -Eq 'reader raised \(SCHED_DEADLINE\) for [0-9.]+ s' "$T/err" ||
 		why="${why:+$why; }the account does not say so: $(tail -1 "$T/err")"
+	# raised no longer than the events were on (the account's duration)
+	awk '{ if (match($0, /raised \(SCHED_DEADLINE\) for [0-9.]+ s/)) r = substr($0, RSTART + 28, RLENGTH - 30)
+	       if (match($0, /, [0-9.]+ s, tc.s CPU/)) d = substr($0, RSTART + 2, RLENGTH - 14) }
+	     END { exit !(r != "" && d != "" && r + 0 <= d + 0) }' "$T/err" ||
+		why="${why:+$why; }raised longer than it recorded: $(tail -1 "$T/err")"
 	if [ -n "$why" ]; then fail realtime_auto_deadline "$why"; else pass realtime_auto_deadline; fi
 }
 
