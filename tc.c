@@ -2754,7 +2754,16 @@ static void lat_wake_only(struct task *p);
  */
 
 static void ival_ring(uint64_t bytes);
-static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end);
+static void ival_put(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end);
+
+/* Keep interval [start, end) of row in state (ival_put) where anything
+ * keeps intervals: the view's ring, --states.  Inlined, so that
+ * --summary and --script, which keep none, pay one test for each. */
+static inline void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+{
+	if (G.ib.cap || G.opt.states)
+		ival_put(last, row, state, aux, start, end);
+}
 static void model_tables(int ncpu, int ntask);
 
 /* Allocate the model's tables (start-up); ibytes 0 keeps no intervals. */
@@ -9780,17 +9789,15 @@ static void ival_print(const uint64_t *last, int32_t row, int32_t state, int32_t
 		     c, state, start, end, why);
 }
 
-/* Keep interval [start, end) of row in state, in the summaries and in the
- * ring of exact intervals, whose oldest are overwritten (and counted) when
- * it is full.  A running task's aux is set to its CPU.  A reading child
+/* ival_add's keeping: in the summaries and in the ring of exact
+ * intervals, whose oldest are overwritten (and counted) when it is full,
+ * and --states.  A running task's aux is set to its CPU.  A reading child
  * keeps only what the view lacks of its span, in the ring only. */
-static void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
+static void ival_put(uint64_t *last, int32_t row, int32_t state, int32_t aux, uint64_t start, uint64_t end)
 {
 	uint64_t p, ch;
 	struct ibchunk *k;
 
-	if (!G.ib.cap && !G.opt.states)		/* nothing keeps them (--summary, --script) */
-		return;
 	if (G.z.pass) {
 		uint64_t clip = z_clip(last, row), nch = G.ib.cap >> G.ib.shift;
 		/* the chunk the head enters after what closing the open states
