@@ -2544,31 +2544,15 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
 	}
 }
 
-/*
- * Decode record r (already checked by rec_info into ri) into e.  Numbers
- * are bounded here: pids and CPUs by ev_int, an idle state to CSTATE_MAX
- * (IDLE_EXIT stays), a frequency to INT32_MAX kHz.
- * Returns 1 for an event tc uses, 0 for a record it does not.
- */
-static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
+/* ev_decode of any record but a sample laid out by ev_layout: the
+ * fields looked up by name (fld_int, fld_str), checked one by one. */
+static int ev_decode_any(const uint8_t *r, const struct rinfo *ri, const struct attr *a, struct ev *e)
 {
 	uint32_t type = g32(r);
-	const struct attr *a = ri->attr >= 0 ? &G.ev.attr[ri->attr] : NULL;
 	const uint8_t *raw = ri->raw, *b = r + 8;
 	uint32_t rs = ri->rawsz;
 	size_t blen = ri->body_end - 8;
 
-	memset(e, 0, sizeof(*e));
-	e->time = ri->time;
-	e->cpu = ri->cpu;
-	e->pid = ri->pid;
-	e->tid = ri->tid;
-	e->kind = EV_NONE;
-	if (FAST && type == PERF_RECORD_SAMPLE && a && a->raw_need && raw && rs >= a->raw_need && !G.ev.swap) {
-		e->kind = a->kind;	/* laid out (raw_need): a kind tc uses */
-		ev_decode_fast(a, raw, e);
-		return 1;
-	}
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
 		if (!a || a->kind == EV_NONE || !raw)
@@ -2675,6 +2659,33 @@ static int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Decode record r (already checked by rec_info into ri) into e.  Numbers
+ * are bounded here: pids and CPUs by ev_int, an idle state to CSTATE_MAX
+ * (IDLE_EXIT stays), a frequency to INT32_MAX kHz.
+ * Returns 1 for an event tc uses, 0 for a record it does not.  Inlined: a
+ * sample laid out by ev_layout, nearly every record, is read at its fixed
+ * places (ev_decode_fast); the rest the general way (ev_decode_any).
+ */
+HOT int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
+{
+	const struct attr *a = ri->attr >= 0 ? &G.ev.attr[ri->attr] : NULL;
+
+	memset(e, 0, sizeof(*e));
+	e->time = ri->time;
+	e->cpu = ri->cpu;
+	e->pid = ri->pid;
+	e->tid = ri->tid;
+	e->kind = EV_NONE;
+	if (FAST && g32(r) == PERF_RECORD_SAMPLE && a && a->raw_need && ri->raw && ri->rawsz >= a->raw_need &&
+	    !G.ev.swap) {
+		e->kind = a->kind;	/* laid out (raw_need): a kind tc uses */
+		ev_decode_fast(a, ri->raw, e);
+		return 1;
+	}
+	return ev_decode_any(r, ri, a, e);
 }
 
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu);
