@@ -2775,6 +2775,7 @@ static inline void ival_add(uint64_t *last, int32_t row, int32_t state, int32_t 
 	if (G.ib.cap || G.opt.states)
 		ival_put(last, row, state, aux, start, end);
 }
+
 static void model_tables(int ncpu, int ntask);
 
 /* Allocate the model's tables (start-up); ibytes 0 keeps no intervals. */

@@ -168,6 +168,22 @@ for k in "${KINDS[@]}"; do
 	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//')"
 done
 
+# instructions a sample: the one figure of the reading that a noisy
+# machine does not move (this VM's wall times move by 30% in an hour)
+if command -v valgrind >/dev/null 2>&1; then
+	echo "tc's instructions a sample (valgrind --tool=callgrind, start-up and ld.so included):"
+	for k in "${KINDS[@]}"; do
+		f=$R/$k.data
+		[ -s "$f" ] || continue
+		valgrind --tool=callgrind --callgrind-out-file="$T/cg" ./tc --replay "$f" --summary >/dev/null 2>"$T/cg.err"
+		ir=$(sed -n 's/^summary: *//p' "$T/cg" | head -1)
+		n=$(events "$f")
+		echo "  $k: ${ir:-?} instructions, $(awk -v i="${ir:-0}" -v n="${n:-0}" 'BEGIN { if (n > 0) printf "%.0f", i / n; else print "-" }') a sample (${n:-?} samples, perf's count)"
+	done
+else
+	echo "(no valgrind: instructions a sample not counted)"
+fi
+
 # == zoom to exact: the replay view reads its file again from the last
 # checkpoint before the view (test/zoombench; --history 2 so that the ring
 # cannot hold the whole recording)
