@@ -2544,85 +2544,91 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
 	}
 }
 
-/* ev_decode of any record but a sample laid out by ev_layout: the
- * fields looked up by name (fld_int, fld_str), checked one by one. */
+/* The fields of a tracepoint sample of attr a (a kind tc uses) into e,
+ * looked up by name (fld_int, fld_str), checked one by one: ev_decode's
+ * general way. */
+static void ev_decode_tp(const struct attr *a, const uint8_t *raw, uint32_t rs, struct ev *e)
+{
+	e->kind = a->kind;
+	e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
+	switch (a->kind) {
+	case EV_SWITCH:
+		e->a = ev_int(fld_int(a->fp[F_PREV_PID], raw, rs, -1));
+		e->b = ev_int(fld_int(a->fp[F_NEXT_PID], raw, rs, -1));
+		e->v = fld_int(a->fp[F_PREV_STATE], raw, rs, 0);
+		fld_str(a->fp[F_PREV_COMM], raw, rs, e->comm, false);
+		fld_str(a->fp[F_NEXT_COMM], raw, rs, e->comm2, false);
+		break;
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+	case EV_WAKING:
+		e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+		e->c = ev_int(fld_int(a->fp[F_TARGET_CPU], raw, rs, -1));
+		fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+		break;
+	case EV_PFORK:
+		e->a = ev_int(fld_int(a->fp[F_PARENT_PID], raw, rs, -1));
+		e->b = ev_int(fld_int(a->fp[F_CHILD_PID], raw, rs, -1));
+		fld_str(a->fp[F_PARENT_COMM], raw, rs, e->comm, false);
+		fld_str(a->fp[F_CHILD_COMM], raw, rs, e->comm2, false);
+		break;
+	case EV_PEXEC:
+		e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+		e->b = ev_int(fld_int(a->fp[F_OLD_PID], raw, rs, -1));
+		fld_str(a->fp[F_FILENAME], raw, rs, e->comm, true);
+		break;
+	case EV_PEXIT:
+		e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+		fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+		break;
+	case EV_MIGRATE:
+		e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
+		e->b = ev_int(fld_int(a->fp[F_ORIG_CPU], raw, rs, -1));
+		e->c = ev_int(fld_int(a->fp[F_DEST_CPU], raw, rs, -1));
+		fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
+		break;
+	case EV_IDLE:
+	case EV_FREQ:
+		e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
+		if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
+			e->v = CSTATE_MAX;
+		else if (a->kind == EV_FREQ && e->v > INT32_MAX)
+			e->v = INT32_MAX;
+		e->c = ev_int(fld_int(a->fp[F_CPU_ID], raw, rs, -1));
+		break;
+	case EV_IRQ:
+	case EV_IRQ_EXIT:
+		e->a = ev_int(fld_int(a->fp[F_IRQ], raw, rs, -1));
+		e->v = fld_int(a->fp[F_RET], raw, rs, 0);
+		fld_str(a->fp[F_NAME], raw, rs, e->comm, false);
+		break;
+	case EV_SOFTIRQ:
+	case EV_SOFTIRQ_EXIT:
+		e->a = ev_int(fld_int(a->fp[F_VEC], raw, rs, -1));
+		break;
+	case EV_SYS_ENTER:
+		e->a = fld_int(a->fp[F_FD], raw, rs, -1);
+		e->b = a->io;
+		break;
+	case EV_SYS_EXIT:
+		e->v = fld_int(a->fp[F_RET], raw, rs, 0);
+		e->b = a->io;
+		break;
+	}
+}
+
+/* ev_decode of any record but a sample laid out by ev_layout. */
 static int ev_decode_any(const uint8_t *r, const struct rinfo *ri, const struct attr *a, struct ev *e)
 {
 	uint32_t type = g32(r);
-	const uint8_t *raw = ri->raw, *b = r + 8;
-	uint32_t rs = ri->rawsz;
+	const uint8_t *b = r + 8;
 	size_t blen = ri->body_end - 8;
 
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
-		if (!a || a->kind == EV_NONE || !raw)
+		if (!a || a->kind == EV_NONE || !ri->raw)
 			return 0;
-		e->kind = a->kind;
-		e->flags = fld_int(a->fp[F_COMMON_FLAGS], raw, rs, 0);
-		switch (a->kind) {
-		case EV_SWITCH:
-			e->a = ev_int(fld_int(a->fp[F_PREV_PID], raw, rs, -1));
-			e->b = ev_int(fld_int(a->fp[F_NEXT_PID], raw, rs, -1));
-			e->v = fld_int(a->fp[F_PREV_STATE], raw, rs, 0);
-			fld_str(a->fp[F_PREV_COMM], raw, rs, e->comm, false);
-			fld_str(a->fp[F_NEXT_COMM], raw, rs, e->comm2, false);
-			break;
-		case EV_WAKEUP:
-		case EV_WAKEUP_NEW:
-		case EV_WAKING:
-			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
-			e->c = ev_int(fld_int(a->fp[F_TARGET_CPU], raw, rs, -1));
-			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
-			break;
-		case EV_PFORK:
-			e->a = ev_int(fld_int(a->fp[F_PARENT_PID], raw, rs, -1));
-			e->b = ev_int(fld_int(a->fp[F_CHILD_PID], raw, rs, -1));
-			fld_str(a->fp[F_PARENT_COMM], raw, rs, e->comm, false);
-			fld_str(a->fp[F_CHILD_COMM], raw, rs, e->comm2, false);
-			break;
-		case EV_PEXEC:
-			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
-			e->b = ev_int(fld_int(a->fp[F_OLD_PID], raw, rs, -1));
-			fld_str(a->fp[F_FILENAME], raw, rs, e->comm, true);
-			break;
-		case EV_PEXIT:
-			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
-			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
-			break;
-		case EV_MIGRATE:
-			e->a = ev_int(fld_int(a->fp[F_PID], raw, rs, -1));
-			e->b = ev_int(fld_int(a->fp[F_ORIG_CPU], raw, rs, -1));
-			e->c = ev_int(fld_int(a->fp[F_DEST_CPU], raw, rs, -1));
-			fld_str(a->fp[F_COMM], raw, rs, e->comm, false);
-			break;
-		case EV_IDLE:
-		case EV_FREQ:
-			e->v = (uint32_t)fld_int(a->fp[F_STATE], raw, rs, 0);
-			if (a->kind == EV_IDLE && e->v != (int64_t)IDLE_EXIT && e->v > CSTATE_MAX)
-				e->v = CSTATE_MAX;
-			else if (a->kind == EV_FREQ && e->v > INT32_MAX)
-				e->v = INT32_MAX;
-			e->c = ev_int(fld_int(a->fp[F_CPU_ID], raw, rs, -1));
-			break;
-		case EV_IRQ:
-		case EV_IRQ_EXIT:
-			e->a = ev_int(fld_int(a->fp[F_IRQ], raw, rs, -1));
-			e->v = fld_int(a->fp[F_RET], raw, rs, 0);
-			fld_str(a->fp[F_NAME], raw, rs, e->comm, false);
-			break;
-		case EV_SOFTIRQ:
-		case EV_SOFTIRQ_EXIT:
-			e->a = ev_int(fld_int(a->fp[F_VEC], raw, rs, -1));
-			break;
-		case EV_SYS_ENTER:
-			e->a = fld_int(a->fp[F_FD], raw, rs, -1);
-			e->b = a->io;
-			break;
-		case EV_SYS_EXIT:
-			e->v = fld_int(a->fp[F_RET], raw, rs, 0);
-			e->b = a->io;
-			break;
-		}
+		ev_decode_tp(a, ri->raw, ri->rawsz, e);
 		return 1;
 	case PERF_RECORD_COMM:
 		if (blen < 8)
