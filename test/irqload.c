@@ -7,7 +7,7 @@
  * Sends PACKETS UDP datagrams over loopback to itself (NET_RX softirqs),
  * writes WRITES 4 KiB blocks to FILE with O_DIRECT and fdatasync (the
  * disk's hardirqs and BLOCK softirqs), and sleeps 1 ms twenty times
- * (TIMER / HRTIMER softirqs).  Prints what it did.
+ * (TIMER / HRTIMER softirqs).  Prints what it did and its pid.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -61,6 +61,6 @@ int main(int argc, char **argv)
 	unlink(argv[3]);
 	for (int i = 0; i < 20; i++)
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	printf("%ld packets sent, %ld received, %ld blocks written\n", packets, got, writes);
+	printf("%ld packets sent, %ld received, %ld blocks written by pid %d\n", packets, got, writes, (int)getpid());
 	return 0;
 }

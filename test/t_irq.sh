@@ -125,24 +125,38 @@ irq_counts_proc() {
 # time is at least what the tasks were charged; irqload's own sends raise
 # the softirqs it is charged for; without -Q nothing is counted.
 irq_task_split() {
-	local why=
+	local why= pid
 	timeout 120 "$TC" --record "$T/f" -Q -- "$IRQLOAD" 20000 50 "$T/blk" >"$T/out" 2>"$T/err"
+	pid=$(sed -n 's/.* blocks written by pid \([0-9]*\)$/\1/p' "$T/out")
+	if [ -z "$pid" ]; then
+		fail irq_task_split "tc --record -- irqload: $(cat "$T/out" "$T/err" | tr '\n' ' ')"
+		return
+	fi
 	timeout 120 "$TC_SAN" --replay "$T/f" --summary >"$T/sum" 2>"$T/sum.err"
-	why=$(awk -F'\t' '
+	# irqload is its row by tid: its name is a comm event that a full ring
+	# may have dropped
+	why=$(awk -F'\t' -v pid="$pid" '
 	$1 == "tid" { for (i = 1; i <= NF; i++) col[$i] = i; blk = "t"; next }
 	$1 == "cpu" { for (i = 1; i <= NF; i++) ccol[$i] = i; blk = "c"; next }
 	$1 == "irq" { blk = "i"; next }
 	$0 == "" { next }
 	blk == "t" { if ($col["irq_ms"] > $col["run_ms"]) printf "%s: irq_ms %s > run_ms %s; ", $1, $col["irq_ms"], $col["run_ms"]
-		     tasks += $col["irq_ms"]; if ($col["comm"] == "irqload") mine = $col["irq_ms"] }
+		     tasks += $col["irq_ms"]; if ($1 == pid) { row = $0; mine = $col["irq_ms"] } }
 	blk == "c" { cpus += $ccol["irq_ms"] + $ccol["softirq_ms"] }
 	END { if (tasks > cpus + 0.01) printf "tasks charged %.3f ms, the CPUs had %.3f ms; ", tasks, cpus
-	      if (mine + 0 <= 0) printf "irqload was charged no interrupt time; " }' "$T/sum")
+	      if (row == "") printf "irqload (tid %s) has no row; ", pid
+	      else if (mine + 0 <= 0) printf "irqload was charged no interrupt time (%s); ", row }' "$T/sum")
+	[ -n "$why" ] && why="$why$(tail -n 1 "$T/err"); $(head -c 300 "$T/sum.err")"
 	timeout 60 "$TC" --record "$T/g" -- "$IRQLOAD" 100 1 "$T/blk" >/dev/null 2>&1
 	if [ -z "$why" ] && timeout 60 "$TC" --replay "$T/g" --summary 2>/dev/null | grep -q '^irq	'; then
 		why="an irq block without -Q"
 	fi
-	if [ -n "$why" ]; then fail irq_task_split "$why"; else pass irq_task_split; fi
+	if [ -n "$why" ]; then
+		keep_evidence irq_task_split
+		fail irq_task_split "$why"
+	else
+		pass irq_task_split
+	fi
 }
 
 # The softirq time agrees with /proc/stat's softirq column where the
