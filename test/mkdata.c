@@ -320,7 +320,7 @@ static void write_file(const char *path, const struct scenario *sc)
 	/* disabled, sample_id_all */
 	for (int i = 0; i < NTP; i++)
 		attr[i] = (struct pw_attr){ 2, tps[i].id, SAMPLE_TYPE,
-					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL };
+					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL, 1 };
 	data_build(&d, sc);
 	pw_file(path, "mkdata", attr, NTP, tps, NTP, NCPU, &d, NULL);
 	free(d.p);

@@ -38,7 +38,7 @@ enum {				/* record types */
 };
 enum { PW_F_TRACING_DATA = 1, PW_F_HOSTNAME = 3, PW_F_VERSION = 5, PW_F_NRCPUS = 7 };
 enum {				/* perf_event_attr bitfield bits */
-	PW_A_DISABLED = 0, PW_A_COMM = 9, PW_A_TASK = 13, PW_A_SAMPLE_ID_ALL = 18,
+	PW_A_DISABLED = 0, PW_A_COMM = 9, PW_A_FREQ = 10, PW_A_TASK = 13, PW_A_SAMPLE_ID_ALL = 18,
 	PW_A_COMM_EXEC = 24,
 };
 #define PW_MISC_KERNEL 1
@@ -181,10 +181,11 @@ struct pw_tp {
 #define PW_TP_FREQ { "power", 565, PW_POWER_FMT("cpu_frequency", "565"), NULL }
 
 /* An attr: type (2 tracepoint, 1 software), config (the tracepoint id),
- * sample_type and the bitfield word (PW_A_* bits). */
+ * sample_type, the bitfield word (PW_A_* bits) and sample_period (with
+ * PW_A_FREQ: sample_freq; 0 means 1). */
 struct pw_attr {
 	uint32_t type;
-	uint64_t config, sample_type, flags;
+	uint64_t config, sample_type, flags, period;
 };
 
 static inline uint64_t pw_id(int attr, int cpu)
@@ -300,10 +301,11 @@ static inline void pw_lost(struct buf *d, uint64_t id, uint64_t n)
 }
 
 /* A SAMPLE of sample_type st (IDENTIFIER, IP, TID, TIME, CPU, PERIOD,
- * RAW: those it has, in that order; IP 0, PERIOD 1) with rn bytes of raw
- * tracepoint data, padded as the kernel pads u32 size + data to 8. */
-static inline void pw_sample(struct buf *d, uint64_t st, uint64_t id, int pid, int tid, uint64_t t, int cpu,
-			     const uint8_t *raw, size_t rn)
+ * RAW: those it has, in that order; IP 0) with rn bytes of raw tracepoint
+ * data, padded as the kernel pads u32 size + data to 8; period: the
+ * events it stands for (1: each is recorded). */
+static inline void pw_sample_p(struct buf *d, uint64_t st, uint64_t id, int pid, int tid, uint64_t t, int cpu,
+			       uint64_t period, const uint8_t *raw, size_t rn)
 {
 	size_t rawsz = ((rn + 4 + 7) & ~7ul) - 4, size = 8;
 
@@ -326,12 +328,19 @@ static inline void pw_sample(struct buf *d, uint64_t st, uint64_t id, int pid, i
 		p32(d, 0);
 	}
 	if (st & PW_S_PERIOD)
-		p64(d, 1);
+		p64(d, period);
 	if (st & PW_S_RAW) {
 		p32(d, rawsz);
 		put(d, raw, rn);
 		put(d, NULL, rawsz - rn);
 	}
+}
+
+/* pw_sample_p of a sample that stands for itself (period 1). */
+static inline void pw_sample(struct buf *d, uint64_t st, uint64_t id, int pid, int tid, uint64_t t, int cpu,
+			     const uint8_t *raw, size_t rn)
+{
+	pw_sample_p(d, st, id, pid, tid, t, cpu, 1, raw, rn);
 }
 
 /* Raw tracepoint data: the common fields (type id, flags, pid). */
@@ -491,7 +500,7 @@ static inline void pw_attr_put(struct buf *b, const struct pw_attr *a)
 	p32(b, a->type);
 	p32(b, PW_ATTR_SIZE);
 	p64(b, a->config);
-	p64(b, 1);			/* sample_period */
+	p64(b, a->period ? a->period : 1);	/* sample_period or sample_freq */
 	p64(b, a->sample_type);
 	p64(b, 0);			/* read_format */
 	p64(b, pw_be ? bitrev64(a->flags) : a->flags);

@@ -50,7 +50,9 @@
  * records of some rounds written 1 to 3 rounds late); window (the
  * recording starts and stops mid-run); sideband_early (some CPUs'
  * tracepoints start 1 to 40 ms after the side-band records: one CPU, at
- * times two); all (a mix).
+ * times two); all (a mix); sampled (the tracepoints sampled, as perf
+ * record -F makes them: of each tracepoint's events on a CPU one in a
+ * period of 1 to 8 is recorded, with the period in its PERIOD field).
  *
  * check: every interval tc claims (task, cpu and cstate lines) is compared
  * with the truth: wrong ns are claimed ns where the truth differs (the
@@ -947,14 +949,16 @@ static void sim_selfcheck(void)
 
 /* ---------------------------------------------------------------- damage */
 
-enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_N };
+enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all" };
+					 "window", "sideband_early", "all", "sampled" };
 
 static struct dmg {
 	uint64_t rs;
 	uint8_t *drop;			/* per record: left out */
 	int *late;			/* per record: rounds late */
+	uint32_t *period;		/* per record: the events its sample stands for (sampled) */
+	int sampled;			/* the tracepoints are sampled (attrs with freq) */
 	struct rec lost[8];
 	int nlost;
 	uint64_t t0, t1;		/* the recording's window */
@@ -1143,6 +1147,47 @@ static void d_sideband(void)
 			D.drop[i] = 1;
 }
 
+/* Tracepoints sampled, not traced (perf record -F or -c applies to
+ * tracepoints too): per tracepoint and CPU the kernel counts the events
+ * and records one when the count reaches the period, with the count in its
+ * PERIOD field; the other records are left out.  Per seed each tracepoint
+ * has a largest period of 1 (all recorded), 2, 4 or 8; each kept record's
+ * successor is drawn from 1 to it.  What comes after a CPU's last kept
+ * record of a kind is left out with no record to tell. */
+static void d_sampled(void)
+{
+	static const int pmax[] = { 1, 2, 4, 8 };
+	int most[A_DUMMY], left[A_DUMMY][MAXCPU], n = 0;
+
+	D.sampled = 1;
+	for (int k = 0; k < A_DUMMY; k++) {
+		most[k] = pmax[rnd(&D.rs, 4)];
+		for (int c = 0; c < MAXCPU; c++)
+			left[k][c] = 1 + rnd(&D.rs, most[k]);
+	}
+	most[K_SWITCH] = most[K_SWITCH] > 1 ? most[K_SWITCH] : 2;	/* the damage is there */
+	for (size_t i = 0; i < S.nrec; i++) {
+		const struct rec *r = &S.rec[i];
+
+		if (!is_tp(r) || D.drop[i])
+			continue;
+		D.period[i] = ++D.period[S.nrec + r->kind * MAXCPU + r->cpu];	/* the count */
+		if (--left[r->kind][r->cpu] > 0) {
+			D.drop[i] = 2, n++;
+			continue;
+		}
+		D.period[S.nrec + r->kind * MAXCPU + r->cpu] = 0;
+		left[r->kind][r->cpu] = 1 + rnd(&D.rs, most[r->kind]);
+	}
+	for (size_t i = 0; i < S.nrec; i++)
+		if (D.drop[i] == 2)
+			d_stretch(i);
+	d_say(" sampled: %d records left out (largest periods", n);
+	for (int k = 0; k < A_DUMMY; k++)
+		d_say(" %d", most[k]);
+	d_say(");");
+}
+
 /* Pass boundaries of perf's reads of the rings (per seed: rounds of 0.1 to
  * 30 ms, and no shorter than a pass), and each record's round: the first
  * pass that read its CPU's ring after it was written (ring c is read
@@ -1182,6 +1227,7 @@ static void damage(int kind, int nround, const int *round)
 {
 	free(D.drop);
 	free(D.late);
+	free(D.period);
 	free(D.w.p);
 	memset(&D, 0, sizeof(D));
 	D.rs = 0xdead0000ull ^ ((uint64_t)S.seed << 8) ^ (uint64_t)kind;
@@ -1189,6 +1235,9 @@ static void damage(int kind, int nround, const int *round)
 	D.late = xrealloc(NULL, (S.nrec + 1) * sizeof(int));
 	memset(D.drop, 0, S.nrec + 1);
 	memset(D.late, 0, (S.nrec + 1) * sizeof(int));
+	/* a period per record, then d_sampled's count per tracepoint and CPU */
+	D.period = xrealloc(NULL, (S.nrec + A_DUMMY * MAXCPU) * sizeof(*D.period));
+	memset(D.period, 0, (S.nrec + A_DUMMY * MAXCPU) * sizeof(*D.period));
 	if (kind == D_ALL) {
 		int any = 0;
 
@@ -1215,6 +1264,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_LATE: d_late(nround, round); break;
 	case D_WINDOW: d_window(); break;
 	case D_SIDEBAND: d_sideband(); break;
+	case D_SAMPLED: d_sampled(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1271,7 +1321,8 @@ static void rec_write(struct buf *d, const struct rec *r)
 		pw_lost(d, sid, r->v);
 		break;
 	default:
-		pw_sample(d, TP_ST, pw_id(r->kind, r->cpu), r->pid, r->tid, r->t, r->cpu, raw, raw_of(r, raw));
+		pw_sample_p(d, TP_ST, pw_id(r->kind, r->cpu), r->pid, r->tid, r->t, r->cpu,
+			    D.period[r - S.rec] ? D.period[r - S.rec] : 1, raw, raw_of(r, raw));
 		return;
 	}
 	pw_id_trailer(d, r->pid, r->tid, r->t, r->cpu, sid);
@@ -1309,10 +1360,11 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 
 	for (int i = 0; i < A_DUMMY; i++)
 		attr[i] = (struct pw_attr){ 2, tps[i].id, TP_ST,
-					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL };
+					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL |
+					    (uint64_t)D.sampled << PW_A_FREQ, D.sampled ? 4000 : 1 };
 	attr[A_DUMMY] = (struct pw_attr){ 1, 9, SB_ST,
 					  1ull << PW_A_COMM | 1ull << PW_A_TASK | 1ull << PW_A_SAMPLE_ID_ALL |
-					  1ull << PW_A_COMM_EXEC };
+					  1ull << PW_A_COMM_EXEC, 1 };
 	/* synthesized for the tasks alive at the start: FORK, COMM at time 0 */
 	for (int i = 0; i < S.ntask; i++) {
 		const struct task *p = &S.task[i];
@@ -2311,7 +2363,7 @@ static int usage(void)
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled\n");
 	return 2;
 }
 
