@@ -324,6 +324,7 @@ struct cpu {
 	uint64_t task_run;	/* ns its tasks ran on it, summed over the tasks */
 	uint64_t last_t;	/* its newest record: where a loss of its ring begins */
 	uint32_t inferred, inferred_idle;	/* switch-ins inferred on it; of them, out of idle */
+	uint64_t unrec_until;	/* inside a stretch sampled tracepoints left out until then */
 	uint32_t missing_out;	/* switch-outs of its tasks the kernel did not report */
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 	/* -Q: the hardirq and softirq running on it (-1: none), since when;
@@ -438,8 +439,12 @@ struct attr {
 	/* byte offsets in its samples of TID, TIME, CPU and RAW (0: absent)
 	 * when nothing of variable size precedes them (fixed) */
 	bool fixed;
-	bool std;			/* fixed, and all four there (ev_layout) */
+	bool std;			/* fixed, and all four there (ev_layout), not sampled */
+	/* a tracepoint tc uses recorded one event in a period (perf record
+	 * -F or -c: attr freq, or sample_period above 1), not each */
+	bool sampled;
 	uint16_t pos_tid, pos_time, pos_cpu, pos_raw, min_size;
+	uint16_t pos_period;		/* with fixed: PERIOD's offset, 0 absent */
 	const struct tfs_fmt *fmt;	/* tracepoint format, or NULL */
 	const struct tfs_field *fp[F_NFLD];
 	/* ev_decode's fast path (ev_layout): the fields its kind reads, in
@@ -450,6 +455,12 @@ struct attr {
 	uint64_t *ids;			/* kernel ids of its per-CPU events */
 	int nids;
 	uint64_t nsamples;		/* its samples read */
+};
+
+/* A byte buffer that grows (start-up and repair only, never per event). */
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
 };
 
 /* A queued record: its time, and where it is (see the merge section). */
@@ -524,6 +535,7 @@ static struct {
 		size_t idmap_cap;
 		struct idc { uint64_t id; int attr1; } idc[IDC_N];	/* rec_attr's cache: attr + 1, 0 none */
 		bool swap;		/* the data is in the other byte order */
+		bool sampled;		/* an attr is sampled (see struct attr) */
 	} ev;
 
 	struct rings {			/* perf_event and rings */
@@ -577,8 +589,15 @@ static struct {
 		struct irq_stat *irqs;	/* IRQ_STATS slots, open addressing by (cpu, soft, irq) */
 		uint64_t irq_full;	/* interrupts not counted: the table was full */
 		uint64_t irq_lost;	/* handlers whose exit or entry was not seen */
-		struct gaplog { uint64_t at, lost; int cpu; } gapv[GAP_LOG];	/* gap n at n % GAP_LOG:
-					 * its time, events lost (0: a pause), CPU (-1: any) */
+		struct gaplog { uint64_t at, lost; int cpu; bool sampled; } gapv[GAP_LOG];	/* gap n at
+					 * n % GAP_LOG: its time, events lost (0: a pause), CPU (-1:
+					 * any), lost to sampling (model_unrecorded) */
+		uint64_t unrecorded;	/* events sampled tracepoints left out (model_unrecorded) */
+		/* where they were left out (a file's, rd_unrec_scan): by from,
+		 * the next to apply */
+		struct unrec { uint64_t from, to, n; int cpu; } *unrec;
+		size_t nunrec, unrec_next;
+		uint64_t unrec_at;	/* the next one's from (UINT64_MAX: none; 0: to be found) */
 	} m;
 
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
@@ -595,6 +614,8 @@ static struct {
 
 	struct counts {			/* counters (nothing lost silently) */
 		uint64_t kind[EV_NKIND], lost, lost_read;
+		uint64_t unrec[EV_NTP], unrec_all;	/* events sampled tracepoints left out, per
+					 * kind and in all (rd_unrec_add, ev_unrecorded) */
 		struct lostc { uint64_t n, first, last; } lostv[64];	/* per CPU (63: 63 and up,
 					 * or not known): events lost, the first and last LOST record */
 	} n;
@@ -625,11 +646,17 @@ static struct {
 		bool follow;		/* a stream in the view: read what has come, never wait */
 		bool blocking;		/* ... except inside a record that must be whole */
 		bool sorted;		/* written by tc: records in time order */
+		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
+		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
+		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time */
+		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
+		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
 		uint64_t feat_bits;	/* valid features below bit 64 */
 		uint64_t feat_off[64], feat_size[64];
 		int nrcpus;
-		bool saving;		/* the save key's pass (rd_save): emit writes, the model stays */
+		bool saving;		/* the save key's pass (rd_save), or rd_unrec_scan's: emit
+					 * writes (or scans), the model stays */
 		uint64_t save_from, save_until;
 		int save_n;		/* records it wrote */
 		char mark[96];		/* a recording's FEAT_TC_MARK */
@@ -2024,6 +2051,7 @@ static void attr_bind(struct attr *a)
 	o += 8 * (!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
 	a->pos_cpu = st & PERF_SAMPLE_CPU ? o : 0;
 	o += st & PERF_SAMPLE_CPU ? 8 : 0;
+	a->pos_period = st & PERF_SAMPLE_PERIOD ? o : 0;
 	o += st & PERF_SAMPLE_PERIOD ? 8 : 0;
 	a->pos_raw = st & PERF_SAMPLE_RAW ? o : 0;
 	a->min_size = o + (st & PERF_SAMPLE_RAW ? 4 : 0);
@@ -2050,6 +2078,8 @@ static void attr_bind(struct attr *a)
 		}
 	for (int i = 0; i < F_NFLD; i++)
 		a->fp[i] = tfs_field(a->fmt, fld_names[i]);
+	a->sampled = a->kind != EV_NONE && (a->pa.freq || a->pa.sample_period > 1);
+	G.ev.sampled |= a->sampled;
 	ev_layout(a);
 }
 
@@ -2123,6 +2153,7 @@ struct rinfo {
 	bool has_time;
 	uint64_t time;
 	int cpu, pid, tid;
+	uint64_t period;		/* SAMPLE: its PERIOD where read (sampled attrs), else 0 */
 	const uint8_t *raw;		/* SAMPLE: the tracepoint data */
 	uint32_t rawsz;
 	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
@@ -2166,10 +2197,12 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
  * static_same compares the two builds' outputs). */
 #ifdef __OPTIMIZE_SIZE__
 #define HOT static inline
+#define NOINL static
 #define FAST 0
 #else
 #define HOT static inline __attribute__((always_inline))
-#define FAST 1
+#define NOINL static __attribute__((noinline))	/* a function of its own: where gcc inlines */
+#define FAST 1						/* it, the hot paths lose 10M instructions a file */
 #endif
 
 /* g32 and g64 with the byte order as an argument: where it is a constant
@@ -2204,6 +2237,8 @@ HOT int rec_info_fixed_as(const uint8_t *r, size_t n, const struct attr *a, stru
 	}
 	if (a->pos_cpu)
 		ri->cpu = ld32(r + a->pos_cpu, swap);
+	if (a->sampled && a->pos_period)
+		ri->period = ld64(r + a->pos_period, swap);
 	if (a->pos_raw) {
 		ri->rawsz = ld32(r + a->pos_raw, swap);
 		if (ri->rawsz > n - a->pos_raw - 4)
@@ -2250,7 +2285,11 @@ static int rec_info_sample(const uint8_t *r, size_t n, const struct perf_event_a
 		ri->cpu = g32(p);
 		p += 8;
 	}
-	if (st & PERF_SAMPLE_PERIOD) { NEED(8); p += 8; }
+	if (st & PERF_SAMPLE_PERIOD) {
+		NEED(8);
+		ri->period = g64(p);
+		p += 8;
+	}
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t rf = pa->read_format, each = 8;
 		uint64_t extra = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
@@ -2391,6 +2430,16 @@ HOT int rec_info(const uint8_t *r, size_t n, struct rinfo *ri)
 	return rec_info_as(r, n, rec_attr(r, n, g32(r)), ri);
 }
 
+/* The events record ri of a sampled attr says were left out before it
+ * (its PERIOD less 1; sample_period's less 1 where it has none; a
+ * frequency without it: none known). */
+static uint64_t rec_unrecorded(const struct rinfo *ri)
+{
+	const struct perf_event_attr *pa = &G.ev.attr[ri->attr].pa;
+
+	return ri->period ? ri->period - 1 : pa->freq ? 0 : pa->sample_period - 1;
+}
+
 /* Copy a NUL-terminated string of at most max bytes at s into out[COMM_LEN]. */
 static void copy_comm(char *out, const uint8_t *s, size_t max)
 {
@@ -2438,7 +2487,7 @@ static void ev_layout(struct attr *a)
 	int k = a->kind, n;
 	uint32_t need = 0;
 
-	a->std = a->fixed && a->pos_tid && a->pos_time && a->pos_cpu && a->pos_raw;
+	a->std = a->fixed && a->pos_tid && a->pos_time && a->pos_cpu && a->pos_raw && !a->sampled;
 	a->raw_need = 0;
 	if (!FAST || k < 0 || k >= EV_NKIND || !(n = ev_fields[k].nint + ev_fields[k].nstr))
 		return;
@@ -2458,7 +2507,7 @@ static void ev_layout(struct attr *a)
 
 /* An integer field laid out by ev_layout, in raw data of this machine's
  * byte order that holds it: fld_int's value. */
-static inline int64_t fq_int(const struct fq *q, const uint8_t *raw)
+HOT int64_t fq_int(const struct fq *q, const uint8_t *raw)
 {
 	const uint8_t *p = raw + q->off;
 	uint16_t v2;
@@ -2878,14 +2927,17 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "gap", "events lost, or a pause" }, { "paused", "recording paused" }, { "lost", "events lost" },
 		{ "late", "its CPU's records came after newer ones" },
 		{ "untraced", "a CPU ran with its tracepoints not on yet" },
+		{ "sampled", "" },
 	};
 	uint32_t g = (uint32_t)aux >> 2;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
 	int k = (aux & 3) == UNK_UNSEEN ? 0 : (aux & 3) == UNK_MISSING ? 1 : (aux & 3) == UNK_UNTRACED ? 6 :
-		G.m.gaps - full >= GAP_LOG ? 2 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
+		G.m.gaps - full >= GAP_LOG ? 2 : l->sampled ? 7 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
-	if (k == 4 && !word && l->cpu >= 0)
+	if (k == 7 && !word)
+		sfmt(s, n, "events of cpu%d the recording sampled out (perf record -F or -c)", l->cpu);
+	else if (k == 4 && !word && l->cpu >= 0)
 		sfmt(s, n, "%" PRIu64 " events lost on cpu%d", l->lost, l->cpu);
 	else if (k == 4 && !word)
 		sfmt(s, n, "%" PRIu64 " events lost", l->lost);
@@ -3215,7 +3267,7 @@ static void model_irq(const struct ev *e, int c, uint64_t t)
  * pause.  Returns the aux of what it makes unknown. */
 static int32_t model_gap_log(uint64_t at, uint64_t lost, int cpu)
 {
-	G.m.gapv[++G.m.gaps % GAP_LOG] = (struct gaplog){ at, lost, cpu };
+	G.m.gapv[++G.m.gaps % GAP_LOG] = (struct gaplog){ at, lost, cpu, false };
 	return UNK_AUX(UNK_GAP, G.m.gaps);
 }
 
@@ -3244,7 +3296,8 @@ static void model_gap(uint64_t at, uint64_t lost)
 /*
  * The kernel lost records of CPU c's ring (a LOST record, sorted where the
  * loss began: see mq_put), or c's records came after newer ones (lost 0):
- * c's events since its newest record are missing.  Unknown from then on:
+ * c's events since its newest record (since from, if not 0) are missing.
+ * Unknown from then on:
  * what ran on c, every runnable task (c may have pulled it), and every
  * sleeping or blocked task (a wakeup is recorded on the waker's CPU, so
  * its wakeup may be among the lost).  Tasks running on the other CPUs
@@ -3253,12 +3306,12 @@ static void model_gap(uint64_t at, uint64_t lost)
  *   cpu0  --a--b--c--d--e--f--      complete: its running task stands
  *   cpu1  --x--y|.........|LOST--   lost: unknown from y
  */
-static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
+static void model_gap_cpu(int c, uint64_t at, uint64_t lost, uint64_t from)
 {
 	struct cpu *cp = &G.m.cpu[c];
-	uint64_t from = cp->last_t ? cp->last_t : G.m.first;
 	int32_t aux = model_gap_log(at, lost, c);
 
+	from = from ? from : cp->last_t ? cp->last_t : G.m.first;
 	if (lost && at > G.m.hole_until) {	/* the LOST record is stamped at the loss's end */
 		G.m.hole_until = at;
 		G.m.hole_aux = aux;
@@ -3278,6 +3331,57 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost)
 	cpu_unknown(c, from > cp->since ? from : cp->since, aux);	/* never back in time */
 	cpu_cstate(c, -1, from > cp->cstate_since ? from : cp->cstate_since);
 	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
+}
+
+/*
+ * Events a sampled tracepoint (struct attr's sampled) left out: perf
+ * counts a tracepoint's events per CPU and records one when the count
+ * reaches the period, which the record carries; the events before it,
+ * after the CPU's previous record of that kind, are not in the trace.  A
+ * file is scanned for them first (rd_unrec_scan: G.m.unrec), and each
+ * such stretch makes its CPU unknown from its start on, as lost records
+ * do (model_gap_cpu), before any later event is applied; a task's
+ * state set inside it is unknown (G.m.hole_until), and a record there of
+ * a task running on that CPU is no switch-in (unrec_until): no state is
+ * claimed across it.  The gap says why (gaplog's sampled).  After a
+ * tracepoint's last record on a CPU its count may not have reached the
+ * period again: where one of its records stood for more than one event,
+ * the rest of the trace is such a stretch too (to UINT64_MAX, n 0).
+ * model_pre calls this when t passes G.m.unrec_at (0 at first: the next
+ * stretch is to be found), which it moves on.
+ *
+ *   cpu0  --switch(1)--wakeup--wakeup--switch(3)--   2 switches left out:
+ *              ^ unknown from here
+ */
+NOINL void model_unrecorded(uint64_t t)
+{
+	while (G.m.unrec_next < G.m.nunrec && G.m.unrec[G.m.unrec_next].from < t) {
+		const struct unrec *u = &G.m.unrec[G.m.unrec_next++];
+
+		if (u->cpu < 0 || u->cpu >= G.m.ncpu)
+			continue;
+		G.m.unrecorded += u->n;
+		if (u->to > G.m.cpu[u->cpu].unrec_until)
+			G.m.cpu[u->cpu].unrec_until = u->to;
+		model_gap_cpu(u->cpu, u->to != UINT64_MAX ? u->to : u->from, u->n, u->from);
+		G.m.gapv[G.m.gaps % GAP_LOG].sampled = true;
+		if (u->to > G.m.hole_until) {
+			G.m.hole_until = u->to;
+			G.m.hole_aux = UNK_AUX(UNK_GAP, G.m.gaps);
+		}
+	}
+	G.m.unrec_at = G.m.unrec_next < G.m.nunrec ? G.m.unrec[G.m.unrec_next].from : UINT64_MAX;
+}
+
+/* A record of a sampled tracepoint in a stream (pipe mode: not scanned
+ * first), where what it left out is known only at its next record: its
+ * CPU is unknown from e on (e applied), every time. */
+NOINL void model_unplaced(const struct ev *e)
+{
+	if (e->cpu < 0 || e->cpu >= G.m.ncpu || !e->time || e->time < G.m.last)
+		return;
+	model_gap_cpu(e->cpu, e->time, 0, e->time);
+	G.m.gapv[G.m.gaps % GAP_LOG].sampled = true;
 }
 
 /* Does the data record tracepoint kind (has it an attr of it)?  Only then
@@ -3440,7 +3544,7 @@ static void model_evidence(int c, int tid, uint64_t t, bool sideband)
 	}
 	if (cp->cur == tid && (!p || (p->state == ST_RUNNING && p->run_cpu == c)))
 		cp->cur_last = t;
-	else
+	else if (t >= cp->unrec_until)	/* inside, a switch after t may be left out */
 		model_infer_run(c, tid, p, t);
 }
 
@@ -3515,18 +3619,20 @@ static uint64_t model_pre(const struct ev *e)
 		 * its last record (once for a run of them); what it says is not
 		 * applied at a time it is not true at */
 		if (e->cpu >= 0 && e->cpu < G.m.ncpu && !G.m.cpu[e->cpu].late) {
-			model_gap_cpu(e->cpu, G.m.last, 0);
+			model_gap_cpu(e->cpu, G.m.last, 0, 0);
 			G.m.cpu[e->cpu].late = true;
 		}
 		return 0;
 	}
 	if (t < G.m.last)
 		t = G.m.last;
+	if (t > G.m.unrec_at)
+		model_unrecorded(t);
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu)
 		G.m.cpu[e->cpu].late = false;
 	if (e->kind == EV_LOST) {	/* a gap closes at the last event before it */
 		if (e->v > 0 && e->cpu >= 0 && e->cpu < G.m.ncpu)
-			model_gap_cpu(e->cpu, t, e->v);	/* the kernel lost records of one ring */
+			model_gap_cpu(e->cpu, t, e->v, 0);	/* the kernel lost records of one ring */
 		else
 			model_gap(t, e->v > 0 ? e->v : 0);	/* a pause, or a loss of unknown place */
 		return 0;
@@ -3580,7 +3686,7 @@ static void model_io(const struct ev *e, uint64_t t)
 }
 
 /* Feed one event, in time order, to the model: model_pre, then its rule. */
-static void model_event(const struct ev *e)
+NOINL void model_event(const struct ev *e)
 {
 	uint64_t t = model_pre(e);
 	struct task *p, *n;
@@ -4869,12 +4975,6 @@ static void pe_flush(void)
  * inside the data is then one harmless record.  The final trailer clears
  * bit 0, and the header is rewritten in one pwrite.
  */
-
-/* A byte buffer that grows (start-up and repair only, never per event). */
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
 
 static void buf_add(struct buf *b, const void *d, size_t n)
 {
@@ -6394,6 +6494,8 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 		G.rd.sorted = !memcmp(r + 20, TC_WRITER, sizeof(TC_WRITER));
 }
 
+static void rd_unrec_scan(void);
+
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
@@ -6404,6 +6506,8 @@ static void rd_queues(void)
 	}
 	if (G.rd.pipe)
 		rd_bind(true);
+	if (G.ev.sampled && !G.rd.pipe)
+		rd_unrec_scan();
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
@@ -6774,6 +6878,70 @@ static void rd_pass_close(struct rd_pass *view)
 	mem_free(G.rc.buf);
 	close(G.rc.fd);
 	rd_pass_swap(view);
+}
+
+/* The stretch of n events of tracepoint kind k left out on CPU c between
+ * times from (0: its first record) and to, into G.rd.unrec; counted. */
+static void rd_unrec_add(uint64_t from, uint64_t to, uint64_t n, int c, int k)
+{
+	buf_add(&G.rd.unrec, &(struct unrec){ from, to, n, c }, sizeof(struct unrec));
+	G.n.unrec[k] += n;
+	G.n.unrec_all += n;
+}
+
+/* rd_unrec_scan's pass: record ri, in time order. */
+NOINL void rd_unrec_rec(const struct rinfo *ri)
+{
+	const struct attr *a = &G.ev.attr[ri->attr];
+	uint64_t n = rec_unrecorded(ri), *l;
+
+	if (!a->sampled || ri->cpu < 0 || ri->cpu >= G.m.ncpu || !ri->has_time)
+		return;
+	l = &G.rd.unrec_last[ri->cpu * EV_NTP + a->kind];
+	if (n) {
+		rd_unrec_add(*l, ri->time, n, ri->cpu, a->kind);
+		G.rd.unrec_kinds |= 1u << a->kind;
+	}
+	*l = ri->time;
+}
+
+static int unrec_cmp(const void *a, const void *b)
+{
+	const struct unrec *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from ? 1 : x->cpu - y->cpu;
+}
+
+/*
+ * A file with sampled tracepoints (struct attr's sampled): a pass over it
+ * before the replay (rd_pass_open, at the first record) finds the
+ * stretches the sampling left out, each from the previous record of its
+ * kind on its CPU, and of a kind that left some out, after its last record
+ * on each CPU; into G.m.unrec sorted by start, for the model to apply as
+ * it goes (model_unrecorded).
+ */
+static void rd_unrec_scan(void)
+{
+	struct rd_pass mainp = { 0 };
+	char msg[160];
+	uint64_t *last = G.rd.unrec_last = xcalloc((size_t)G.m.ncpu * EV_NTP, sizeof(uint64_t));
+
+	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
+		die("%s", msg);
+	G.rd.scanning = G.rd.saving = true;
+	rd_run(UINT64_MAX);
+	G.rd.scanning = G.rd.saving = false;
+	rd_pass_close(&mainp);
+	for (int a = 0; a < G.ev.nattr; a++)
+		G.ev.attr[a].nsamples = 0;	/* the replay's pass counts them */
+	for (int i = 0; i < G.m.ncpu * EV_NTP; i++)
+		if (G.rd.unrec_kinds >> (i % EV_NTP) & 1 && last[i])
+			rd_unrec_add(last[i], UINT64_MAX, 0, i / EV_NTP, i % EV_NTP);
+	G.m.unrec = (struct unrec *)G.rd.unrec.p;
+	G.m.nunrec = G.rd.unrec.len / sizeof(struct unrec);
+	sort(G.m.unrec, G.m.nunrec, sizeof(*G.m.unrec), unrec_cmp);
+	G.rd.unrec_scanned = true;
+	mem_free(last);
 }
 
 /*
@@ -7360,7 +7528,8 @@ static void out_missing(void)
 
 	if (!G.m.inferred && !G.m.missing_out)
 		return;
-	oputs("tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
+	oputs(G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
+	      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *p = &G.m.cpu[c];
 		uint64_t known = p->busy + p->idle, unk = span > known ? span - known : 0;
@@ -7508,6 +7677,26 @@ static void out_summary(struct out *f)
 	out_missing();
 }
 
+/* After a replay, on stderr: which tracepoints the recording sampled
+ * (struct attr's sampled), how many of their events it left out, what tc
+ * made of it and how to record them all. */
+static void out_unrecorded(void)
+{
+	int n = 0;
+
+	if (!G.ev.sampled)
+		return;
+	oputs("tc: the recording sampled its tracepoints (perf record -F or -c applies to them too); left out:",
+	      &tc_err);
+	for (int a = 0; a < G.ev.nattr; a++)
+		if (G.ev.attr[a].sampled)
+			ofmt(&tc_err, "%s %s %" PRIu64, n++ ? "," : "", tp_defs[G.ev.attr[a].kind].name,
+			     G.n.unrec[G.ev.attr[a].kind]);
+	oputs(G.rd.unrec_scanned ? " events; a CPU is unknown where they were" :
+	      " events; a stream (pipe mode) does not say where: a CPU is unknown after each record", &tc_err);
+	oputs(". To record them all: perf record -c 1 (or -e TRACEPOINT/period=1/)\n", &tc_err);
+}
+
 /* Where events were lost, for the account on stderr: per CPU the count and
  * the span of its LOST records, in seconds from the first event. */
 static void out_lost(void)
@@ -7541,6 +7730,7 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 	static const struct { const char *name; const uint64_t *v; } anomalies[] = {
 		{ "out of order", &G.bad.order }, { "corrupt", &G.bad.corrupt },
 		{ "unknown", &G.bad.id }, { "bad cpu", &G.bad.cpu }, { "bad pid", &G.m.bad_pid },
+		{ "not recorded (sampled tracepoints)", &G.n.unrec_all },
 		{ "missing switch-ins inferred", &G.m.inferred }, { "gaps", &G.m.gaps },
 		{ "tasks evicted", &G.m.evicted_tasks },
 		{ "released early (queues full)", &G.mg.forced },
@@ -9977,6 +10167,8 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	uint64_t lim = G.z.a;
 	int ncpu = G.m.ncpu, ret;
 	bool *online = G.m.cpu_online;
+	struct unrec *unrec = G.m.unrec;	/* the file's, as scanned */
+	size_t nunrec = G.m.nunrec;
 
 	term_active = 0;	/* the terminal is the view's: not even die() writes to it */
 	if (!child_of(parent, true))
@@ -9985,6 +10177,8 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	G.z.pcpu = G.m.cpu;
 	G.z.pntask = G.m.ntask;
 	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
+	G.m.unrec = unrec;
+	G.m.nunrec = nunrec;
 	G.m.ncpu = ncpu;
 	G.m.cpu_online = online;
 	model_tables(ncpu, TC_MAX_TASKS);
@@ -12219,6 +12413,19 @@ static void view_init(void)
 
 /* ---------------------------------------------------------------- main loop */
 
+/* Event e of a sampled attr in a stream (pipe mode; a file's were
+ * scanned first: rd_unrec_scan), ri its record: count what it left out;
+ * its CPU is unknown after it (model_unplaced). */
+NOINL void ev_unrecorded(const struct ev *e, const struct rinfo *ri)
+{
+	if (G.rd.unrec_scanned)
+		return;
+	G.n.unrec[e->kind] += rec_unrecorded(ri);
+	G.n.unrec_all += rec_unrecorded(ri);
+	if (G.m.task)
+		model_unplaced(e);
+}
+
 /*
  * Every record released by the merge, live or from a file, comes here in
  * time order (ri: what rec_info found, or NULL to find it again): it is
@@ -12231,8 +12438,11 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	struct ev e;
 	uint32_t type = g32(r);
 
-	if (G.rd.saving) {	/* the save key's pass over the recording: the model stays */
-		rd_save_rec(r, n, ri);
+	if (G.rd.saving) {	/* a pass of its own (the save key's, rd_unrec_scan's): the model stays */
+		if (!G.rd.scanning)
+			rd_save_rec(r, n, ri);
+		else if (type == PERF_RECORD_SAMPLE && ri && ri->attr >= 0)
+			rd_unrec_rec(ri);
 		return;
 	}
 	if (G.rec.fd >= 0)
@@ -12275,6 +12485,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 		lat_event(&e);
 	if (G.m.task)
 		model_event(&e);
+	if (G.ev.sampled && e.kind < EV_NTP && ri->attr >= 0 && G.ev.attr[ri->attr].sampled)
+		ev_unrecorded(&e, ri);
 	if (out_script && G.opt.ftrace)
 		out_ftrace(out_script, &e, ri);
 	else if (out_script)
@@ -12824,8 +13036,9 @@ static int run_replay(void)
 			     G.opt.chain_tid, G.opt.replay_path);
 		out_flush(&tc_out);
 	}
+	out_unrecorded();
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
-	    G.m.evicted_tasks || G.m.inferred || G.mg.forced)
+	    G.m.evicted_tasks || G.m.inferred || G.mg.forced || G.n.unrec_all)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
 	return (ret < 0 && !G.rc.cut) || !chained ? 1 : 0;
 }

@@ -7,7 +7,7 @@
 # traces are damaged, and compares tc's --states with the truth:
 #
 #   truth_sim          TRUTH_SEEDS seeds (default 300) of each damage kind in
-#                      turn: undamaged, idle_out and window: no ns where tc
+#                      turn: undamaged, idle_out, window and sampled: no ns where tc
 #                      claims a state the truth contradicts; switch_out,
 #                      lost, gap, late, sideband_early, all: at most 1 ns
 #                      in 100 of the claims (what no evidence shows); the
@@ -28,6 +28,11 @@
 #                      the same of fresh recordings of a workload (kernel):
 #                      tc --record, perf record -e 'sched:*' -e
 #                      power:cpu_idle -a, and with -m 4096
+#   truth_sampled_recorded
+#                      perf record -F samples tracepoints (kernel): tc's
+#                      count of the events left out equals what perf
+#                      script's periods say, in a file and in a stream; it
+#                      says why and how to record them all; the invariants
 
 SIM=$ROOT/test/sim
 
@@ -42,9 +47,11 @@ truth_sim() {
 	local bad=
 	[ -x "$SIM" ] || { fail truth_sim "test/sim was not built"; return; }
 	# undamaged, a CPU that leaves out its switches out of idle, a window
-	# cut from a longer run: tc claims nothing false, to the ns
+	# cut from a longer run, tracepoints sampled (their PERIOD says how
+	# many events each record stands for): tc claims nothing false, to
+	# the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
@@ -191,12 +198,65 @@ truth_invariants_recorded() {
 	fi
 }
 
+# unrec_want FILE: the events perf script's periods say FILE's sched
+# tracepoint records left out (each stands for its period).
+unrec_want() {
+	perf script -i "$1" -F event,period 2>/dev/null |
+		awk '$2 ~ /^sched:/ { n += $1 - 1 } END { print n + 0 }'
+}
+
+# unrec_got ERR: tc's count of them, from its stats line.
+unrec_got() {
+	sed -n 's/.*not recorded (sampled tracepoints) \([0-9]*\).*/\1/p' "$1"
+}
+
+truth_sampled_recorded() {
+	local why= want got pwant pgot
+	have_perf || { skip truth_sampled_recorded "perf is not installed"; return; }
+	[ -x "$SIM" ] || { fail truth_sampled_recorded "test/sim was not built"; return; }
+	# 500 Hz against tens of thousands of switches a second
+	if ! timeout 60 perf record -q -F 500 "${SCHED_EVENTS[@]}" -a -o "$T/s.data" -- \
+		sh -c "$PINGPONG 20000 >/dev/null" >/dev/null 2>"$T/perr" ||
+	   ! timeout 60 perf record -q -F 500 "${SCHED_EVENTS[@]}" -a -o - -- \
+		sh -c "$PINGPONG 20000 >/dev/null" >"$T/p.data" 2>"$T/perr"; then
+		fail truth_sampled_recorded "perf record -F 500 failed: $(head -2 "$T/perr" | tr '\n' ' ')"
+		return
+	fi
+	want=$(unrec_want "$T/s.data")
+	pwant=$(unrec_want "$T/p.data")
+	timeout 120 "$TC_SAN" --replay "$T/s.data" --summary >"$T/sum" 2>"$T/err"
+	cat "$T/p.data" | timeout 120 "$TC_SAN" --replay - --summary >/dev/null 2>"$T/perr"
+	got=$(unrec_got "$T/err")
+	pgot=$(unrec_got "$T/perr")
+	if [ "$want" = 0 ]; then
+		why="perf record -F 500 left no event out (every period 1): no test"
+	elif [ "$got" != "$want" ] || [ "$pgot" != "$pwant" ]; then
+		why="not recorded: tc ${got:-none} (stream ${pgot:-none}), perf script's periods $want (stream $pwant)"
+	elif ! grep -q 'the recording sampled its tracepoints.*left out: sched_switch [0-9].*perf record -c 1' "$T/err" ||
+	     ! grep -q 'a stream (pipe mode) does not say where' "$T/perr"; then
+		why="no word of the sampling: $(head -c 300 "$T/err")"
+	elif grep -q 'the kernel left switches out' "$T/err"; then
+		why="the missing switches put on the kernel"
+	elif [ -n "$(stderr_ok "$T/err")" ]; then
+		why="$(stderr_ok "$T/err")"
+	else
+		why=$(truth_inv "$T/s.data" "$T/p.data")
+	fi
+	if [ -n "$why" ]; then
+		keep_evidence truth_sampled_recorded
+		fail truth_sampled_recorded "$why"
+	else
+		note "truth_sampled_recorded: $want events left out, $got counted (stream $pwant, $pgot)"
+		pass truth_sampled_recorded
+	fi
+}
+
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
-test_class busy truth_invariants_recorded
+test_class busy truth_invariants_recorded truth_sampled_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
-kernel_tests truth_invariants_recorded
+kernel_tests truth_invariants_recorded truth_sampled_recorded
