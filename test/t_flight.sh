@@ -90,7 +90,9 @@ flight_no_trigger() {
 # slot and the pingpongs' CPU for 40 s of the run.)
 flight_rss_flat() {
 	local pid a b why=
-	"$TC" --record "$T/f" --flight 1 --flight-mem 8 -m 64 -d 14 -- \
+	# -d 60 only as a bound: stopped after the second reading (with -d 14
+	# a loaded machine's sleeps once outlasted it: tc was gone at 13 s)
+	"$TC" --record "$T/f" --flight 1 --flight-mem 8 -m 64 -d 60 -- \
 		sh -c "while :; do nice -n 19 $PINGPONG 20000 >/dev/null; done" >"$T/out" 2>"$T/err" &
 	pid=$!
 	reap_later "$pid"
@@ -98,6 +100,7 @@ flight_rss_flat() {
 	a=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
 	sleep 9
 	b=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	kill -INT "$pid" 2>/dev/null
 	wait "$pid"
 	if [ -z "$a" ] || [ -z "$b" ]; then
 		why="tc was gone before the second reading: $(tail -2 "$T/err")"
