@@ -127,7 +127,7 @@ enum {
 /* perf.data feature bits (tools/perf/util/header.h) */
 enum {
 	FEAT_RESERVED = 0, FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
 	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_CLOCK_DATA = 29,
 	FEAT_TC_MARK = 60,	/* tc's: what fired a flight recording (perf skips it) */
 	FEAT_BITS = 256,
@@ -276,6 +276,7 @@ struct task {
 	uint64_t last_iival;	/* newest I/O call interval: state = io_calls index, aux = ret */
 	uint64_t io_wait;	/* ns inside I/O calls while runnable, sleeping or blocked */
 	int run_cpu;		/* the CPU whose cur it is while running, else -1 */
+	bool ctx;		/* a record names it: recorded per task, it is traced */
 	/* a wakeup begun (sched_waking) and not finished (sched_wakeup, a
 	 * switch-in): a switch-out S or D meanwhile was woken after its dequeue */
 	bool wk_pending;
@@ -349,10 +350,11 @@ struct irq_stat {
  * Why a row is unknown: the aux of its unknown intervals (a task's
  * ST_UNKNOWN, a CPU's tid -1) is UNK_AUX(why, gap): before its first
  * event, a gap (the gap log says which: events lost on a CPU, a pause),
- * a switch the kernel left out, or a CPU whose tracepoints were not on yet.
+ * a switch the kernel left out, a CPU whose tracepoints were not on yet,
+ * or a recording per task that has not its events (above model_evidence).
  */
-enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED };
-#define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 2))
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK };
+#define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 3))
 #define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
 #define IRQ_STATS 1024		/* IRQs and softirq vectors x CPUs counted (-Q) */
 
@@ -598,6 +600,7 @@ static struct {
 		struct unrec { uint64_t from, to, n; int cpu; } *unrec;
 		size_t nunrec, unrec_next;
 		uint64_t unrec_at;	/* the next one's from (UINT64_MAX: none; 0: to be found) */
+		bool pertask;		/* recorded per task (perf record without -a): above model_evidence */
 	} m;
 
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
@@ -646,6 +649,7 @@ static struct {
 		bool follow;		/* a stream in the view: read what has come, never wait */
 		bool blocking;		/* ... except inside a record that must be whole */
 		bool sorted;		/* written by tc: records in time order */
+		bool pertask;		/* perf record without -a (rd_cmdline): above model_evidence */
 		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time */
@@ -2928,11 +2932,13 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "late", "its CPU's records came after newer ones" },
 		{ "untraced", "a CPU ran with its tracepoints not on yet" },
 		{ "sampled", "" },
+		{ "per_task", "recorded per task (perf record without -a)" },
 	};
-	uint32_t g = (uint32_t)aux >> 2;
+	uint32_t g = (uint32_t)aux >> 3;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
-	int k = (aux & 3) == UNK_UNSEEN ? 0 : (aux & 3) == UNK_MISSING ? 1 : (aux & 3) == UNK_UNTRACED ? 6 :
+	int k = (aux & 7) == UNK_UNSEEN ? 0 : (aux & 7) == UNK_MISSING ? 1 : (aux & 7) == UNK_UNTRACED ? 6 :
+		(aux & 7) == UNK_PERTASK ? 8 :
 		G.m.gaps - full >= GAP_LOG ? 2 : l->sampled ? 7 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
 	if (k == 7 && !word)
@@ -3060,6 +3066,10 @@ static void task_set(struct task *t, int st, uint64_t time)
 	if (st >= ST_RUNNABLE && st <= ST_BLOCKED && (time < G.m.hole_until || G.m.untraced)) {
 		st = ST_UNKNOWN;
 		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
+	}
+	if (G.m.pertask && st != ST_DEAD && (st != ST_RUNNING || !t->ctx)) {	/* above model_evidence */
+		st = ST_UNKNOWN;
+		t->unk_aux = UNK_AUX(UNK_PERTASK, 0);
 	}
 	t->stated = true;
 	if (time > t->since) {
@@ -3476,8 +3486,10 @@ static void model_switch(const struct ev *e, uint64_t t)
 	struct cpu *cp = &G.m.cpu[c];
 	struct task *p = task_get(e->a, t, NULL), *n;
 
-	if (p)
+	if (p) {
 		task_name(p, e->comm);
+		p->ctx = true;
+	}
 	if (p || e->a == 0) {
 		if (cp->cur != e->a || (p && (p->state != ST_RUNNING || p->run_cpu != c)))
 			model_infer_run(c, e->a, p, t);	/* prev ran here at the switch-out only */
@@ -3515,11 +3527,27 @@ static void model_switch(const struct ev *e, uint64_t t)
 		n->switches++;
 	}
 	cpu_set(c, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
+	if (G.m.pertask && !(n && n->ctx))	/* its switch-out will not be recorded */
+		cpu_unknown(c, t, UNK_AUX(UNK_PERTASK, 0));
 	cp->cur_last = t;
 	cp->gap = false;
 	cp->seen = true;
 	cp->switches++;
 }
+
+/*
+ * Recorded per task (G.m.pertask: perf record CMD or -p without -a): the
+ * events are those in the context of the traced tasks (a process and the
+ * tasks it forks: inherit).  A record names one (a tracepoint's tid, a
+ * switch's prev, a fork's child: ctx, set on every task so named, read
+ * only then), whose runs tc may claim: each ends in a switch of its own,
+ * always recorded, and begins at a switch from a traced task or at the
+ * task's first record on the CPU.  Its sleeps and waits are unknown: a
+ * wakeup or a switch-in by an untraced task is not recorded, and a sleep
+ * may have ended long before the next record says so.  Any other task,
+ * and a CPU that runs one or the idle task, are unknown (task_set,
+ * model_switch): their switches, wakeups and idle states are not recorded.
+ */
 
 /* A record on CPU c at time t whose task is tid (0: the idle task): tid
  * runs there then (see "evidence" above).  A side-band record (COMM, FORK,
@@ -3533,6 +3561,8 @@ static void model_evidence(int c, int tid, uint64_t t, bool sideband)
 
 	if (tid > 0 && !(p = task_get(tid, t, NULL)))
 		return;
+	if (p && !sideband)
+		p->ctx = true;
 	if (sideband && !cp->traced) {
 		G.m.untraced += !cp->sideband;
 		cp->sideband = true;
@@ -3605,6 +3635,7 @@ static uint64_t model_pre(const struct ev *e)
 		if ((p = task_get(e->b, t ? t : G.m.last, NULL))) {
 			scopy(p->comm, sizeof(p->comm), e->comm);
 			p->pid = e->a;
+			p->ctx = true;	/* per task: one of the traced */
 		}
 	}
 	if (!t)
@@ -3703,13 +3734,17 @@ NOINL void model_event(const struct ev *e)
 	case EV_WAKING:
 		model_wake(e, t);
 		break;
-	case EV_PFORK:
-		if ((n = task_get(e->b, t, NULL)))
+	case EV_PFORK:		/* per task: its child is traced too (ctx) */
+		if ((n = task_get(e->b, t, NULL))) {
 			task_name(n, e->comm2);
+			n->ctx = true;
+		}
 		break;
 	case EV_FORK:
-		if ((n = task_get(e->c, t, NULL)))
+		if ((n = task_get(e->c, t, NULL))) {
 			n->pid = e->a;
+			n->ctx = true;
+		}
 		break;
 	case EV_PEXIT:
 	case EV_EXIT:
@@ -6280,8 +6315,40 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
 	}
 }
 
+/* Is perf's command line arg one that records every task of some CPUs
+ * (-a, -C, alone or among other one-letter flags)? */
+static bool rd_arg_cpuwide(const char *arg)
+{
+	if (!strcmp(arg, "--all-cpus") || !strncmp(arg, "--cpu", 5) || !strncmp(arg, "-C", 2))
+		return true;
+	return arg[0] == '-' && arg[1] != '-' && strchr(arg, 'a') && strspn(arg + 1, "aginNqRsTvdPWB") == strlen(arg + 1);
+}
+
+/* The CMDLINE feature (u32 argc, then perf's strings: u32 size, bytes
+ * padded with NULs): perf record without -a or -C recorded per task
+ * (G.rd.pertask). */
+static void rd_cmdline(void)
+{
+	uint64_t sz = G.rd.feat_size[FEAT_CMDLINE];
+	uint8_t *b = sz > 4 && sz <= MAX_TD ? xcalloc(1, sz + 1) : NULL;
+	bool record = false, wide = false;
+
+	if (b && rd_pread(b, sz, G.rd.feat_off[FEAT_CMDLINE]) == 0)
+		for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
+			const char *w = (const char *)b + o + 4;
+
+			if (!strcmp(w, "--"))
+				break;	/* the command */
+			record |= i == 1 && !strcmp(w, "record");
+			wide |= rd_arg_cpuwide(w);
+		}
+	G.rd.pertask = record && !wide;
+	mem_free(b);
+}
+
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
- * are in time order), NRCPUS, and tc's flight recorder mark. */
+ * are in time order), NRCPUS, CMDLINE (recorded per task?) and tc's
+ * flight recorder mark. */
 static void rd_features(const char *path)
 {
 	if (G.rd.feat_bits >> FEAT_TRACING_DATA & 1) {
@@ -6307,6 +6374,8 @@ static void rd_features(const char *path)
 		if (rd_pread(nr, 8, G.rd.feat_off[FEAT_NRCPUS]) == 0)
 			G.rd.nrcpus = g32(nr);
 	}
+	if (G.rd.feat_bits >> FEAT_CMDLINE & 1)
+		rd_cmdline();
 	if (G.rd.feat_bits >> FEAT_TC_MARK & 1 && G.rd.feat_size[FEAT_TC_MARK] > 4) {
 		size_t n = G.rd.feat_size[FEAT_TC_MARK] - 4;	/* perf's string: u32 length, bytes */
 
@@ -6511,6 +6580,7 @@ static void rd_queues(void)
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
+	G.m.pertask = G.rd.pertask;
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -7528,7 +7598,8 @@ static void out_missing(void)
 
 	if (!G.m.inferred && !G.m.missing_out)
 		return;
-	oputs(G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
+	oputs(G.m.pertask ? "tc: switches are missing from this trace (recorded per task: see below):" :
+	      G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
 	      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *p = &G.m.cpu[c];
@@ -10179,6 +10250,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
 	G.m.unrec = unrec;
 	G.m.nunrec = nunrec;
+	G.m.pertask = G.rd.pertask;
 	G.m.ncpu = ncpu;
 	G.m.cpu_online = online;
 	model_tables(ncpu, TC_MAX_TASKS);
@@ -13037,6 +13109,8 @@ static int run_replay(void)
 		out_flush(&tc_out);
 	}
 	out_unrecorded();
+	if (G.rd.pertask)
+		note("recorded per task (perf record without -a): only the traced tasks' runs are known; record with -a for all");
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced || G.n.unrec_all)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);

@@ -36,15 +36,17 @@ enum {				/* record types */
 	PW_R_LOST = 2, PW_R_COMM = 3, PW_R_EXIT = 4, PW_R_FORK = 7, PW_R_SAMPLE = 9,
 	PW_R_FINISHED_ROUND = 68, PW_R_FINISHED_INIT = 82,
 };
-enum { PW_F_TRACING_DATA = 1, PW_F_HOSTNAME = 3, PW_F_VERSION = 5, PW_F_NRCPUS = 7 };
+enum { PW_F_TRACING_DATA = 1, PW_F_HOSTNAME = 3, PW_F_VERSION = 5, PW_F_NRCPUS = 7, PW_F_CMDLINE = 11 };
 enum {				/* perf_event_attr bitfield bits */
-	PW_A_DISABLED = 0, PW_A_COMM = 9, PW_A_FREQ = 10, PW_A_TASK = 13, PW_A_SAMPLE_ID_ALL = 18,
+	PW_A_DISABLED = 0, PW_A_INHERIT = 1, PW_A_COMM = 9, PW_A_FREQ = 10, PW_A_ENABLE_ON_EXEC = 12,
+	PW_A_TASK = 13, PW_A_SAMPLE_ID_ALL = 18,
 	PW_A_COMM_EXEC = 24,
 };
 #define PW_MISC_KERNEL 1
 #define PW_MISC_COMM_EXEC (1 << 13)
 
 static int pw_be, pw_long4;
+static const char *const *pw_cmdline;	/* NULL-terminated argv for CMDLINE, or NULL: none */
 
 /* ---------------------------------------------------------------- formats */
 
@@ -526,7 +528,7 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 			   const struct pw_tp *tp, int ntp, int ncpu, const struct buf *data,
 			   const char *version)
 {
-	struct buf f = { 0 }, feat[4] = { { 0 } };	/* in feature bit order */
+	struct buf f = { 0 }, feat[5] = { { 0 } };	/* in feature bit order */
 	int nfeat = version ? 4 : 3;
 	size_t ids_off, attrs_off, data_off, data_size, blob;
 	uint64_t bits = 1ull << PW_F_TRACING_DATA | 1ull << PW_F_HOSTNAME | 1ull << PW_F_NRCPUS;
@@ -555,6 +557,17 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 	}
 	p32(&feat[nfeat - 1], ncpu);	/* nr_cpus_avail */
 	p32(&feat[nfeat - 1], ncpu);	/* nr_cpus_online */
+	if (pw_cmdline) {		/* u32 argc, then each a string feature */
+		int n = 0;
+
+		while (pw_cmdline[n])
+			n++;
+		p32(&feat[nfeat], n);
+		for (int i = 0; i < n; i++)
+			pw_feat_str(&feat[nfeat], pw_cmdline[i]);
+		nfeat++;
+		bits |= 1ull << PW_F_CMDLINE;
+	}
 	blob = f.len + 16 * nfeat;
 	for (int i = 0; i < nfeat; i++) {
 		p64(&f, blob);

@@ -949,9 +949,10 @@ static void sim_selfcheck(void)
 
 /* ---------------------------------------------------------------- damage */
 
-enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED, D_N };
+enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED,
+       D_PERTASK, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all", "sampled" };
+					 "window", "sideband_early", "all", "sampled", "pertask" };
 
 static struct dmg {
 	uint64_t rs;
@@ -959,6 +960,8 @@ static struct dmg {
 	int *late;			/* per record: rounds late */
 	uint32_t *period;		/* per record: the events its sample stands for (sampled) */
 	int sampled;			/* the tracepoints are sampled (attrs with freq) */
+	int pertask;			/* recorded per task (attrs enable_on_exec, inherit; CMDLINE) */
+	uint8_t traced[MAXTASK];	/* ... the tasks it traced (by index) */
 	struct rec lost[8];
 	int nlost;
 	uint64_t t0, t1;		/* the recording's window */
@@ -1188,6 +1191,37 @@ static void d_sampled(void)
 	d_say(");");
 }
 
+/* Recorded per task, as perf record CMD (without -a) does: the events
+ * fire only in the context of one process and its descendants (inherit),
+ * so a tracepoint record is kept when the task current on its CPU is one
+ * of them (a switch: its prev), a side-band record when it names one.  The
+ * attrs and the CMDLINE feature say so as perf's do (enable_on_exec,
+ * inherit; perf record without -a). */
+static void d_pertask(void)
+{
+	uint8_t *traced = D.traced;
+	int root = -1, n = 0;
+
+	D.pertask = 1;
+	for (int i = 0; i < S.ntask && root < 0; i++)
+		if (S.task[i].st != T_NONE || chance(&D.rs, 10))
+			root = S.task[rnd(&D.rs, S.ntask)].pid;
+	for (int i = 0; i < S.ntask; i++) {
+		const struct task *p = tk(S.task[i].ppid);
+
+		traced[i] = S.task[i].pid == root || (p && traced[p->tid - TID0]);
+	}
+	for (size_t i = 0; i < S.nrec; i++) {
+		const struct rec *r = &S.rec[i];
+		const struct task *p = tk(r->kind == K_COMM ? r->b : r->kind == K_FORK || r->kind == K_EXIT ? r->c :
+					  r->tid);
+
+		if (!D.drop[i] && !(p && traced[p->tid - TID0]))
+			D.drop[i] = 1, n++;
+	}
+	d_say(" pertask: the events of process %d and its descendants (%d records left out);", root, n);
+}
+
 /* Pass boundaries of perf's reads of the rings (per seed: rounds of 0.1 to
  * 30 ms, and no shorter than a pass), and each record's round: the first
  * pass that read its CPU's ring after it was written (ring c is read
@@ -1265,6 +1299,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_WINDOW: d_window(); break;
 	case D_SIDEBAND: d_sideband(); break;
 	case D_SAMPLED: d_sampled(); break;
+	case D_PERTASK: d_pertask(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1361,7 +1396,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 	for (int i = 0; i < A_DUMMY; i++)
 		attr[i] = (struct pw_attr){ 2, tps[i].id, TP_ST,
 					    1ull << PW_A_DISABLED | 1ull << PW_A_SAMPLE_ID_ALL |
-					    (uint64_t)D.sampled << PW_A_FREQ, D.sampled ? 4000 : 1 };
+					    (uint64_t)D.sampled << PW_A_FREQ | (uint64_t)D.pertask << PW_A_INHERIT |
+					    (uint64_t)D.pertask << PW_A_ENABLE_ON_EXEC, D.sampled ? 4000 : 1 };
 	attr[A_DUMMY] = (struct pw_attr){ 1, 9, SB_ST,
 					  1ull << PW_A_COMM | 1ull << PW_A_TASK | 1ull << PW_A_SAMPLE_ID_ALL |
 					  1ull << PW_A_COMM_EXEC, 1 };
@@ -1370,8 +1406,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 		const struct task *p = &S.task[i];
 		int st = truth_at(p, t0);
 
-		if (st == T_NONE || st == T_DEAD)
-			continue;
+		if (st == T_NONE || st == T_DEAD || (D.pertask && !D.traced[i]))
+			continue;	/* perf record CMD synthesizes its process's only */
 		pw_task(&d, PW_R_FORK, p->pid, p->ppid, p->tid, p->ppid, 0);
 		pw_id_trailer(&d, 0, 0, 0, 0, 0);
 		pw_comm(&d, 0, p->pid, p->tid, p->comm0);
@@ -1405,6 +1441,12 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 		rec_write(&d, o[i].r);
 	}
 	pw_hdr(&d, PW_R_FINISHED_ROUND, 0, 8);
+	{
+		static const char *const cmd[] = { "perf", "record", "-e", "sched:*", "-e", "power:cpu_idle",
+						   "--", "./app", NULL };
+
+		pw_cmdline = D.pertask && !tcfile ? cmd : NULL;
+	}
 	pw_file(path, "sim", attr, NATTR, tps, A_DUMMY, S.ncpu, &d, tcfile ? writer : NULL);
 	free(d.p);
 	free(o);
@@ -2179,7 +2221,7 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 	for (int seed = from; seed < from + nseed; seed++) {
 		for (int ki = rotate ? seed % nk : 0; ki < (rotate ? seed % nk + 1 : nk); ki++) {
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
-			int tcfile = seed % 4 == 3 && kind != D_LATE, rc, nv;
+			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK, rc, nv;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2363,7 +2405,7 @@ static int usage(void)
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask\n");
 	return 2;
 }
 

@@ -7,7 +7,8 @@
 # traces are damaged, and compares tc's --states with the truth:
 #
 #   truth_sim          TRUTH_SEEDS seeds (default 300) of each damage kind in
-#                      turn: undamaged, idle_out, window and sampled: no ns where tc
+#                      turn: undamaged, idle_out, window, sampled and
+#                      pertask: no ns where tc
 #                      claims a state the truth contradicts; switch_out,
 #                      lost, gap, late, sideband_early, all: at most 1 ns
 #                      in 100 of the claims (what no evidence shows); the
@@ -33,6 +34,11 @@
 #                      count of the events left out equals what perf
 #                      script's periods say, in a file and in a stream; it
 #                      says why and how to record them all; the invariants
+#   truth_pertask_recorded
+#                      perf record CMD (per task, no -a) inside tc --record
+#                      (kernel): tc says it is per task, claims runs of the
+#                      traced tasks only, none longer than the same task's
+#                      in tc's own recording; the invariants
 
 SIM=$ROOT/test/sim
 
@@ -48,10 +54,10 @@ truth_sim() {
 	[ -x "$SIM" ] || { fail truth_sim "test/sim was not built"; return; }
 	# undamaged, a CPU that leaves out its switches out of idle, a window
 	# cut from a longer run, tracepoints sampled (their PERIOD says how
-	# many events each record stands for): tc claims nothing false, to
-	# the ns
+	# many events each record stands for), a recording per task (perf
+	# record without -a): tc claims nothing false, to the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window,sampled >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled,pertask >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
@@ -251,12 +257,53 @@ truth_sampled_recorded() {
 	fi
 }
 
+# task_runs SUMMARY: "tid comm run_ms switches" of each task, by tid.
+task_runs() {
+	awk -F'\t' '$1 == "tid" { for (i = 1; i <= NF; i++) c[$i] = i; on = 1; next }
+		$0 == "" || $1 == "cpu" { on = 0 }
+		on { gsub(/ /, "_", $c["comm"]); print $1, $c["comm"], $c["run_ms"], $c["switches"] }' "$1" | sort
+}
+
+truth_pertask_recorded() {
+	local why
+	have_perf || { skip truth_pertask_recorded "perf is not installed"; return; }
+	[ -x "$SIM" ] || { fail truth_pertask_recorded "test/sim was not built"; return; }
+	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q -o "$T/pt.data" "${SCHED_EVENTS[@]}" -- \
+		sh -c "$PINGPONG 5000 >/dev/null" >/dev/null 2>"$T/err"; then
+		fail truth_pertask_recorded "tc --record -- perf record failed: $(head -3 "$T/err" | tr '\n' ' ')"
+		return
+	fi
+	timeout 120 "$TC_SAN" --replay "$T/pt.data" --summary >"$T/pt.sum" 2>"$T/pt.err"
+	timeout 120 "$TC" --replay "$T/all.data" --summary >"$T/all.sum" 2>/dev/null
+	# tid comm run_ms switches of each task, from both
+	task_runs "$T/pt.sum" >"$T/pt.runs"
+	task_runs "$T/all.sum" >"$T/all.runs"
+	why=$(join -a1 -e 0 -o 0,1.2,1.3,1.4,2.3 "$T/pt.runs" "$T/all.runs" | awk '
+		$3 > 0 && $2 != "sh" && $2 != "pingpong" { printf "%s %s runs %s ms, not traced; ", $1, $2, $3 }
+		$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
+		$3 > 0 { n++ } END { if (!n) print "no traced task runs" }' | head -c 400)
+	if [ -z "$why" ] && ! grep -q 'recorded per task' "$T/pt.err"; then
+		why="no word of the recording per task: $(head -c 300 "$T/pt.err")"
+	elif [ -z "$why" ] && grep -q 'the kernel left switches out' "$T/pt.err"; then
+		why="the switches a recording per task has not put on the kernel"
+	fi
+	[ -z "$why" ] && why=$(stderr_ok "$T/pt.err")
+	[ -z "$why" ] && why=$(truth_inv "$T/pt.data")
+	if [ -n "$why" ]; then
+		keep_evidence truth_pertask_recorded
+		fail truth_pertask_recorded "$why"
+	else
+		note "truth_pertask_recorded: $(awk '$3 > 0' "$T/pt.runs" | wc -l) traced tasks run, none longer than system-wide"
+		pass truth_pertask_recorded
+	fi
+}
+
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
-test_class busy truth_invariants_recorded truth_sampled_recorded
+test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
-kernel_tests truth_invariants_recorded truth_sampled_recorded
+kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded
