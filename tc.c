@@ -6324,26 +6324,22 @@ static bool rd_arg_cpuwide(const char *arg)
 	return arg[0] == '-' && arg[1] != '-' && strchr(arg, 'a') && strspn(arg + 1, "aginNqRsTvdPWB") == strlen(arg + 1);
 }
 
-/* The CMDLINE feature (u32 argc, then perf's strings: u32 size, bytes
- * padded with NULs): perf record without -a or -C recorded per task
- * (G.rd.pertask). */
-static void rd_cmdline(void)
+/* The CMDLINE feature b[0..sz) (u32 argc, then perf's strings: u32 size,
+ * bytes padded with NULs, the last NUL-terminated within b[sz]): perf
+ * record without -a or -C recorded per task (G.rd.pertask). */
+static void rd_cmdline(const uint8_t *b, size_t sz)
 {
-	uint64_t sz = G.rd.feat_size[FEAT_CMDLINE];
-	uint8_t *b = sz > 4 && sz <= MAX_TD ? xcalloc(1, sz + 1) : NULL;
 	bool record = false, wide = false;
 
-	if (b && rd_pread(b, sz, G.rd.feat_off[FEAT_CMDLINE]) == 0)
-		for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
-			const char *w = (const char *)b + o + 4;
+	for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
+		const char *w = (const char *)b + o + 4;
 
-			if (!strcmp(w, "--"))
-				break;	/* the command */
-			record |= i == 1 && !strcmp(w, "record");
-			wide |= rd_arg_cpuwide(w);
-		}
+		if (!strcmp(w, "--"))
+			break;	/* the command */
+		record |= i == 1 && !strcmp(w, "record");
+		wide |= rd_arg_cpuwide(w);
+	}
 	G.rd.pertask = record && !wide;
-	mem_free(b);
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
@@ -6374,8 +6370,14 @@ static void rd_features(const char *path)
 		if (rd_pread(nr, 8, G.rd.feat_off[FEAT_NRCPUS]) == 0)
 			G.rd.nrcpus = g32(nr);
 	}
-	if (G.rd.feat_bits >> FEAT_CMDLINE & 1)
-		rd_cmdline();
+	if (G.rd.feat_bits >> FEAT_CMDLINE & 1 && G.rd.feat_size[FEAT_CMDLINE] <= MAX_TD) {
+		uint64_t sz = G.rd.feat_size[FEAT_CMDLINE];
+		uint8_t *b = xcalloc(1, sz + 1);
+
+		if (rd_pread(b, sz, G.rd.feat_off[FEAT_CMDLINE]) == 0)
+			rd_cmdline(b, sz);
+		mem_free(b);
+	}
 	if (G.rd.feat_bits >> FEAT_TC_MARK & 1 && G.rd.feat_size[FEAT_TC_MARK] > 4) {
 		size_t n = G.rd.feat_size[FEAT_TC_MARK] - 4;	/* perf's string: u32 length, bytes */
 
@@ -6554,13 +6556,16 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 }
 
 /* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS,
- * and VERSION to know its own streams (in time order, no merge needed). */
+ * VERSION to know its own streams (in time order, no merge needed), and
+ * CMDLINE (recorded per task?). */
 static void rd_feature_rec(const uint8_t *r, size_t n)
 {
 	if (n >= 24 && g64(r + 8) == FEAT_NRCPUS)
 		G.rd.nrcpus = g32(r + 16);
 	if (n >= 20 + sizeof(TC_WRITER) && g64(r + 8) == FEAT_VERSION)	/* tc's: in time order */
 		G.rd.sorted = !memcmp(r + 20, TC_WRITER, sizeof(TC_WRITER));
+	if (n > 16 && g64(r + 8) == FEAT_CMDLINE && !r[n - 1])	/* its last string ends in the record */
+		rd_cmdline(r + 16, n - 16);
 }
 
 static void rd_unrec_scan(void);

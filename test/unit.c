@@ -3213,7 +3213,7 @@ static void t_model_pause_gaps(void)
 	/* unknown in the gap, and why: a pause (the second's, as the first
 	 * had no event after it) */
 	CHECK(task_at(task_of(100) - G.m.task, 4000, &st, &s, &e, &aux) && st == ST_UNKNOWN && s == 3000 &&
-	      e == 8000 && (aux & 3) == UNK_GAP && G.m.gapv[(uint32_t)aux >> 2].lost == 0 && aux >> 2 == 2,
+	      e == 8000 && (aux & 7) == UNK_GAP && G.m.gapv[(uint32_t)aux >> 3].lost == 0 && aux >> 3 == 2,
 	      "task 100 at 4000 (in the gap) is %s [%" PRIu64 ", %" PRIu64 ") aux %d", st_names[st], s, e, aux);
 	CHECK(task_at(task_of(100) - G.m.task, 5500, &st, &s, &e, &aux) && st == ST_UNKNOWN,
 	      "task 100 at 5500 (between the pauses) is %s", st_names[st]);
@@ -3381,7 +3381,7 @@ static bool runs_fn(const struct ival *v, void *arg)
  * unknown intervals of that cause (after model_end, all are closed). */
 static bool missing_fn(const struct ival *v, void *arg)
 {
-	if (v->state == ST_UNKNOWN && (v->aux & 3) == UNK_MISSING)
+	if (v->state == ST_UNKNOWN && (v->aux & 7) == UNK_MISSING)
 		*(uint64_t *)arg += v->end - v->start;
 	return true;
 }
