@@ -594,7 +594,6 @@ static struct {
 		struct gaplog { uint64_t at, lost; int cpu; bool sampled; } gapv[GAP_LOG];	/* gap n at
 					 * n % GAP_LOG: its time, events lost (0: a pause), CPU (-1:
 					 * any), lost to sampling (model_unrecorded) */
-		uint64_t unrecorded;	/* events sampled tracepoints left out (model_unrecorded) */
 		/* where they were left out (a file's, rd_unrec_scan): by from,
 		 * the next to apply */
 		struct unrec { uint64_t from, to, n; int cpu; } *unrec;
@@ -3370,7 +3369,6 @@ NOINL void model_unrecorded(uint64_t t)
 
 		if (u->cpu < 0 || u->cpu >= G.m.ncpu)
 			continue;
-		G.m.unrecorded += u->n;
 		if (u->to > G.m.cpu[u->cpu].unrec_until)
 			G.m.cpu[u->cpu].unrec_until = u->to;
 		model_gap_cpu(u->cpu, u->to != UINT64_MAX ? u->to : u->from, u->n, u->from);
@@ -6626,7 +6624,7 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
  * near the view, not at the file's start.  One is taken every ck_every
  * bytes of data: for tc's files (in time order, nothing queued) at any
  * record, for perf's at a FINISHED_ROUND, after its release.  It keeps the
- * model (G.m, its tasks and CPUs: 472 bytes a task) and the reader's
+ * model (G.m, its tasks and CPUs: 488 bytes a task) and the reader's
  * state; the merge queue, which then holds just the records of the round
  * newer than the round before it, is not kept but read again: a pass
  * started from a checkpoint reads that round from its start (from),
@@ -6968,10 +6966,11 @@ static void rd_unrec_add(uint64_t from, uint64_t to, uint64_t n, int c, int k)
 NOINL void rd_unrec_rec(const struct rinfo *ri)
 {
 	const struct attr *a = &G.ev.attr[ri->attr];
-	uint64_t n = rec_unrecorded(ri), *l;
+	uint64_t n, *l;
 
 	if (!a->sampled || ri->cpu < 0 || ri->cpu >= G.m.ncpu || !ri->has_time)
 		return;
+	n = rec_unrecorded(ri);
 	l = &G.rd.unrec_last[ri->cpu * EV_NTP + a->kind];
 	if (n) {
 		rd_unrec_add(*l, ri->time, n, ri->cpu, a->kind);
@@ -7017,6 +7016,7 @@ static void rd_unrec_scan(void)
 	sort(G.m.unrec, G.m.nunrec, sizeof(*G.m.unrec), unrec_cmp);
 	G.rd.unrec_scanned = true;
 	mem_free(last);
+	G.rd.unrec_last = NULL;
 }
 
 /*
