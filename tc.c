@@ -351,9 +351,11 @@ struct irq_stat {
  * ST_UNKNOWN, a CPU's tid -1) is UNK_AUX(why, gap): before its first
  * event, a gap (the gap log says which: events lost on a CPU, a pause),
  * a switch the kernel left out, a CPU whose tracepoints were not on yet,
- * or a recording per task that has not its events (above model_evidence).
+ * or a recording per task or of some CPUs that has not its events (enum
+ * part, above model_evidence).
  */
-enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK };
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK, UNK_CPUS };
+enum part { PART_ALL, PART_TASKS, PART_CPUS };	/* every task on every CPU, traced tasks, some CPUs */
 #define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 3))
 #define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
 #define IRQ_STATS 1024		/* IRQs and softirq vectors x CPUs counted (-Q) */
@@ -508,6 +510,8 @@ struct rb {
 static struct {
 	struct options {		/* the command line (see "options and main") */
 		const char *rec_path, *replay_path, *repair_path;
+		char **argv;		/* all of it, for a recording's CMDLINE */
+		int argc;
 		bool script, summary, live;
 		bool view;		/* the terminal view: --live, or --replay without output options */
 		bool power_only, tasks_only, io, irq;	/* -P, -T, -I, -Q */
@@ -599,7 +603,7 @@ static struct {
 		struct unrec { uint64_t from, to, n; int cpu; } *unrec;
 		size_t nunrec, unrec_next;
 		uint64_t unrec_at;	/* the next one's from (UINT64_MAX: none; 0: to be found) */
-		bool pertask;		/* recorded per task (perf record without -a): above model_evidence */
+		uint8_t part;		/* what the events cover (enum part, above model_evidence) */
 	} m;
 
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
@@ -648,7 +652,7 @@ static struct {
 		bool follow;		/* a stream in the view: read what has come, never wait */
 		bool blocking;		/* ... except inside a record that must be whole */
 		bool sorted;		/* written by tc: records in time order */
-		bool pertask;		/* perf record without -a (rd_cmdline): above model_evidence */
+		uint8_t part;		/* what the events cover (rd_cmdline; enum part) */
 		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time */
@@ -2932,12 +2936,13 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "untraced", "a CPU ran with its tracepoints not on yet" },
 		{ "sampled", "" },
 		{ "per_task", "recorded per task (perf record without -a)" },
+		{ "some_cpus", "recorded on some CPUs (-C): it may run on the others" },
 	};
 	uint32_t g = (uint32_t)aux >> 3;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
 	int k = (aux & 7) == UNK_UNSEEN ? 0 : (aux & 7) == UNK_MISSING ? 1 : (aux & 7) == UNK_UNTRACED ? 6 :
-		(aux & 7) == UNK_PERTASK ? 8 :
+		(aux & 7) == UNK_PERTASK ? 8 : (aux & 7) == UNK_CPUS ? 9 :
 		G.m.gaps - full >= GAP_LOG ? 2 : l->sampled ? 7 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
 	if (k == 7 && !word)
@@ -3066,9 +3071,9 @@ static void task_set(struct task *t, int st, uint64_t time)
 		st = ST_UNKNOWN;
 		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
 	}
-	if (G.m.pertask && st != ST_DEAD && (st != ST_RUNNING || !t->ctx)) {	/* above model_evidence */
-		st = ST_UNKNOWN;
-		t->unk_aux = UNK_AUX(UNK_PERTASK, 0);
+	if (G.m.part && st != ST_DEAD && (st != ST_RUNNING || (G.m.part == PART_TASKS && !t->ctx))) {
+		st = ST_UNKNOWN;	/* above model_evidence */
+		t->unk_aux = UNK_AUX(G.m.part == PART_TASKS ? UNK_PERTASK : UNK_CPUS, 0);
 	}
 	t->stated = true;
 	if (time > t->since) {
@@ -3525,7 +3530,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 		n->switches++;
 	}
 	cpu_set(c, e->b >= 0 && e->b <= PID_MAX ? e->b : -1, t);
-	if (G.m.pertask && !(n && n->ctx))	/* its switch-out will not be recorded */
+	if (G.m.part == PART_TASKS && !(n && n->ctx))	/* its switch-out will not be recorded */
 		cpu_unknown(c, t, UNK_AUX(UNK_PERTASK, 0));
 	cp->cur_last = t;
 	cp->gap = false;
@@ -3534,7 +3539,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 }
 
 /*
- * Recorded per task (G.m.pertask: perf record CMD or -p without -a): the
+ * Recorded per task (PART_TASKS: perf record CMD or -p without -a): the
  * events are those in the context of the traced tasks (a process and the
  * tasks it forks: inherit).  A record names one (a tracepoint's tid, a
  * switch's prev, a fork's child: ctx, set on every task so named, read
@@ -3545,6 +3550,11 @@ static void model_switch(const struct ev *e, uint64_t t)
  * may have ended long before the next record says so.  Any other task,
  * and a CPU that runs one or the idle task, are unknown (task_set,
  * model_switch): their switches, wakeups and idle states are not recorded.
+ *
+ * Recorded on some CPUs (PART_CPUS: perf record -C, tc -C): every event
+ * of those CPUs is there, so their rows and each task's runs on them are
+ * known (a run begins and ends in a switch there); a task not running on
+ * them is unknown: it may be woken, run or sleep on another CPU unseen.
  */
 
 /* A record on CPU c at time t whose task is tid (0: the idle task): tid
@@ -4729,8 +4739,10 @@ static void pe_setup(void)
 	for (int c = 0; c < G.m.ncpu; c++) {
 		if (!G.m.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
+		if (!filter_cpu(c) && G.m.cpu_online[c])
+			G.m.part = PART_CPUS;	/* -C: the others not traced at all */
 		if (!filter_cpu(c))
-			G.m.cpu_online[c] = false;	/* -C: not traced at all */
+			G.m.cpu_online[c] = false;
 	}
 	need = 0;
 	for (int c = 0; c < G.m.ncpu; c++)
@@ -5129,7 +5141,8 @@ static void rd_feat_copy(uint64_t base);
 /*
  * Build the feature blobs that do not change while recording, to sit at
  * file offset base: TRACING_DATA, HOSTNAME, OSRELEASE, VERSION (TC_WRITER:
- * tc writes its records in time order), ARCH, NRCPUS, CLOCKID, CLOCK_DATA.
+ * tc writes its records in time order), ARCH, NRCPUS, CMDLINE (tc's: -C
+ * says some CPUs, see rd_cmdline), CLOCKID, CLOCK_DATA.
  * Fills G.rec.blobs* and G.rec.feat.  Saving a span of a recording (in
  * --replay), the recording's own features are kept (see rd_feat_copy).
  */
@@ -5166,6 +5179,11 @@ static void feat_build(uint64_t base, int nr_online)
 	buf_u32(&b, G.m.ncpu);
 	buf_u32(&b, nr_online);
 	FEAT_END(FEAT_NRCPUS);
+	FEAT_BEGIN(FEAT_CMDLINE);
+	buf_u32(&b, G.opt.argc);
+	for (int i = 0; i < G.opt.argc; i++)
+		buf_str(&b, G.opt.argv[i]);
+	FEAT_END(FEAT_CMDLINE);
 	FEAT_BEGIN(FEAT_CLOCKID);
 	buf_u64(&b, 1);
 	FEAT_END(FEAT_CLOCKID);
@@ -5567,7 +5585,7 @@ static void rec_user(struct buf *b, uint32_t type, const void *body, size_t n)
 static void rec_pipe_head(int nr_online)
 {
 	static const int feats[] = { FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION, FEAT_ARCH,
-				     FEAT_NRCPUS, FEAT_CLOCKID, FEAT_CLOCK_DATA };
+				     FEAT_NRCPUS, FEAT_CMDLINE, FEAT_CLOCKID, FEAT_CLOCK_DATA };
 	uint64_t head[2] = { PERF_MAGIC2, 16 };
 	uint32_t td[2];
 	struct buf b = { 0 }, r = { 0 };
@@ -6313,31 +6331,58 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
 	}
 }
 
-/* Is perf's command line arg one that records every task of some CPUs
- * (-a, -C, alone or among other one-letter flags)? */
-static bool rd_arg_cpuwide(const char *arg)
+/* Does a command line arg of perf's or tc's record every task of every CPU
+ * (PART_ALL: -a), of some (PART_CPUS: -C, --cpu), or neither (PART_TASKS)?
+ * -a and -C may come among other one-letter flags (-aC0). */
+static int rd_arg_cpus(const char *arg)
 {
-	if (!strcmp(arg, "--all-cpus") || !strncmp(arg, "--cpu", 5) || !strncmp(arg, "-C", 2))
-		return true;
-	return arg[0] == '-' && arg[1] != '-' && strchr(arg, 'a') && strspn(arg + 1, "aginNqRsTvdPWB") == strlen(arg + 1);
+	bool all = false;
+
+	if (!strcmp(arg, "--all-cpus"))
+		return PART_ALL;
+	if (!strcmp(arg, "--cpu") || !strncmp(arg, "--cpu=", 6))
+		return PART_CPUS;
+	for (const char *p = arg + 1; arg[0] == '-' && arg[1] != '-' && *p; p++)
+		if (*p == 'C')
+			return PART_CPUS;	/* the rest is its list */
+		else if (!strchr("aginNqRsTvdPWB", *p))
+			break;	/* an option with a value: the rest is it */
+		else
+			all |= *p == 'a';
+	return all ? PART_ALL : PART_TASKS;
 }
 
 /* The CMDLINE feature b[0..sz) (u32 argc, then perf's strings: u32 size,
- * bytes padded with NULs, the last NUL-terminated within b[sz]): perf
- * record without -a or -C recorded per task (G.rd.pertask). */
+ * bytes padded with NULs, the last NUL-terminated within b[sz]; argv[0]
+ * the program): what the events cover (G.rd.part).  perf record without
+ * -a or -C recorded per task; perf record, perf sched record or tc
+ * --record with -C some CPUs. */
 static void rd_cmdline(const uint8_t *b, size_t sz)
 {
-	bool record = false, wide = false;
+	bool perf = false, wide = false, cpus = false;
 
 	for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
 		const char *w = (const char *)b + o + 4;
 
 		if (!strcmp(w, "--"))
 			break;	/* the command */
-		record |= i == 1 && !strcmp(w, "record");
-		wide |= rd_arg_cpuwide(w);
+		perf |= i == 1 && !strcmp(w, "record");	/* not perf sched record (-a) nor tc */
+		switch (rd_arg_cpus(w)) {
+		case PART_ALL: wide = true; break;
+		case PART_CPUS: cpus = true; break;
+		}
 	}
-	G.rd.pertask = record && !wide;
+	G.rd.part = cpus ? PART_CPUS : perf && !wide ? PART_TASKS : PART_ALL;
+}
+
+/* On stderr after a replay: what a recording of some tasks or CPUs leaves
+ * unknown. */
+static void part_note(int part)
+{
+	if (part)
+		note("recorded %s: only %s runs are known; record %s for all", part == PART_TASKS ?
+		     "per task (perf record without -a)" : "on some CPUs (-C)", part == PART_TASKS ?
+		     "the traced tasks'" : "those CPUs and the", part == PART_TASKS ? "with -a" : "without -C");
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
@@ -6583,7 +6628,7 @@ static void rd_queues(void)
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
-	G.m.pertask = G.rd.pertask;
+	G.m.part = G.rd.part;
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -7603,7 +7648,7 @@ static void out_missing(void)
 
 	if (!G.m.inferred && !G.m.missing_out)
 		return;
-	oputs(G.m.pertask ? "tc: switches are missing from this trace (recorded per task: see below):" :
+	oputs(G.m.part ? "tc: switches are missing from this trace (recorded per task or CPU: see below):" :
 	      G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
 	      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
@@ -10255,7 +10300,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
 	G.m.unrec = unrec;
 	G.m.nunrec = nunrec;
-	G.m.pertask = G.rd.pertask;
+	G.m.part = G.rd.part;
 	G.m.ncpu = ncpu;
 	G.m.cpu_online = online;
 	model_tables(ncpu, TC_MAX_TASKS);
@@ -13114,8 +13159,7 @@ static int run_replay(void)
 		out_flush(&tc_out);
 	}
 	out_unrecorded();
-	if (G.rd.pertask)
-		note("recorded per task (perf record without -a): only the traced tasks' runs are known; record with -a for all");
+	part_note(G.rd.part);
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced || G.n.unrec_all)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
@@ -13396,6 +13440,8 @@ static void parse_args(int argc, char **argv)
 	unsigned mode;
 	char modes[160];
 
+	G.opt.argc = argc;
+	G.opt.argv = argv;
 	G.fl.keep = 1;
 	G.fl.after_ns = NS_PER_SEC;
 	G.opt.rt = RT_AUTO;

@@ -950,9 +950,9 @@ static void sim_selfcheck(void)
 /* ---------------------------------------------------------------- damage */
 
 enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED,
-       D_PERTASK, D_N };
+       D_PERTASK, D_CPUS, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all", "sampled", "pertask" };
+					 "window", "sideband_early", "all", "sampled", "pertask", "cpus" };
 
 static struct dmg {
 	uint64_t rs;
@@ -962,6 +962,7 @@ static struct dmg {
 	int sampled;			/* the tracepoints are sampled (attrs with freq) */
 	int pertask;			/* recorded per task (attrs enable_on_exec, inherit; CMDLINE) */
 	uint8_t traced[MAXTASK];	/* ... the tasks it traced (by index) */
+	int cpus;			/* recorded on some CPUs (CMDLINE -C) */
 	struct rec lost[8];
 	int nlost;
 	uint64_t t0, t1;		/* the recording's window */
@@ -1222,6 +1223,27 @@ static void d_pertask(void)
 	d_say(" pertask: the events of process %d and its descendants (%d records left out);", root, n);
 }
 
+/* Recorded on some CPUs only, as perf record -C or tc --record -C do: the
+ * records of the other CPUs are left out (at least one CPU is kept, and
+ * at least one not).  The CMDLINE feature says -C. */
+static void d_cpus(void)
+{
+	uint64_t keep = 0;
+	int n = 0;
+
+	uint64_t all = S.ncpu >= 64 ? ~0ull : (1ull << S.ncpu) - 1;
+
+	if (S.ncpu < 2)
+		return;
+	while (!keep || keep == all)
+		keep = rnd64(&D.rs) & all;
+	D.cpus = 1;
+	for (size_t i = 0; i < S.nrec; i++)
+		if (!(keep >> S.rec[i].cpu & 1) && !D.drop[i])
+			D.drop[i] = 1, n++;
+	d_say(" cpus: CPUs %#llx only (%d records left out);", (unsigned long long)keep, n);
+}
+
 /* Pass boundaries of perf's reads of the rings (per seed: rounds of 0.1 to
  * 30 ms, and no shorter than a pass), and each record's round: the first
  * pass that read its CPU's ring after it was written (ring c is read
@@ -1300,6 +1322,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_SIDEBAND: d_sideband(); break;
 	case D_SAMPLED: d_sampled(); break;
 	case D_PERTASK: d_pertask(); break;
+	case D_CPUS: d_cpus(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1444,8 +1467,10 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 	{
 		static const char *const cmd[] = { "perf", "record", "-e", "sched:*", "-e", "power:cpu_idle",
 						   "--", "./app", NULL };
+		static const char *const cmdc[] = { "perf", "record", "-C", "0-1", "-e", "sched:*", "-e",
+						    "power:cpu_idle", "--", "./app", NULL };
 
-		pw_cmdline = D.pertask && !tcfile ? cmd : NULL;
+		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : NULL;
 	}
 	pw_file(path, "sim", attr, NATTR, tps, A_DUMMY, S.ncpu, &d, tcfile ? writer : NULL);
 	free(d.p);
@@ -2221,7 +2246,7 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 	for (int seed = from; seed < from + nseed; seed++) {
 		for (int ki = rotate ? seed % nk : 0; ki < (rotate ? seed % nk + 1 : nk); ki++) {
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
-			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK, rc, nv;
+			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS, rc, nv;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2405,7 +2430,7 @@ static int usage(void)
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus\n");
 	return 2;
 }
 

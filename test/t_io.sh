@@ -354,7 +354,7 @@ filter_replay() {
 	fi
 }
 
-# tc --record -C 0: only CPU 0's ring is recorded.
+# tc --record -C 0: only CPU 0's ring is recorded, and its replay knows.
 filter_record_cpu() {
 	local rc n bad
 	# pinned to CPU 0, so that the traced CPU sees the workload whatever
@@ -379,6 +379,13 @@ filter_record_cpu() {
 			fail filter_record_cpu "perf script -F cpu: $n samples, other CPUs: $bad"
 			return
 		fi
+	fi
+	# its CMDLINE says -C: a task off CPU 0 is unknown, not asleep or waiting
+	timeout 60 "$TC" --replay "$T/f" --states >"$T/states" 2>"$T/err"
+	bad=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead"' "$T/states" | head -2 | tr '\n' ';')
+	if ! grep -q 'recorded on some CPUs (-C)' "$T/err" || [ -n "$bad" ]; then
+		fail filter_record_cpu "replay of tc --record -C 0: $(head -c 200 "$T/err"), claimed off CPU 0: $bad"
+		return
 	fi
 	pass filter_record_cpu
 }

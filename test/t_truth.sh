@@ -7,8 +7,8 @@
 # traces are damaged, and compares tc's --states with the truth:
 #
 #   truth_sim          TRUTH_SEEDS seeds (default 300) of each damage kind in
-#                      turn: undamaged, idle_out, window, sampled and
-#                      pertask: no ns where tc
+#                      turn: undamaged, idle_out, window, sampled,
+#                      pertask and cpus: no ns where tc
 #                      claims a state the truth contradicts; switch_out,
 #                      lost, gap, late, sideband_early, all: at most 1 ns
 #                      in 100 of the claims (what no evidence shows); the
@@ -39,6 +39,11 @@
 #                      (kernel): tc says it is per task, claims runs of the
 #                      traced tasks only, none longer than the same task's
 #                      in tc's own recording; the invariants
+#   truth_cpus_recorded
+#                      perf record -C 0 inside tc --record (kernel): tc
+#                      says it is of some CPUs, claims of tasks only runs
+#                      on CPU 0, none longer than system-wide; the
+#                      invariants
 
 SIM=$ROOT/test/sim
 
@@ -55,9 +60,10 @@ truth_sim() {
 	# undamaged, a CPU that leaves out its switches out of idle, a window
 	# cut from a longer run, tracepoints sampled (their PERIOD says how
 	# many events each record stands for), a recording per task (perf
-	# record without -a): tc claims nothing false, to the ns
+	# record without -a), one of some CPUs (perf record -C): tc claims
+	# nothing false, to the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window,sampled,pertask >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled,pertask,cpus >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
@@ -216,6 +222,19 @@ unrec_got() {
 	sed -n 's/.*not recorded (sampled tracepoints) \([0-9]*\).*/\1/p' "$1"
 }
 
+# recorded_end NAME WHY WHAT: the end of a truth_*_recorded test: it
+# fails with WHY (its files kept), or passes with the note WHAT.
+recorded_end() {
+	local name=$1 why=$2 what=$3
+	if [ -n "$why" ]; then
+		keep_evidence "$name"
+		fail "$name" "$why"
+	else
+		note "$name: $what"
+		pass "$name"
+	fi
+}
+
 truth_sampled_recorded() {
 	local why= want got pwant pgot
 	have_perf || { skip truth_sampled_recorded "perf is not installed"; return; }
@@ -248,13 +267,7 @@ truth_sampled_recorded() {
 	else
 		why=$(truth_inv "$T/s.data" "$T/p.data")
 	fi
-	if [ -n "$why" ]; then
-		keep_evidence truth_sampled_recorded
-		fail truth_sampled_recorded "$why"
-	else
-		note "truth_sampled_recorded: $want events left out, $got counted (stream $pwant, $pgot)"
-		pass truth_sampled_recorded
-	fi
+	recorded_end truth_sampled_recorded "$why" "$want events left out, $got counted (stream $pwant, $pgot)"
 }
 
 # task_runs SUMMARY: "tid comm run_ms switches" of each task, by tid.
@@ -264,24 +277,35 @@ task_runs() {
 		on { gsub(/ /, "_", $c["comm"]); print $1, $c["comm"], $c["run_ms"], $c["switches"] }' "$1" | sort
 }
 
+# nested_perf NAME P PERF-ARGS...: perf record PERF-ARGS -o $T/P.data of
+# the sched events and pingpong inside tc --record $T/all.data; then
+# $T/P.sum and $T/P.err (tc-san --summary of it), and $T/P.join: for each
+# task of its summary, "tid comm run_ms switches run_ms-system-wide".
+# Returns 1 (having failed NAME) if the recording failed.
+nested_perf() {
+	local name=$1 p=$2
+	shift 2
+	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q "$@" -o "$T/$p.data" "${SCHED_EVENTS[@]}" -- \
+		sh -c "$PINGPONG 5000 >/dev/null" >/dev/null 2>"$T/err"; then
+		fail "$name" "tc --record -- perf record $*: failed: $(head -3 "$T/err" | tr '\n' ' ')"
+		return 1
+	fi
+	timeout 120 "$TC_SAN" --replay "$T/$p.data" --summary >"$T/$p.sum" 2>"$T/$p.err"
+	timeout 120 "$TC" --replay "$T/all.data" --summary >"$T/all.sum" 2>/dev/null
+	task_runs "$T/$p.sum" >"$T/$p.runs"
+	task_runs "$T/all.sum" >"$T/all.runs"
+	join -a1 -e 0 -o 0,1.2,1.3,1.4,2.3 "$T/$p.runs" "$T/all.runs" >"$T/$p.join"
+}
+
 truth_pertask_recorded() {
 	local why
 	have_perf || { skip truth_pertask_recorded "perf is not installed"; return; }
 	[ -x "$SIM" ] || { fail truth_pertask_recorded "test/sim was not built"; return; }
-	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q -o "$T/pt.data" "${SCHED_EVENTS[@]}" -- \
-		sh -c "$PINGPONG 5000 >/dev/null" >/dev/null 2>"$T/err"; then
-		fail truth_pertask_recorded "tc --record -- perf record failed: $(head -3 "$T/err" | tr '\n' ' ')"
-		return
-	fi
-	timeout 120 "$TC_SAN" --replay "$T/pt.data" --summary >"$T/pt.sum" 2>"$T/pt.err"
-	timeout 120 "$TC" --replay "$T/all.data" --summary >"$T/all.sum" 2>/dev/null
-	# tid comm run_ms switches of each task, from both
-	task_runs "$T/pt.sum" >"$T/pt.runs"
-	task_runs "$T/all.sum" >"$T/all.runs"
-	why=$(join -a1 -e 0 -o 0,1.2,1.3,1.4,2.3 "$T/pt.runs" "$T/all.runs" | awk '
+	nested_perf truth_pertask_recorded pt || return
+	why=$(awk '
 		$3 > 0 && $2 != "sh" && $2 != "pingpong" { printf "%s %s runs %s ms, not traced; ", $1, $2, $3 }
 		$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
-		$3 > 0 { n++ } END { if (!n) print "no traced task runs" }' | head -c 400)
+		$3 > 0 { n++ } END { if (!n) print "no traced task runs" }' "$T/pt.join" | head -c 400)
 	if [ -z "$why" ] && ! grep -q 'recorded per task' "$T/pt.err"; then
 		why="no word of the recording per task: $(head -c 300 "$T/pt.err")"
 	elif [ -z "$why" ] && grep -q 'the kernel left switches out' "$T/pt.err"; then
@@ -289,21 +313,45 @@ truth_pertask_recorded() {
 	fi
 	[ -z "$why" ] && why=$(stderr_ok "$T/pt.err")
 	[ -z "$why" ] && why=$(truth_inv "$T/pt.data")
-	if [ -n "$why" ]; then
-		keep_evidence truth_pertask_recorded
-		fail truth_pertask_recorded "$why"
-	else
-		note "truth_pertask_recorded: $(awk '$3 > 0' "$T/pt.runs" | wc -l) traced tasks run, none longer than system-wide"
-		pass truth_pertask_recorded
+	recorded_end truth_pertask_recorded "$why" \
+		"$(awk '$3 > 0' "$T/pt.runs" | wc -l) traced tasks run, none longer than system-wide"
+}
+
+# perf record -C 0 (some CPUs) inside tc --record (all of them): tc claims
+# each task's runs on CPU 0 and nothing of a task off it (no sleep, no
+# wait: it may run on CPU 1 unseen); no task runs longer than system-wide,
+# and stderr says why the rest is unknown.
+truth_cpus_recorded() {
+	local why
+	have_perf || { skip truth_cpus_recorded "perf is not installed"; return; }
+	[ "$(nproc)" -ge 2 ] || { skip truth_cpus_recorded "one CPU"; return; }
+	nested_perf truth_cpus_recorded c0 -C 0 || return
+	why=$(awk '
+		$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
+		$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run on CPU 0" }' "$T/c0.join" |
+		head -c 400)
+	if [ -z "$why" ] && ! grep -q 'recorded on some CPUs' "$T/c0.err"; then
+		why="no word of the recording of some CPUs: $(head -c 300 "$T/c0.err")"
 	fi
+	if [ -z "$why" ]; then
+		timeout 120 "$TC" --replay "$T/c0.data" --states >"$T/c0.states" 2>/dev/null
+		why=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead" { n++; l = $0 }
+			$1 == "task" && $3 == "running" && $6 != 0 { m++; r = $0 }
+			END { if (n) printf "%d task states off CPU 0 claimed: %s; ", n, l
+			      if (m) printf "%d runs claimed off CPU 0: %s", m, r }' "$T/c0.states")
+	fi
+	[ -z "$why" ] && why=$(stderr_ok "$T/c0.err")
+	[ -z "$why" ] && why=$(truth_inv "$T/c0.data")
+	recorded_end truth_cpus_recorded "$why" \
+		"$(awk '$3 > 0' "$T/c0.runs" | wc -l) tasks run on CPU 0, none longer than system-wide"
 }
 
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
-test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded
+test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
-kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded
+kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded
