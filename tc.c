@@ -7648,7 +7648,8 @@ static void out_missing(void)
 
 	if (!G.m.inferred && !G.m.missing_out)
 		return;
-	oputs(G.m.part ? "tc: switches are missing from this trace (recorded per task or CPU: see below):" :
+	oputs(G.m.part == PART_TASKS ? "tc: switches are missing from this trace (recorded per task: see below):" :
+	      G.m.part ? "tc: switches are missing from this trace (recorded on some CPUs: see below):" :
 	      G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
 	      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
