@@ -354,8 +354,12 @@ struct irq_stat {
  * or a recording per task or of some CPUs that has not its events (enum
  * part, above model_evidence).
  */
-enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK, UNK_CPUS };
-enum part { PART_ALL, PART_TASKS, PART_CPUS };	/* every task on every CPU, traced tasks, some CPUs */
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK, UNK_CPUS, UNK_FILTER };
+/* What a recording's events cover, the least first: every task on every
+ * CPU, all but some wakeups (--filter on them), some CPUs, the traced
+ * tasks, not every switch (--filter on sched_switch or others). */
+enum part { PART_ALL, PART_RUNS, PART_CPUS, PART_TASKS, PART_NONE };
+static const uint8_t part_unk[] = { UNK_UNSEEN, UNK_FILTER, UNK_CPUS, UNK_PERTASK, UNK_FILTER };
 #define UNK_AUX(why, gap) ((int32_t)((why) | ((gap) & 0xffffffu) << 3))
 #define GAP_LOG 256		/* gaps the model remembers (their CPU and count) */
 #define IRQ_STATS 1024		/* IRQs and softirq vectors x CPUs counted (-Q) */
@@ -2937,12 +2941,13 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "sampled", "" },
 		{ "per_task", "recorded per task (perf record without -a)" },
 		{ "some_cpus", "recorded on some CPUs (-C): it may run on the others" },
+		{ "filtered", "recorded with --filter: the events it left out are unknown" },
 	};
 	uint32_t g = (uint32_t)aux >> 3;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
 	int k = (aux & 7) == UNK_UNSEEN ? 0 : (aux & 7) == UNK_MISSING ? 1 : (aux & 7) == UNK_UNTRACED ? 6 :
-		(aux & 7) == UNK_PERTASK ? 8 : (aux & 7) == UNK_CPUS ? 9 :
+		(aux & 7) == UNK_PERTASK ? 8 : (aux & 7) == UNK_CPUS ? 9 : (aux & 7) == UNK_FILTER ? 10 :
 		G.m.gaps - full >= GAP_LOG ? 2 : l->sampled ? 7 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
 	if (k == 7 && !word)
@@ -3071,9 +3076,10 @@ static void task_set(struct task *t, int st, uint64_t time)
 		st = ST_UNKNOWN;
 		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
 	}
-	if (G.m.part && st != ST_DEAD && (st != ST_RUNNING || (G.m.part == PART_TASKS && !t->ctx))) {
+	if (G.m.part && st != ST_DEAD &&
+	    (st != ST_RUNNING || G.m.part == PART_NONE || (G.m.part == PART_TASKS && !t->ctx))) {
 		st = ST_UNKNOWN;	/* above model_evidence */
-		t->unk_aux = UNK_AUX(G.m.part == PART_TASKS ? UNK_PERTASK : UNK_CPUS, 0);
+		t->unk_aux = UNK_AUX(part_unk[G.m.part], 0);
 	}
 	t->stated = true;
 	if (time > t->since) {
@@ -3107,6 +3113,8 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
 {
 	struct cpu *p = &G.m.cpu[c];
 
+	if (G.m.part == PART_NONE)
+		state = -1;	/* cpu_idle may be filtered */
 	if (p->cstate >= 0) {
 		ival_add(&p->last_cival, -1 - c, p->cstate, -1, p->cstate_since, time);
 		if (time > p->cstate_since)
@@ -3118,11 +3126,17 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
 
 /* Close CPU c's running task at time and make tid (0 idle, -1 unknown)
  * current.  A task running ends an idle state whose exit was not seen:
- * at the idle task's last evidence. */
+ * at the idle task's last evidence.  With a filter on sched_switch
+ * (PART_NONE) the CPU is unknown instead (tid -2 inside). */
 static void cpu_set(int c, int tid, uint64_t time)
 {
 	struct cpu *p = &G.m.cpu[c];
 
+	if (G.m.part == PART_NONE && tid >= 0) {	/* a switch may be filtered */
+		if (p->cur < 0 && p->unk_aux == UNK_AUX(UNK_FILTER, 0))
+			return;	/* so since one before */
+		tid = -2;
+	}
 	if (tid > 0 && p->cstate >= 0)
 		cpu_cstate(c, -1, p->cur == 0 && p->cur_last > p->cstate_since ? p->cur_last : p->cstate_since);
 
@@ -3135,10 +3149,12 @@ static void cpu_set(int c, int tid, uint64_t time)
 	} else if (p->cur < 0 && p->since && time > p->since) {
 		ival_add(&p->last_ival, -1 - c, -1, p->unk_aux, p->since, time);
 	}
-	p->cur = tid;
+	p->cur = tid < 0 ? -1 : tid;
 	p->idle_exit = false;
 	if (time > p->since || tid < 0)
 		p->since = time;
+	if (tid == -2)
+		p->unk_aux = UNK_AUX(UNK_FILTER, 0);
 }
 
 /* CPU c is unknown from time on, for the reason aux (UNK_AUX). */
@@ -3555,6 +3571,10 @@ static void model_switch(const struct ev *e, uint64_t t)
  * of those CPUs is there, so their rows and each task's runs on them are
  * known (a run begins and ends in a switch there); a task not running on
  * them is unknown: it may be woken, run or sleep on another CPU unseen.
+ * The same holds when a filter left wakeups out (PART_RUNS).  A filter on
+ * sched_switch (or on any other event: PART_NONE) may leave out any
+ * switch, so that no run, no CPU's task and no idle state is known
+ * (cpu_set, cpu_cstate); only who exited is.
  */
 
 /* A record on CPU c at time t whose task is tid (0: the idle task): tid
@@ -6352,14 +6372,37 @@ static int rd_arg_cpus(const char *arg)
 	return all ? PART_ALL : PART_TASKS;
 }
 
+/* Does perf record's event list ev (-e's value: "sched:sched_waking,...")
+ * name only wakeups, so that a filter on it leaves out wakeups only
+ * (PART_RUNS), or else may leave out switches (PART_NONE)? */
+static int rd_filtered(const char *ev)
+{
+	static const char *const wake[] = { "sched:sched_waking", "sched:sched_wakeup", "sched:sched_wakeup_new" };
+
+	for (size_t n; *ev; ev += n + (ev[n] == ',')) {
+		size_t k = 0;
+
+		n = strcspn(ev, ",");
+		while (k < 3 && (strlen(wake[k]) != n || strncmp(ev, wake[k], n)))
+			k++;
+		if (k == 3)
+			return PART_NONE;
+	}
+	return PART_RUNS;
+}
+
 /* The CMDLINE feature b[0..sz) (u32 argc, then perf's strings: u32 size,
  * bytes padded with NULs, the last NUL-terminated within b[sz]; argv[0]
- * the program): what the events cover (G.rd.part).  perf record without
- * -a or -C recorded per task; perf record, perf sched record or tc
- * --record with -C some CPUs. */
+ * the program): what the events cover (G.rd.part, the least of what each
+ * arg says).  perf record without -a or -C recorded per task; perf
+ * record, perf sched record or tc --record with -C some CPUs; perf
+ * record's --filter (or --exclude-perf, a filter on common_pid) after -e
+ * EVENTS left some of those out. */
 static void rd_cmdline(const uint8_t *b, size_t sz)
 {
-	bool perf = false, wide = false, cpus = false;
+	bool perf = false, wide = false;
+	const char *ev = "", *last = "";
+	int part = PART_ALL;
 
 	for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
 		const char *w = (const char *)b + o + 4;
@@ -6369,20 +6412,33 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 		perf |= i == 1 && !strcmp(w, "record");	/* not perf sched record (-a) nor tc */
 		switch (rd_arg_cpus(w)) {
 		case PART_ALL: wide = true; break;
-		case PART_CPUS: cpus = true; break;
+		case PART_CPUS: wide = true, part = part > PART_CPUS ? part : PART_CPUS; break;
 		}
+		if (!strcmp(last, "-e") || !strcmp(last, "--event"))
+			ev = w;
+		else if (!strncmp(w, "-e", 2) || !strncmp(w, "--event=", 8))
+			ev = w + (w[1] == 'e' ? 2 : 8);
+		if (!strcmp(last, "--filter") || !strncmp(w, "--filter=", 9) || !strcmp(w, "--exclude-perf"))
+			part = part > rd_filtered(ev) ? part : rd_filtered(ev);
+		last = w;
 	}
-	G.rd.part = cpus ? PART_CPUS : perf && !wide ? PART_TASKS : PART_ALL;
+	G.rd.part = perf && !wide && part < PART_TASKS ? PART_TASKS : part;
 }
 
-/* On stderr after a replay: what a recording of some tasks or CPUs leaves
- * unknown. */
+/* What a recording of some tasks or CPUs, or with filters, is (enum part):
+ * out_missing's words, and part_note's. */
+static const char *const part_words[] = { "", "with --filter on wakeups", "on some CPUs (-C)",
+					  "per task (perf record without -a)", "with --filter on sched_switch or others" };
+
+/* On stderr after a replay: what the recording leaves unknown. */
 static void part_note(int part)
 {
+	static const char *const known[] = { "", "the runs", "those CPUs and the runs on them",
+					     "the traced tasks' runs", "exits" };
+
 	if (part)
-		note("recorded %s: only %s runs are known; record %s for all", part == PART_TASKS ?
-		     "per task (perf record without -a)" : "on some CPUs (-C)", part == PART_TASKS ?
-		     "the traced tasks'" : "those CPUs and the", part == PART_TASKS ? "with -a" : "without -C");
+		note("recorded %s: only %s are known; record %s for all", part_words[part], known[part],
+		     part == PART_TASKS ? "with -a" : part == PART_CPUS ? "without -C" : "without --filter");
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
@@ -7648,10 +7704,12 @@ static void out_missing(void)
 
 	if (!G.m.inferred && !G.m.missing_out)
 		return;
-	oputs(G.m.part == PART_TASKS ? "tc: switches are missing from this trace (recorded per task: see below):" :
-	      G.m.part ? "tc: switches are missing from this trace (recorded on some CPUs: see below):" :
-	      G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
-	      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
+	if (G.m.part)
+		ofmt(&tc_err, "tc: switches are missing from this trace (recorded %s: see below):",
+		     G.m.part == PART_TASKS ? "per task" : part_words[G.m.part]);
+	else
+		oputs(G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
+		      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *p = &G.m.cpu[c];
 		uint64_t known = p->busy + p->idle, unk = span > known ? span - known : 0;

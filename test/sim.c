@@ -950,9 +950,9 @@ static void sim_selfcheck(void)
 /* ---------------------------------------------------------------- damage */
 
 enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED,
-       D_PERTASK, D_CPUS, D_N };
+       D_PERTASK, D_CPUS, D_FILTER, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all", "sampled", "pertask", "cpus" };
+					 "window", "sideband_early", "all", "sampled", "pertask", "cpus", "filter" };
 
 static struct dmg {
 	uint64_t rs;
@@ -963,6 +963,8 @@ static struct dmg {
 	int pertask;			/* recorded per task (attrs enable_on_exec, inherit; CMDLINE) */
 	uint8_t traced[MAXTASK];	/* ... the tasks it traced (by index) */
 	int cpus;			/* recorded on some CPUs (CMDLINE -C) */
+	int filtered;			/* recorded with tracepoint filters (CMDLINE --filter): */
+	char filter_sw[64], filter_wk[32];	/* ... sched_switch's, the wakeups' ("": none) */
 	struct rec lost[8];
 	int nlost;
 	uint64_t t0, t1;		/* the recording's window */
@@ -1244,6 +1246,43 @@ static void d_cpus(void)
 	d_say(" cpus: CPUs %#llx only (%d records left out);", (unsigned long long)keep, n);
 }
 
+/* Recorded with filters on the scheduler's tracepoints (perf record -e
+ * sched:sched_switch --filter 'prev_pid == A || next_pid == A' ...), as
+ * one who watches a task does: A's switches, the switches to A or from A,
+ * or all of them, and the wakeups of A only or all of them (not both all).
+ * The CMDLINE feature has the filters. */
+static void d_filter(void)
+{
+	static const char *const sw[] = { "prev_pid == %d || next_pid == %d", "next_pid == %d",
+					  "prev_pid == %d", NULL };
+	int a = 0, v = rnd(&D.rs, 4), n = 0;
+
+	for (int i = 0; i < 16 && !a; i++) {
+		const struct task *t = &S.task[rnd(&D.rs, S.ntask)];
+
+		a = t->st != T_NONE ? t->tid : 0;
+	}
+	if (!a)
+		a = S.task[0].tid;
+	D.filtered = 1;
+	if (sw[v])
+		snprintf(D.filter_sw, sizeof(D.filter_sw), sw[v], a, a);
+	if (v != 2)
+		snprintf(D.filter_wk, sizeof(D.filter_wk), "pid == %d", a);
+	for (size_t i = 0; i < S.nrec; i++) {
+		const struct rec *r = &S.rec[i];
+		int keep = 1;
+
+		if (r->kind == K_SWITCH)
+			keep = v == 0 ? r->a == a || r->b == a : v == 1 ? r->b == a : v == 2 ? r->a == a : 1;
+		else if (r->kind == K_WAKEUP || r->kind == K_WAKEUP_NEW || r->kind == K_WAKING)
+			keep = v == 2 || r->a == a;
+		if (!keep && !D.drop[i])
+			D.drop[i] = 1, n++;
+	}
+	d_say(" filter: sched_switch '%s', wakeups '%s' (%d records left out);", D.filter_sw, D.filter_wk, n);
+}
+
 /* Pass boundaries of perf's reads of the rings (per seed: rounds of 0.1 to
  * 30 ms, and no shorter than a pass), and each record's round: the first
  * pass that read its CPU's ring after it was written (ring c is read
@@ -1323,6 +1362,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_SAMPLED: d_sampled(); break;
 	case D_PERTASK: d_pertask(); break;
 	case D_CPUS: d_cpus(); break;
+	case D_FILTER: d_filter(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1470,7 +1510,21 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 		static const char *const cmdc[] = { "perf", "record", "-C", "0-1", "-e", "sched:*", "-e",
 						    "power:cpu_idle", "--", "./app", NULL };
 
-		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : NULL;
+		static const char *cmdf[24] = { "perf", "record", "-a", "-e", "sched:sched_switch" };
+		int k = 5;
+
+		if (D.filter_sw[0])
+			cmdf[k++] = "--filter", cmdf[k++] = D.filter_sw;
+		for (int i = 0; i < 3; i++) {
+			cmdf[k++] = "-e";
+			cmdf[k++] = (const char *[]){ "sched:sched_waking", "sched:sched_wakeup",
+						      "sched:sched_wakeup_new" }[i];
+			if (D.filter_wk[0])
+				cmdf[k++] = "--filter", cmdf[k++] = D.filter_wk;
+		}
+		cmdf[k++] = "-e", cmdf[k++] = "sched:sched_process_*";
+		cmdf[k++] = "--", cmdf[k++] = "./app", cmdf[k] = NULL;
+		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : D.filtered ? cmdf : NULL;
 	}
 	pw_file(path, "sim", attr, NATTR, tps, A_DUMMY, S.ncpu, &d, tcfile ? writer : NULL);
 	free(d.p);
@@ -2246,7 +2300,8 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 	for (int seed = from; seed < from + nseed; seed++) {
 		for (int ki = rotate ? seed % nk : 0; ki < (rotate ? seed % nk + 1 : nk); ki++) {
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
-			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS, rc, nv;
+			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS &&
+				     kind != D_FILTER, rc, nv;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2430,7 +2485,7 @@ static int usage(void)
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus filter\n");
 	return 2;
 }
 

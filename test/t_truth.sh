@@ -8,7 +8,7 @@
 #
 #   truth_sim          TRUTH_SEEDS seeds (default 300) of each damage kind in
 #                      turn: undamaged, idle_out, window, sampled,
-#                      pertask and cpus: no ns where tc
+#                      pertask, cpus and filter: no ns where tc
 #                      claims a state the truth contradicts; switch_out,
 #                      lost, gap, late, sideband_early, all: at most 1 ns
 #                      in 100 of the claims (what no evidence shows); the
@@ -44,6 +44,11 @@
 #                      says it is of some CPUs, claims of tasks only runs
 #                      on CPU 0, none longer than system-wide; the
 #                      invariants
+#   truth_filter_recorded
+#                      perf record --filter on the wakeups, then on
+#                      sched_switch, inside tc --record (kernel): tc
+#                      says so, claims runs only, then no state but exits;
+#                      none longer than system-wide; the invariants
 
 SIM=$ROOT/test/sim
 
@@ -60,10 +65,10 @@ truth_sim() {
 	# undamaged, a CPU that leaves out its switches out of idle, a window
 	# cut from a longer run, tracepoints sampled (their PERIOD says how
 	# many events each record stands for), a recording per task (perf
-	# record without -a), one of some CPUs (perf record -C): tc claims
-	# nothing false, to the ns
+	# record without -a), one of some CPUs (perf record -C), one with
+	# tracepoint filters (--filter): tc claims nothing false, to the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window,sampled,pertask,cpus >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled,pertask,cpus,filter >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
@@ -277,15 +282,15 @@ task_runs() {
 		on { gsub(/ /, "_", $c["comm"]); print $1, $c["comm"], $c["run_ms"], $c["switches"] }' "$1" | sort
 }
 
-# nested_perf NAME P PERF-ARGS...: perf record PERF-ARGS -o $T/P.data of
-# the sched events and pingpong inside tc --record $T/all.data; then
+# nested_perf NAME P PERF-ARGS...: perf record PERF-ARGS (its events
+# too) -o $T/P.data of pingpong inside tc --record $T/all.data; then
 # $T/P.sum and $T/P.err (tc-san --summary of it), and $T/P.join: for each
 # task of its summary, "tid comm run_ms switches run_ms-system-wide".
 # Returns 1 (having failed NAME) if the recording failed.
 nested_perf() {
 	local name=$1 p=$2
 	shift 2
-	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q "$@" -o "$T/$p.data" "${SCHED_EVENTS[@]}" -- \
+	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q "$@" -o "$T/$p.data" -- \
 		sh -c "$PINGPONG 5000 >/dev/null" >/dev/null 2>"$T/err"; then
 		fail "$name" "tc --record -- perf record $*: failed: $(head -3 "$T/err" | tr '\n' ' ')"
 		return 1
@@ -301,7 +306,7 @@ truth_pertask_recorded() {
 	local why
 	have_perf || { skip truth_pertask_recorded "perf is not installed"; return; }
 	[ -x "$SIM" ] || { fail truth_pertask_recorded "test/sim was not built"; return; }
-	nested_perf truth_pertask_recorded pt || return
+	nested_perf truth_pertask_recorded pt "${SCHED_EVENTS[@]}" || return
 	why=$(awk '
 		$3 > 0 && $2 != "sh" && $2 != "pingpong" { printf "%s %s runs %s ms, not traced; ", $1, $2, $3 }
 		$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
@@ -325,7 +330,7 @@ truth_cpus_recorded() {
 	local why
 	have_perf || { skip truth_cpus_recorded "perf is not installed"; return; }
 	[ "$(nproc)" -ge 2 ] || { skip truth_cpus_recorded "one CPU"; return; }
-	nested_perf truth_cpus_recorded c0 -C 0 || return
+	nested_perf truth_cpus_recorded c0 -C 0 "${SCHED_EVENTS[@]}" || return
 	why=$(awk '
 		$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
 		$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run on CPU 0" }' "$T/c0.join" |
@@ -337,8 +342,10 @@ truth_cpus_recorded() {
 		timeout 120 "$TC" --replay "$T/c0.data" --states >"$T/c0.states" 2>/dev/null
 		why=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead" { n++; l = $0 }
 			$1 == "task" && $3 == "running" && $6 != 0 { m++; r = $0 }
+			$1 == "task" && $3 == "unknown" && $7 == "some_cpus" { k++ }
 			END { if (n) printf "%d task states off CPU 0 claimed: %s; ", n, l
-			      if (m) printf "%d runs claimed off CPU 0: %s", m, r }' "$T/c0.states")
+			      if (m) printf "%d runs claimed off CPU 0: %s; ", m, r
+			      if (!k) printf "no task unknown for being off CPU 0 (some_cpus)" }' "$T/c0.states")
 	fi
 	[ -z "$why" ] && why=$(stderr_ok "$T/c0.err")
 	[ -z "$why" ] && why=$(truth_inv "$T/c0.data")
@@ -346,12 +353,46 @@ truth_cpus_recorded() {
 		"$(awk '$3 > 0' "$T/c0.runs" | wc -l) tasks run on CPU 0, none longer than system-wide"
 }
 
+# perf record with --filter inside tc --record: on the wakeups (all but
+# init's left out), tc claims each task's runs and no other task state;
+# on sched_switch (the switches from idle left out), it claims no run, no
+# CPU's task, no idle state. No run longer than system-wide; stderr says
+# what the filter left unknown.
+truth_filter_recorded() {
+	local why ev=() e
+	have_perf || { skip truth_filter_recorded "perf is not installed"; return; }
+	for e in "${SCHED_EVENTS[@]}"; do
+		case $e in -e|sched:sched_switch|sched:sched_wak*) ;; *) ev+=(-e "$e") ;; esac
+	done
+	nested_perf truth_filter_recorded fw -a -e sched:sched_switch \
+		-e sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new --filter 'pid == 1' "${ev[@]}" || return
+	why=$(awk '$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
+		$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run" }' "$T/fw.join" | head -c 400)
+	grep -q 'recorded with --filter on wakeups' "$T/fw.err" || why+="no word of the wakeups' filter: $(head -c 200 "$T/fw.err"); "
+	timeout 120 "$TC" --replay "$T/fw.data" --states >"$T/fw.states" 2>/dev/null
+	why+=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead" { n++; l = $0 }
+		END { if (n) printf "wakeups filtered: %d task states claimed: %s; ", n, l }' "$T/fw.states")
+	nested_perf truth_filter_recorded fs -a -e sched:sched_switch --filter 'prev_pid != 0' "${SCHED_EVENTS[@]:2}" ||
+		return
+	grep -q 'recorded with --filter on sched_switch' "$T/fs.err" || why+="no word of sched_switch's filter: $(head -c 200 "$T/fs.err"); "
+	timeout 120 "$TC" --replay "$T/fs.data" --states >"$T/fs.states" 2>/dev/null
+	why+=$(awk '($1 == "task" && $3 != "unknown" && $3 != "dead") || ($1 == "cpu" && $3 != -1) { n++; l = $0 }
+		END { if (n) printf "switches filtered: %d states claimed: %s; ", n, l }' "$T/fs.states")
+	[ -z "$why" ] && why=$(stderr_ok "$T/fw.err")
+	[ -z "$why" ] && why=$(stderr_ok "$T/fs.err")
+	[ -z "$why" ] && why=$(truth_inv "$T/fw.data" "$T/fs.data")
+	recorded_end truth_filter_recorded "$why" \
+		"$(awk '$3 > 0' "$T/fw.runs" | wc -l) tasks run with wakeups filtered, none longer than system-wide"
+}
+
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
-test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded
+test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
+	truth_filter_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
-kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded
+kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
+	truth_filter_recorded

@@ -4825,6 +4825,54 @@ static void t_ftrace_print_fmt(void)
 	CHECK(!strcmp(lat, "b.s.2"), "flags: %s, want b.s.2", lat);
 }
 
+/* What a recording covers, from its CMDLINE feature: perf's and tc's
+ * command lines, one per line (words split at spaces), and the part. */
+static void t_cmdline_part(void)
+{
+	static const struct { const char *line; int part; } c[] = {
+		{ "perf record -a -e sched:*", PART_ALL },
+		{ "perf record -e sched:* -- make -j", PART_TASKS },
+		{ "perf record -p 12 -e sched:*", PART_TASKS },
+		{ "perf record -ag -e sched:*", PART_ALL },
+		{ "perf record -aC 1 -e sched:*", PART_CPUS },
+		{ "perf record -C0-1 -e sched:* -- sleep 1", PART_CPUS },
+		{ "perf record --cpu=2 -e sched:*", PART_CPUS },
+		{ "perf record -a -- cmd -C 1", PART_ALL },	/* the command's */
+		{ "perf sched record -- sleep 1", PART_ALL },
+		{ "perf sched record -C 1 -- sleep 1", PART_CPUS },
+		{ "tc --record f.data -- sleep 1", PART_ALL },
+		{ "tc --record f.data -C 0 -- sleep 1", PART_CPUS },
+		{ "perf record -a -e sched:sched_waking,sched:sched_wakeup --filter pid==1", PART_RUNS },
+		{ "perf record -a -e sched:sched_switch -e sched:sched_wakeup_new --filter=pid==1", PART_RUNS },
+		{ "perf record -a -e sched:sched_switch --filter prev_pid!=0 -e sched:sched_waking", PART_NONE },
+		{ "perf record -a -esched:sched_wak* --filter pid==1", PART_NONE },
+		{ "perf record -a --event=power:cpu_idle --filter state==1", PART_NONE },
+		{ "perf record -C 1 -e sched:sched_waking --filter pid==1", PART_CPUS },
+		{ "perf record -e sched:sched_switch --filter prev_pid==1 -- cmd", PART_NONE },
+		{ "perf record -a -e sched:sched_switch --exclude-perf", PART_NONE },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint8_t b[512] = { 0 };
+		char words[256], *save = NULL;
+		size_t o = 4;
+		uint32_t n = 0;
+
+		snprintf(words, sizeof(words), "%s", c[i].line);
+		for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), n++) {
+			uint32_t len = (uint32_t)(strlen(w) + 1 + 7) / 8 * 8;
+
+			memcpy(b + o, &len, 4);
+			memcpy(b + o + 4, w, strlen(w));
+			o += 4 + len;
+		}
+		memcpy(b, &n, 4);
+		G.rd.part = -1;
+		rd_cmdline(b, o);
+		CHECK(G.rd.part == c[i].part, "%s: part %d, want %d", c[i].line, G.rd.part, c[i].part);
+	}
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -4922,6 +4970,7 @@ int main(void)
 	RUN(view_help);
 	RUN(fmt_dur);
 	RUN(ftrace_print_fmt);
+	RUN(cmdline_part);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
