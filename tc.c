@@ -661,6 +661,8 @@ static struct {
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
+		bool overwrite;		/* perf record --overwrite (rd_cmdline): see model_cover */
+		bool *tp_cpu;		/* ... the CPUs with tracepoint records (rd_unrec_scan) */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
 		uint64_t feat_bits;	/* valid features below bit 64 */
@@ -2937,7 +2939,7 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "unseen", "no event of it yet" }, { "missing", "a switch the kernel left out" },
 		{ "gap", "events lost, or a pause" }, { "paused", "recording paused" }, { "lost", "events lost" },
 		{ "late", "its CPU's records came after newer ones" },
-		{ "untraced", "a CPU ran with its tracepoints not on yet" },
+		{ "untraced", "a CPU's records had not begun (its tracepoints not on, or its ring overwritten)" },
 		{ "sampled", "" },
 		{ "per_task", "recorded per task (perf record without -a)" },
 		{ "some_cpus", "recorded on some CPUs (-C): it may run on the others" },
@@ -6397,10 +6399,10 @@ static int rd_filtered(const char *ev)
  * arg says).  perf record without -a or -C recorded per task; perf
  * record, perf sched record or tc --record with -C some CPUs; perf
  * record's --filter (or --exclude-perf, a filter on common_pid) after -e
- * EVENTS left some of those out. */
+ * EVENTS left some of those out.  And perf record --overwrite. */
 static void rd_cmdline(const uint8_t *b, size_t sz)
 {
-	bool perf = false, wide = false;
+	bool perf = false, wide = false, overwrite = false;
 	const char *ev = "", *last = "";
 	int part = PART_ALL;
 
@@ -6420,25 +6422,31 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 			ev = w + (w[1] == 'e' ? 2 : 8);
 		if (!strcmp(last, "--filter") || !strncmp(w, "--filter=", 9) || !strcmp(w, "--exclude-perf"))
 			part = part > rd_filtered(ev) ? part : rd_filtered(ev);
+		overwrite |= !strcmp(w, "--overwrite");
 		last = w;
 	}
 	G.rd.part = perf && !wide && part < PART_TASKS ? PART_TASKS : part;
+	G.rd.overwrite = overwrite;
 }
 
 /* What a recording of some tasks or CPUs, or with filters, is (enum part):
- * out_missing's words, and part_note's. */
+ * out_missing's words, and cover_note's. */
 static const char *const part_words[] = { "", "with --filter on wakeups", "on some CPUs (-C)",
 					  "per task (perf record without -a)", "with --filter on sched_switch or others" };
 
 /* On stderr after a replay: what the recording leaves unknown. */
-static void part_note(int part)
+static void cover_note(void)
 {
 	static const char *const known[] = { "", "the runs", "those CPUs and the runs on them",
 					     "the traced tasks' runs", "exits" };
+	int part = G.rd.part;
 
 	if (part)
 		note("recorded %s: only %s are known; record %s for all", part_words[part], known[part],
 		     part == PART_TASKS ? "with -a" : part == PART_CPUS ? "without -C" : "without --filter");
+	if (G.rd.overwrite)
+		note("recorded with rings that overwrite (perf record --overwrite): each CPU's records begin where "
+		     "its ring last wrapped; a task not running is unknown until every CPU's have begun");
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
@@ -6669,6 +6677,23 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 
 static void rd_unrec_scan(void);
 
+/* What the recording's events cover (G.rd.part, above model_evidence),
+ * into a model just begun.  With rings that overwrite (perf record
+ * --overwrite) each CPU's records begin where its ring last wrapped, a
+ * busy CPU's later: until every CPU with tracepoint records has begun
+ * (those rd_unrec_scan found; in a stream, every CPU), a task not running
+ * may run on one unseen, and is unknown (G.m.untraced, as while a CPU's
+ * tracepoints are not on yet). */
+static void model_cover(void)
+{
+	G.m.part = G.rd.part;
+	for (int c = 0; G.rd.overwrite && G.m.cpu && c < G.m.ncpu; c++)
+		if (!G.rd.tp_cpu || G.rd.tp_cpu[c]) {
+			G.m.cpu[c].sideband = true;
+			G.m.untraced++;
+		}
+}
+
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
@@ -6679,12 +6704,12 @@ static void rd_queues(void)
 	}
 	if (G.rd.pipe)
 		rd_bind(true);
-	if (G.ev.sampled && !G.rd.pipe)
+	if ((G.ev.sampled || G.rd.overwrite) && !G.rd.pipe)
 		rd_unrec_scan();
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
-	G.m.part = G.rd.part;
+	model_cover();
 }
 
 /* Is type a record type that can appear in a perf.data file? */
@@ -7063,13 +7088,17 @@ static void rd_unrec_add(uint64_t from, uint64_t to, uint64_t n, int c, int k)
 	G.n.unrec_all += n;
 }
 
-/* rd_unrec_scan's pass: record ri, in time order. */
+/* rd_unrec_scan's pass: record ri (a sample), in time order. */
 NOINL void rd_unrec_rec(const struct rinfo *ri)
 {
 	const struct attr *a = &G.ev.attr[ri->attr];
 	uint64_t n, *l;
 
-	if (!a->sampled || ri->cpu < 0 || ri->cpu >= G.m.ncpu || !ri->has_time)
+	if (ri->cpu < 0 || ri->cpu >= G.m.ncpu)
+		return;
+	if (G.rd.tp_cpu && (a->kind < EV_NTP || a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT))
+		G.rd.tp_cpu[ri->cpu] = true;	/* as the model's cpu traced */
+	if (!a->sampled || !ri->has_time)
 		return;
 	n = rec_unrecorded(ri);
 	l = &G.rd.unrec_last[ri->cpu * EV_NTP + a->kind];
@@ -7093,7 +7122,8 @@ static int unrec_cmp(const void *a, const void *b)
  * stretches the sampling left out, each from the previous record of its
  * kind on its CPU, and of a kind that left some out, after its last record
  * on each CPU; into G.m.unrec sorted by start, for the model to apply as
- * it goes (model_unrecorded).
+ * it goes (model_unrecorded).  With rings that overwrite, the CPUs with
+ * tracepoint records (G.rd.tp_cpu, for model_cover).
  */
 static void rd_unrec_scan(void)
 {
@@ -7103,6 +7133,8 @@ static void rd_unrec_scan(void)
 
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
+	if (G.rd.overwrite)
+		G.rd.tp_cpu = xcalloc(G.m.ncpu, sizeof(bool));
 	G.rd.scanning = G.rd.saving = true;
 	rd_run(UINT64_MAX);
 	G.rd.scanning = G.rd.saving = false;
@@ -7709,6 +7741,7 @@ static void out_missing(void)
 		     G.m.part == PART_TASKS ? "per task" : part_words[G.m.part]);
 	else
 		oputs(G.ev.sampled ? "tc: switches are missing from this trace (its sampled tracepoints left them out):" :
+		      G.rd.overwrite ? "tc: switches are missing from this trace (its rings overwrote the oldest):" :
 		      "tc: the kernel left switches out of this trace (seen on VMs):", &tc_err);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *p = &G.m.cpu[c];
@@ -10359,10 +10392,10 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 	memset(&G.m, 0, sizeof(G.m));	/* a model as the view's pass began with */
 	G.m.unrec = unrec;
 	G.m.nunrec = nunrec;
-	G.m.part = G.rd.part;
 	G.m.ncpu = ncpu;
 	G.m.cpu_online = online;
 	model_tables(ncpu, TC_MAX_TASKS);
+	model_cover();
 	G.ib.floor = 0;
 	memset(G.ib.ch, 0, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch));	/* the ring is the child's now */
 	G.z.pass = true;
@@ -13218,7 +13251,7 @@ static int run_replay(void)
 		out_flush(&tc_out);
 	}
 	out_unrecorded();
-	part_note(G.rd.part);
+	cover_note();
 	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced || G.n.unrec_all)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);

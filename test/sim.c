@@ -950,9 +950,9 @@ static void sim_selfcheck(void)
 /* ---------------------------------------------------------------- damage */
 
 enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED,
-       D_PERTASK, D_CPUS, D_FILTER, D_N };
+       D_PERTASK, D_CPUS, D_FILTER, D_OVERWRITE, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all", "sampled", "pertask", "cpus", "filter" };
+					 "window", "sideband_early", "all", "sampled", "pertask", "cpus", "filter", "overwrite" };
 
 static struct dmg {
 	uint64_t rs;
@@ -965,6 +965,7 @@ static struct dmg {
 	int cpus;			/* recorded on some CPUs (CMDLINE -C) */
 	int filtered;			/* recorded with tracepoint filters (CMDLINE --filter): */
 	char filter_sw[64], filter_wk[32];	/* ... sched_switch's, the wakeups' ("": none) */
+	int overwrite;			/* rings that overwrite (CMDLINE --overwrite) */
 	struct rec lost[8];
 	int nlost;
 	uint64_t t0, t1;		/* the recording's window */
@@ -1124,6 +1125,25 @@ static void d_window(void)
 		}
 	ivs_add(&D.w, D.t0, until, 0, -1);
 	d_say(" window: %" PRIu64 "..%" PRIu64 ";", D.t0, D.t1);
+}
+
+/* Recorded into rings that overwrite (perf record --overwrite, a flight
+ * recorder): each CPU's records begin where its ring last wrapped, a
+ * busy CPU's later than an idle one's; they all end together. */
+static void d_overwrite(void)
+{
+	uint64_t span = S.end - S.start, t0[MAXCPU], until = S.start;
+
+	for (int c = 0; c < S.ncpu; c++) {
+		t0[c] = S.start + rnd(&D.rs, span / 2);
+		until = t0[c] > until ? t0[c] : until;
+	}
+	for (size_t i = 0; i < S.nrec; i++)
+		if (S.rec[i].t < t0[S.rec[i].cpu])
+			D.drop[i] = 1;
+	D.overwrite = 1;
+	ivs_add(&D.w, S.start, until, 0, -1);
+	d_say(" overwrite: the CPUs' records begin from %" PRIu64 " to %" PRIu64 ";", S.start, until);
 }
 
 static void d_sideband(void)
@@ -1363,6 +1383,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_PERTASK: d_pertask(); break;
 	case D_CPUS: d_cpus(); break;
 	case D_FILTER: d_filter(); break;
+	case D_OVERWRITE: d_overwrite(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1509,6 +1530,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 						   "--", "./app", NULL };
 		static const char *const cmdc[] = { "perf", "record", "-C", "0-1", "-e", "sched:*", "-e",
 						    "power:cpu_idle", "--", "./app", NULL };
+		static const char *const cmdo[] = { "perf", "record", "--overwrite", "-a", "-e", "sched:*", "-e",
+						    "power:cpu_idle", NULL };
 
 		static const char *cmdf[24] = { "perf", "record", "-a", "-e", "sched:sched_switch" };
 		int k = 5;
@@ -1524,7 +1547,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 		}
 		cmdf[k++] = "-e", cmdf[k++] = "sched:sched_process_*";
 		cmdf[k++] = "--", cmdf[k++] = "./app", cmdf[k] = NULL;
-		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : D.filtered ? cmdf : NULL;
+		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : D.filtered ? cmdf :
+			     D.overwrite ? cmdo : NULL;
 	}
 	pw_file(path, "sim", attr, NATTR, tps, A_DUMMY, S.ncpu, &d, tcfile ? writer : NULL);
 	free(d.p);
@@ -2036,6 +2060,9 @@ struct res {
 	uint64_t alive, unknown;		/* task time in the span, unknown */
 	uint64_t alive_w, unknown_w;		/* within the damaged stretch */
 	int nwrong, shown, show;		/* contradicting claims */
+	int agree;				/* tr is claims too: its holes are unknown, not wrong, */
+	uint64_t tol;				/* ... and a disagreement this short is its clock's */
+	uint64_t compared;			/* ns of claims tr had a word on */
 };
 
 static void contra(struct res *r, const char *what, int id, const char *claim, int ccpu, const char *truth,
@@ -2055,7 +2082,8 @@ static void contra(struct res *r, const char *what, int id, const char *claim, i
 }
 
 /* Claims l against truth tr (disjoint, sorted): the wrong ns; kind 0 task
- * rows (state, cpu), 1 cpu rows (tid), 2 idle states. */
+ * rows (state, cpu), 1 cpu rows (tid), 2 idle states.  With r->agree, tr
+ * is another's claims, and what it does not claim counts for nothing. */
 static uint64_t claims_vs(struct res *r, const struct ivs *l, const struct ivs *tr, int kind, int id)
 {
 	static const char *const what[] = { "task", "cpu", "cpu" };
@@ -2076,7 +2104,8 @@ static uint64_t claims_vs(struct res *r, const struct ivs *l, const struct ivs *
 
 			if (b <= a)
 				continue;
-			if (a > at) {	/* a hole in the truth: the task did not exist */
+			r->compared += b - a;
+			if (a > at && !r->agree) {	/* a hole in the truth: the task did not exist */
 				wrong += a - at;
 				contra(r, what[kind], id, kind ? "" : sname(c->v), c->cpu, "nothing", -1, c->s, c->e,
 				       at, a);
@@ -2084,7 +2113,7 @@ static uint64_t claims_vs(struct res *r, const struct ivs *l, const struct ivs *
 			at = b;
 			covered += b - a;
 			bad = kind == 0 ? t->v != c->v || (c->v == T_RUN && t->cpu != c->cpu) : t->v != c->v;
-			if (!bad)
+			if (!bad || (r->agree && b - a <= r->tol))
 				continue;
 			wrong += b - a;
 			if (kind == 0) {
@@ -2096,7 +2125,7 @@ static uint64_t claims_vs(struct res *r, const struct ivs *l, const struct ivs *
 				contra(r, "cpu", id, cs, -1, ts, -1, c->s, c->e, a, b);
 			}
 		}
-		if (covered < c->e - c->s) {
+		if (covered < c->e - c->s && !r->agree) {
 			uint64_t miss = c->e - c->s - covered;
 
 			if (!covered || at < c->e) {
@@ -2195,6 +2224,35 @@ static int cmd_check(const char *truth, const char *states)
 	       r.claimed, r.wrong, r.wrong_task, r.wrong_cpu, r.wrong_cs, r.nwrong, pct(r.unknown, r.alive),
 	       pct(r.unknown_w, r.alive_w), nv);
 	return r.wrong || nv ? 1 : 0;
+}
+
+/* sim agree REF STATES [TOL]: STATES's claims against REF's (tc's --states
+ * of two recordings of the same run, REF the more complete): where both
+ * claim, they agree, but for stretches of TOL ns or less (two perf events
+ * on one tracepoint take their times a few hundred ns apart). */
+static int cmd_agree(const char *ref, const char *states, uint64_t tol)
+{
+	static struct dump R;
+	struct res r = { .show = 20, .agree = 1, .tol = tol };
+
+	if (dump_read(&R, ref) < 0 || dump_read(&X, states) < 0)
+		return 2;
+	for (int i = 0; i < X.ntask; i++) {
+		const struct row *row = &X.task[i], *q = dump_task(&R, row->id, 0);
+
+		r.wrong_task += claims_vs(&r, &row->iv, q ? &q->iv : NULL, 0, row->id);
+	}
+	for (int c = 0; c < X.ncpu; c++) {
+		const struct row *q = c < R.ncpu ? &R.cpu[c] : NULL;
+
+		r.wrong_cpu += claims_vs(&r, &X.cpu[c].iv, q ? &q->iv : NULL, 1, c);
+		r.wrong_cs += claims_vs(&r, &X.cpu[c].cs, q ? &q->cs : NULL, 2, c);
+	}
+	r.wrong = r.wrong_task + r.wrong_cpu + r.wrong_cs;
+	printf("claimed %" PRIu64 " ns, %" PRIu64 " ns of it claimed by %s too, %" PRIu64 " ns disagree (task %"
+	       PRIu64 ", cpu %" PRIu64 ", idle state %" PRIu64 ") in %d claims\n", r.claimed, r.compared, ref,
+	       r.wrong, r.wrong_task, r.wrong_cpu, r.wrong_cs, r.nwrong);
+	return r.wrong ? 1 : 0;
 }
 
 /* sim invariants STATES */
@@ -2301,7 +2359,7 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 		for (int ki = rotate ? seed % nk : 0; ki < (rotate ? seed % nk + 1 : nk); ki++) {
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
 			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS &&
-				     kind != D_FILTER, rc, nv;
+				     kind != D_FILTER && kind != D_OVERWRITE, rc, nv;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2481,11 +2539,12 @@ static int usage(void)
 		"usage: sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND] [--be] [--long4]\n"
 		"               [--tcfile] [--writer 'tc VERSION'] OUT\n"
 		"       sim check OUT.truth STATES\n"
+		"       sim agree REF.states STATES [TOL_NS]  (where both claim, they agree)\n"
 		"       sim invariants STATES\n"
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus filter\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus filter overwrite\n");
 	return 2;
 }
 
@@ -2510,6 +2569,9 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "check"))
 		return argc == 4 ? cmd_check(argv[2], argv[3]) : usage();
+	if (!strcmp(argv[1], "agree"))
+		return argc == 4 || argc == 5 ? cmd_agree(argv[2], argv[3], argc == 5 ? strtoull(argv[4], NULL, 10) : 0) :
+		       usage();
 	if (!strcmp(argv[1], "invariants"))
 		return argc == 3 ? cmd_invariants(argv[2]) : usage();
 	for (int i = 2; i < argc; i++) {

@@ -8,7 +8,7 @@
 #
 #   truth_sim          TRUTH_SEEDS seeds (default 300) of each damage kind in
 #                      turn: undamaged, idle_out, window, sampled,
-#                      pertask, cpus and filter: no ns where tc
+#                      pertask, cpus, filter and overwrite: no ns where tc
 #                      claims a state the truth contradicts; switch_out,
 #                      lost, gap, late, sideband_early, all: at most 1 ns
 #                      in 100 of the claims (what no evidence shows); the
@@ -49,6 +49,13 @@
 #                      sched_switch, inside tc --record (kernel): tc
 #                      says so, claims runs only, then no state but exits;
 #                      none longer than system-wide; the invariants
+#   truth_overwrite_recorded
+#                      perf record --overwrite inside tc --record (kernel):
+#                      tc says so, not that the kernel left switches out
+#
+#   Each truth_*_recorded but the sampled one also checks that where tc
+#   claims a state of perf's file, tc's whole recording of the same run
+#   agrees (sim agree, perf record -k mono)
 
 SIM=$ROOT/test/sim
 
@@ -66,9 +73,10 @@ truth_sim() {
 	# cut from a longer run, tracepoints sampled (their PERIOD says how
 	# many events each record stands for), a recording per task (perf
 	# record without -a), one of some CPUs (perf record -C), one with
-	# tracepoint filters (--filter): tc claims nothing false, to the ns
+	# tracepoint filters (--filter), rings that overwrite (--overwrite):
+	# tc claims nothing false, to the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window,sampled,pertask,cpus,filter >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled,pertask,cpus,filter,overwrite >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
@@ -283,14 +291,15 @@ task_runs() {
 }
 
 # nested_perf NAME P PERF-ARGS...: perf record PERF-ARGS (its events
-# too) -o $T/P.data of pingpong inside tc --record $T/all.data; then
-# $T/P.sum and $T/P.err (tc-san --summary of it), and $T/P.join: for each
-# task of its summary, "tid comm run_ms switches run_ms-system-wide".
-# Returns 1 (having failed NAME) if the recording failed.
+# too; its clock tc's, CLOCK_MONOTONIC) -o $T/P.data of pingpong inside tc
+# --record $T/all.data; then $T/P.sum and $T/P.err (tc-san --summary of
+# it), and $T/P.join: for each task of its summary, "tid comm run_ms
+# switches run_ms-system-wide". Returns 1 (having failed NAME) if the
+# recording failed.
 nested_perf() {
 	local name=$1 p=$2
 	shift 2
-	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q "$@" -o "$T/$p.data" -- \
+	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q -k mono "$@" -o "$T/$p.data" -- \
 		sh -c "$PINGPONG 5000 >/dev/null" >/dev/null 2>"$T/err"; then
 		fail "$name" "tc --record -- perf record $*: failed: $(head -3 "$T/err" | tr '\n' ' ')"
 		return 1
@@ -300,6 +309,17 @@ nested_perf() {
 	task_runs "$T/$p.sum" >"$T/$p.runs"
 	task_runs "$T/all.sum" >"$T/all.runs"
 	join -a1 -e 0 -o 0,1.2,1.3,1.4,2.3 "$T/$p.runs" "$T/all.runs" >"$T/$p.join"
+}
+
+# agree_why P: where tc's --states of $T/P.data and of $T/all.data (the
+# same run, recorded whole) both claim, they agree (sim agree), but for
+# 100 us at a state's edge (each perf event takes its own time: tc's own
+# switches were seen 50 us apart); else why not.
+agree_why() {
+	timeout 120 "$TC" --replay "$T/$1.data" --states >"$T/$1.states" 2>/dev/null
+	timeout 120 "$TC" --replay "$T/all.data" --states >"$T/all.states" 2>/dev/null
+	"$SIM" agree "$T/all.states" "$T/$1.states" 100000 >"$T/$1.agree" ||
+		echo "claims that tc's whole recording contradicts: $(tail -1 "$T/$1.agree"); $(head -2 "$T/$1.agree" | tr '\n' ' ')"
 }
 
 truth_pertask_recorded() {
@@ -317,6 +337,7 @@ truth_pertask_recorded() {
 		why="the switches a recording per task has not put on the kernel"
 	fi
 	[ -z "$why" ] && why=$(stderr_ok "$T/pt.err")
+	[ -z "$why" ] && why=$(agree_why pt)
 	[ -z "$why" ] && why=$(truth_inv "$T/pt.data")
 	recorded_end truth_pertask_recorded "$why" \
 		"$(awk '$3 > 0' "$T/pt.runs" | wc -l) traced tasks run, none longer than system-wide"
@@ -348,6 +369,7 @@ truth_cpus_recorded() {
 			      if (!k) printf "no task unknown for being off CPU 0 (some_cpus)" }' "$T/c0.states")
 	fi
 	[ -z "$why" ] && why=$(stderr_ok "$T/c0.err")
+	[ -z "$why" ] && why=$(agree_why c0)
 	[ -z "$why" ] && why=$(truth_inv "$T/c0.data")
 	recorded_end truth_cpus_recorded "$why" \
 		"$(awk '$3 > 0' "$T/c0.runs" | wc -l) tasks run on CPU 0, none longer than system-wide"
@@ -372,6 +394,7 @@ truth_filter_recorded() {
 	timeout 120 "$TC" --replay "$T/fw.data" --states >"$T/fw.states" 2>/dev/null
 	why+=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead" { n++; l = $0 }
 		END { if (n) printf "wakeups filtered: %d task states claimed: %s; ", n, l }' "$T/fw.states")
+	why+=$(agree_why fw)
 	nested_perf truth_filter_recorded fs -a -e sched:sched_switch --filter 'prev_pid != 0' "${SCHED_EVENTS[@]:2}" ||
 		return
 	grep -q 'recorded with --filter on sched_switch' "$T/fs.err" || why+="no word of sched_switch's filter: $(head -c 200 "$T/fs.err"); "
@@ -380,19 +403,38 @@ truth_filter_recorded() {
 		END { if (n) printf "switches filtered: %d states claimed: %s; ", n, l }' "$T/fs.states")
 	[ -z "$why" ] && why=$(stderr_ok "$T/fw.err")
 	[ -z "$why" ] && why=$(stderr_ok "$T/fs.err")
+	[ -z "$why" ] && why=$(agree_why fs)
 	[ -z "$why" ] && why=$(truth_inv "$T/fw.data" "$T/fs.data")
 	recorded_end truth_filter_recorded "$why" \
 		"$(awk '$3 > 0' "$T/fw.runs" | wc -l) tasks run with wakeups filtered, none longer than system-wide"
+}
+
+# perf record --overwrite (rings that keep their newest records, 8 pages)
+# inside tc --record: each CPU's records begin at another time; where tc
+# claims a state of the file, its whole recording agrees; stderr says why
+# the start is unknown and does not blame the kernel.
+truth_overwrite_recorded() {
+	local why
+	have_perf || { skip truth_overwrite_recorded "perf is not installed"; return; }
+	[ -x "$SIM" ] || { fail truth_overwrite_recorded "test/sim was not built"; return; }
+	nested_perf truth_overwrite_recorded ow -a --overwrite -m 8 "${SCHED_EVENTS[@]}" || return
+	why=$(awk '$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run" }' "$T/ow.join")
+	grep -q 'recorded with rings that overwrite' "$T/ow.err" || why+="no word of the overwriting rings: $(head -c 200 "$T/ow.err"); "
+	! grep -q 'the kernel left switches out' "$T/ow.err" || why+="the overwritten switches put on the kernel; "
+	[ -z "$why" ] && why=$(stderr_ok "$T/ow.err")
+	[ -z "$why" ] && why=$(agree_why ow)
+	[ -z "$why" ] && why=$(truth_inv "$T/ow.data")
+	recorded_end truth_overwrite_recorded "$why" "$(tail -1 "$T/ow.agree")"
 }
 
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
 test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
-	truth_filter_recorded
+	truth_filter_recorded truth_overwrite_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
 kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
-	truth_filter_recorded
+	truth_filter_recorded truth_overwrite_recorded
