@@ -313,6 +313,7 @@ struct cpu {
 	bool seen;		/* a switch was seen on it */
 	bool traced;		/* a tracepoint record was seen on it */
 	uint64_t first;		/* its first tracepoint record: nothing is known of it before */
+	uint64_t tp_last;	/* its newest tracepoint record (model_end_cut) */
 	uint64_t cstate_ns[10];	/* time per idle state (deeper ones in the last) */
 	uint64_t freq_ns, freq_sum;	/* time with a known frequency, and kHz x ns */
 	int64_t freq_max;
@@ -587,7 +588,6 @@ static struct {
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
-		uint64_t tp_last;	/* the last one so far (side-band may come after: model_end_cut) */
 		uint64_t evicted_tasks, bad_pid, gaps;
 		uint64_t inferred;	/* switch-ins the kernel did not report */
 		uint64_t inferred_woken;	/* of them, runs of a task woken twice (CPU unknown) */
@@ -608,6 +608,9 @@ static struct {
 		size_t nunrec, unrec_next;
 		uint64_t unrec_at;	/* the next one's from (UINT64_MAX: none; 0: to be found) */
 		uint8_t part;		/* what the events cover (enum part, above model_evidence) */
+		bool overwrite;		/* rings that overwrite (model_cover): */
+		uint64_t ow_end;	/* ... the first CPU's last record (0: not known) */
+		bool ow_ended;		/* ... passed (model_unrecorded) */
 	} m;
 
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
@@ -659,10 +662,11 @@ static struct {
 		uint8_t part;		/* what the events cover (rd_cmdline; enum part) */
 		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
-		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time */
+		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time, */
+		bool *unrec_moved;	/* ... and whether its period has moved (freq) */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
 		bool overwrite;		/* perf record --overwrite (rd_cmdline): see model_cover */
-		bool *tp_cpu;		/* ... the CPUs with tracepoint records (rd_unrec_scan) */
+		uint64_t *tp_last;	/* ... per CPU its last tracepoint record's time (rd_unrec_scan; 0: none) */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
 		uint64_t feat_bits;	/* valid features below bit 64 */
@@ -3074,7 +3078,8 @@ static void task_io_wait(struct task *t, uint64_t time)
  * it on that CPU, or put it to sleep. */
 static void task_set(struct task *t, int st, uint64_t time)
 {
-	if (st >= ST_RUNNABLE && st <= ST_BLOCKED && (time < G.m.hole_until || G.m.untraced)) {
+	if (st >= ST_RUNNABLE && st <= ST_BLOCKED &&
+	    (time < G.m.hole_until || G.m.untraced || (G.m.ow_end && time >= G.m.ow_end))) {
 		st = ST_UNKNOWN;
 		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
 	}
@@ -3380,13 +3385,21 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost, uint64_t from)
  * period again: where one of its records stood for more than one event,
  * the rest of the trace is such a stretch too (to UINT64_MAX, n 0).
  * model_pre calls this when t passes G.m.unrec_at (0 at first: the next
- * stretch is to be found), which it moves on.
+ * stretch is to be found), which it moves on.  It also makes the tasks
+ * not running unknown when t passes the first CPU's end in rings that
+ * overwrite (G.m.ow_end, see model_cover).
  *
  *   cpu0  --switch(1)--wakeup--wakeup--switch(3)--   2 switches left out:
  *              ^ unknown from here
  */
 NOINL void model_unrecorded(uint64_t t)
 {
+	if (G.m.ow_end && t > G.m.ow_end && !G.m.ow_ended) {	/* see model_cover */
+		G.m.ow_ended = true;
+		for (int i = 0; i < G.m.ntask; i++)
+			if (G.m.task[i].state >= ST_RUNNABLE && G.m.task[i].state <= ST_BLOCKED)
+				task_unknown(&G.m.task[i], G.m.ow_end, UNK_AUX(UNK_UNTRACED, 0));
+	}
 	while (G.m.unrec_next < G.m.nunrec && G.m.unrec[G.m.unrec_next].from < t) {
 		const struct unrec *u = &G.m.unrec[G.m.unrec_next++];
 
@@ -3402,6 +3415,8 @@ NOINL void model_unrecorded(uint64_t t)
 		}
 	}
 	G.m.unrec_at = G.m.unrec_next < G.m.nunrec ? G.m.unrec[G.m.unrec_next].from : UINT64_MAX;
+	if (G.m.ow_end && !G.m.ow_ended && G.m.ow_end < G.m.unrec_at)
+		G.m.unrec_at = G.m.ow_end;
 }
 
 /* A record of a sampled tracepoint in a stream (pipe mode: not scanned
@@ -3704,11 +3719,11 @@ static uint64_t model_pre(const struct ev *e)
 	if (e->cpu >= 0 && e->cpu < G.m.ncpu && (e->kind < EV_NTP || e->kind == EV_SYS_ENTER || e->kind == EV_SYS_EXIT)) {
 		if (!G.m.tp_first)
 			G.m.tp_first = t;
-		G.m.tp_last = t;
 		G.m.untraced -= !G.m.cpu[e->cpu].traced && G.m.cpu[e->cpu].sideband;
 		if (!G.m.cpu[e->cpu].traced)
 			G.m.cpu[e->cpu].first = t;
 		G.m.cpu[e->cpu].traced = true;
+		G.m.cpu[e->cpu].tp_last = t;
 	}
 	if (e->kind != EV_SWITCH && e->kind != EV_LOST && e->cpu >= 0 && e->cpu < G.m.ncpu && e->tid >= 0)
 		model_evidence(e->cpu, e->tid, t, e->kind >= EV_NTP && e->kind <= EV_EXIT);
@@ -3829,21 +3844,26 @@ static bool model_end_idle(int c)
  * One that has exited (its EXIT record or sched_process_exit seen): its
  * last switch follows its exit at once, and with that switch left out
  * nothing tells how long it ran or what ran after.  One believed running
- * from side-band records only, after the trace's last tracepoint record:
- * perf record switches its tracepoints off before its side-band event, so
- * a FORK or EXIT record after them says who ran then, not for how long. */
+ * from side-band records only, after the CPU's last tracepoint record:
+ * perf record switches its tracepoints off before its side-band event,
+ * CPU by CPU (a FORK on one was seen 2 ms before the last switch on
+ * another), so a FORK or EXIT record after them says who ran then, not
+ * for how long.
+ * With rings that overwrite, any: perf paused each ring at a time of its
+ * own, after its last record. */
 static bool model_end_cut(int c)
 {
 	const struct task *cur = cpu_running(c);
 
-	return cur && (cur->exited || cur->since > G.m.tp_last);
+	return G.m.overwrite || (cur && (cur->exited || cur->since > G.m.cpu[c].tp_last));
 }
 
 /* Close every open state at the last event (end of a replay or summary).
  * A CPU that may have left idle without a word (model_end_idle), or whose
  * running task's run does not last to the end (model_end_cut), may run a
  * woken task: what it ran ends at its last record, and a task still queued
- * on it is unknown since it was woken. */
+ * on it is unknown since it was woken.  With rings that overwrite, a CPU's
+ * idle state and frequency end at its last record too. */
 static void model_end(void)
 {
 	for (int i = 0; i < G.m.ntask; i++) {
@@ -3859,10 +3879,13 @@ static void model_end(void)
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);
 	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *cp = &G.m.cpu[c];
+		bool cut = G.m.overwrite && cp->last_t;	/* its ring paused after its last record */
+
 		irq_close(c, G.m.last);
-		cpu_set(c, G.m.cpu[c].cur, G.m.last);
-		cpu_cstate(c, G.m.cpu[c].cstate, G.m.last);
-		cpu_freq(c, G.m.cpu[c].freq, G.m.last);
+		cpu_set(c, cp->cur, G.m.last);
+		cpu_cstate(c, cut ? -1 : cp->cstate, cut ? cp->last_t : G.m.last);
+		cpu_freq(c, cut ? -1 : cp->freq, cut ? cp->last_t : G.m.last);
 	}
 }
 
@@ -6446,7 +6469,8 @@ static void cover_note(void)
 		     part == PART_TASKS ? "with -a" : part == PART_CPUS ? "without -C" : "without --filter");
 	if (G.rd.overwrite)
 		note("recorded with rings that overwrite (perf record --overwrite): each CPU's records begin where "
-		     "its ring last wrapped; a task not running is unknown until every CPU's have begun");
+		     "its ring last wrapped and end where perf paused it; a task not running is unknown until every "
+		     "CPU's have begun and after the first have ended");
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
@@ -6680,17 +6704,22 @@ static void rd_unrec_scan(void);
 /* What the recording's events cover (G.rd.part, above model_evidence),
  * into a model just begun.  With rings that overwrite (perf record
  * --overwrite) each CPU's records begin where its ring last wrapped, a
- * busy CPU's later: until every CPU with tracepoint records has begun
- * (those rd_unrec_scan found; in a stream, every CPU), a task not running
- * may run on one unseen, and is unknown (G.m.untraced, as while a CPU's
- * tracepoints are not on yet). */
+ * busy CPU's later, and end where perf paused it, one CPU after another:
+ * until every CPU with tracepoint records has begun (those rd_unrec_scan
+ * found; in a stream, every CPU), and after the first has ended, a task
+ * not running may run on one unseen, and is unknown (G.m.untraced and
+ * G.m.ow_end, as while a CPU's tracepoints are not on yet); every CPU's
+ * state ends at its last record (model_end_cut). */
 static void model_cover(void)
 {
 	G.m.part = G.rd.part;
+	G.m.overwrite = G.rd.overwrite;
 	for (int c = 0; G.rd.overwrite && G.m.cpu && c < G.m.ncpu; c++)
-		if (!G.rd.tp_cpu || G.rd.tp_cpu[c]) {
+		if (!G.rd.tp_last || G.rd.tp_last[c]) {
 			G.m.cpu[c].sideband = true;
 			G.m.untraced++;
+			if (G.rd.tp_last && (!G.m.ow_end || G.rd.tp_last[c] < G.m.ow_end))
+				G.m.ow_end = G.rd.tp_last[c];
 		}
 }
 
@@ -7088,21 +7117,29 @@ static void rd_unrec_add(uint64_t from, uint64_t to, uint64_t n, int c, int k)
 	G.n.unrec_all += n;
 }
 
-/* rd_unrec_scan's pass: record ri (a sample), in time order. */
+/* rd_unrec_scan's pass: record ri (a sample), in time order.  Its period
+ * says how many events it stands for, but in freq mode (-F) only until
+ * the kernel first moves the period: from then on the period is the one
+ * in force at the sample, not a count since the one before (perf record
+ * -F 2000 gave period 1 to switches with others left out before them), so
+ * that every stretch after may have left some out (G.rd.unrec_moved). */
 NOINL void rd_unrec_rec(const struct rinfo *ri)
 {
 	const struct attr *a = &G.ev.attr[ri->attr];
 	uint64_t n, *l;
+	bool *taint;
 
 	if (ri->cpu < 0 || ri->cpu >= G.m.ncpu)
 		return;
-	if (G.rd.tp_cpu && (a->kind < EV_NTP || a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT))
-		G.rd.tp_cpu[ri->cpu] = true;	/* as the model's cpu traced */
+	if (G.rd.tp_last && ri->has_time && (a->kind < EV_NTP || a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT))
+		G.rd.tp_last[ri->cpu] = ri->time;	/* as the model's cpu traced */
 	if (!a->sampled || !ri->has_time)
 		return;
 	n = rec_unrecorded(ri);
 	l = &G.rd.unrec_last[ri->cpu * EV_NTP + a->kind];
-	if (n) {
+	taint = &G.rd.unrec_moved[l - G.rd.unrec_last];
+	*taint |= n && a->pa.freq;
+	if (n || *taint) {
 		rd_unrec_add(*l, ri->time, n, ri->cpu, a->kind);
 		G.rd.unrec_kinds |= 1u << a->kind;
 	}
@@ -7122,8 +7159,8 @@ static int unrec_cmp(const void *a, const void *b)
  * stretches the sampling left out, each from the previous record of its
  * kind on its CPU, and of a kind that left some out, after its last record
  * on each CPU; into G.m.unrec sorted by start, for the model to apply as
- * it goes (model_unrecorded).  With rings that overwrite, the CPUs with
- * tracepoint records (G.rd.tp_cpu, for model_cover).
+ * it goes (model_unrecorded).  With rings that overwrite, each CPU's last
+ * tracepoint record (G.rd.tp_last, for model_cover).
  */
 static void rd_unrec_scan(void)
 {
@@ -7131,10 +7168,11 @@ static void rd_unrec_scan(void)
 	char msg[160];
 	uint64_t *last = G.rd.unrec_last = xcalloc((size_t)G.m.ncpu * EV_NTP, sizeof(uint64_t));
 
+	G.rd.unrec_moved = xcalloc((size_t)G.m.ncpu * EV_NTP, sizeof(bool));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
 	if (G.rd.overwrite)
-		G.rd.tp_cpu = xcalloc(G.m.ncpu, sizeof(bool));
+		G.rd.tp_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	G.rd.scanning = G.rd.saving = true;
 	rd_run(UINT64_MAX);
 	G.rd.scanning = G.rd.saving = false;
@@ -7149,7 +7187,9 @@ static void rd_unrec_scan(void)
 	sort(G.m.unrec, G.m.nunrec, sizeof(*G.m.unrec), unrec_cmp);
 	G.rd.unrec_scanned = true;
 	mem_free(last);
+	mem_free(G.rd.unrec_moved);
 	G.rd.unrec_last = NULL;
+	G.rd.unrec_moved = NULL;
 }
 
 /*

@@ -1129,21 +1129,26 @@ static void d_window(void)
 
 /* Recorded into rings that overwrite (perf record --overwrite, a flight
  * recorder): each CPU's records begin where its ring last wrapped, a
- * busy CPU's later than an idle one's; they all end together. */
+ * busy CPU's later than an idle one's, and end where perf paused it, one
+ * ring after another (in the last tenth of the run). */
 static void d_overwrite(void)
 {
-	uint64_t span = S.end - S.start, t0[MAXCPU], until = S.start;
+	uint64_t span = S.end - S.start, t0[MAXCPU], t1[MAXCPU], until = S.start, from = S.end;
 
 	for (int c = 0; c < S.ncpu; c++) {
 		t0[c] = S.start + rnd(&D.rs, span / 2);
+		t1[c] = S.end - rnd(&D.rs, span / 10);
 		until = t0[c] > until ? t0[c] : until;
+		from = t1[c] < from ? t1[c] : from;
 	}
 	for (size_t i = 0; i < S.nrec; i++)
-		if (S.rec[i].t < t0[S.rec[i].cpu])
+		if (S.rec[i].t < t0[S.rec[i].cpu] || S.rec[i].t > t1[S.rec[i].cpu])
 			D.drop[i] = 1;
 	D.overwrite = 1;
 	ivs_add(&D.w, S.start, until, 0, -1);
-	d_say(" overwrite: the CPUs' records begin from %" PRIu64 " to %" PRIu64 ";", S.start, until);
+	ivs_add(&D.w, from, S.end, 0, -1);
+	d_say(" overwrite: the CPUs' records begin from %" PRIu64 " to %" PRIu64 " and end from %" PRIu64 ";",
+	      S.start, until, from);
 }
 
 static void d_sideband(void)
@@ -1179,12 +1184,16 @@ static void d_sideband(void)
  * PERIOD field; the other records are left out.  Per seed each tracepoint
  * has a largest period of 1 (all recorded), 2, 4 or 8; each kept record's
  * successor is drawn from 1 to it.  What comes after a CPU's last kept
- * record of a kind is left out with no record to tell. */
+ * record of a kind is left out with no record to tell.  As in freq mode
+ * (-F), once a kind's period on a CPU has moved past 1, half the records
+ * after give the period in force (1 to its largest), not their count. */
 static void d_sampled(void)
 {
 	static const int pmax[] = { 1, 2, 4, 8 };
 	int most[A_DUMMY], left[A_DUMMY][MAXCPU], n = 0;
+	static uint8_t moved[A_DUMMY][MAXCPU];
 
+	memset(moved, 0, sizeof(moved));
 	D.sampled = 1;
 	for (int k = 0; k < A_DUMMY; k++) {
 		most[k] = pmax[rnd(&D.rs, 4)];
@@ -1204,6 +1213,9 @@ static void d_sampled(void)
 		}
 		D.period[S.nrec + r->kind * MAXCPU + r->cpu] = 0;
 		left[r->kind][r->cpu] = 1 + rnd(&D.rs, most[r->kind]);
+		if (moved[r->kind][r->cpu] && chance(&D.rs, 50))	/* the period in force, not a count */
+			D.period[i] = 1 + rnd(&D.rs, most[r->kind]);
+		moved[r->kind][r->cpu] |= D.period[i] > 1;
 	}
 	for (size_t i = 0; i < S.nrec; i++)
 		if (D.drop[i] == 2)

@@ -252,11 +252,12 @@ truth_sampled_recorded() {
 	local why= want got pwant pgot
 	have_perf || { skip truth_sampled_recorded "perf is not installed"; return; }
 	[ -x "$SIM" ] || { fail truth_sampled_recorded "test/sim was not built"; return; }
-	# 500 Hz against tens of thousands of switches a second
-	if ! timeout 60 perf record -q -F 500 "${SCHED_EVENTS[@]}" -a -o "$T/s.data" -- \
-		sh -c "$PINGPONG 20000 >/dev/null" >/dev/null 2>"$T/perr" ||
-	   ! timeout 60 perf record -q -F 500 "${SCHED_EVENTS[@]}" -a -o - -- \
-		sh -c "$PINGPONG 20000 >/dev/null" >"$T/p.data" 2>"$T/perr"; then
+	# 500 Hz against tens of thousands of switches a second; inside tc
+	# --record, to check tc's claims against (agree_why)
+	if ! timeout 60 "$TC" --record "$T/all.data" -- perf record -q -k mono -F 500 "${SCHED_EVENTS[@]}" -a \
+		-o "$T/s.data" -- sh -c "$PINGPONG 20000 >/dev/null" >/dev/null 2>"$T/perr" ||
+	   ! timeout 60 "$TC" --record "$T/allp.data" -- sh -c "perf record -q -k mono -F 500 ${SCHED_EVENTS[*]} -a \
+		-o - -- sh -c '$PINGPONG 20000 >/dev/null' >'$T/p.data'" >/dev/null 2>"$T/perr"; then
 		fail truth_sampled_recorded "perf record -F 500 failed: $(head -2 "$T/perr" | tr '\n' ' ')"
 		return
 	fi
@@ -278,8 +279,9 @@ truth_sampled_recorded() {
 	elif [ -n "$(stderr_ok "$T/err")" ]; then
 		why="$(stderr_ok "$T/err")"
 	else
-		why=$(truth_inv "$T/s.data" "$T/p.data")
+		why=$(agree_why s)$(agree_why p allp)
 	fi
+	[ -z "$why" ] && why=$(truth_inv "$T/s.data" "$T/p.data")
 	recorded_end truth_sampled_recorded "$why" "$want events left out, $got counted (stream $pwant, $pgot)"
 }
 
@@ -311,14 +313,15 @@ nested_perf() {
 	join -a1 -e 0 -o 0,1.2,1.3,1.4,2.3 "$T/$p.runs" "$T/all.runs" >"$T/$p.join"
 }
 
-# agree_why P: where tc's --states of $T/P.data and of $T/all.data (the
-# same run, recorded whole) both claim, they agree (sim agree), but for
-# 100 us at a state's edge (each perf event takes its own time: tc's own
-# switches were seen 50 us apart); else why not.
+# agree_why P [REF]: where tc's --states of $T/P.data and of $T/REF.data
+# (default all: the same run, recorded whole) both claim, they agree (sim
+# agree), but for 100 us at a state's edge (each perf event takes its own
+# time: tc's own switches were seen 50 us apart); else why not.
 agree_why() {
+	local ref=${2:-all}
 	timeout 120 "$TC" --replay "$T/$1.data" --states >"$T/$1.states" 2>/dev/null
-	timeout 120 "$TC" --replay "$T/all.data" --states >"$T/all.states" 2>/dev/null
-	"$SIM" agree "$T/all.states" "$T/$1.states" 100000 >"$T/$1.agree" ||
+	timeout 120 "$TC" --replay "$T/$ref.data" --states >"$T/$ref.states" 2>/dev/null
+	"$SIM" agree "$T/$ref.states" "$T/$1.states" 100000 >"$T/$1.agree" ||
 		echo "claims that tc's whole recording contradicts: $(tail -1 "$T/$1.agree"); $(head -2 "$T/$1.agree" | tr '\n' ' ')"
 }
 
