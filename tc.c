@@ -2831,8 +2831,13 @@ static void lat_wake_only(struct task *p);
  *                  whose running task has exited (EXIT record): its last
  *                  switch-out, which follows at once, is missing; and one
  *                  whose task is believed running only from side-band
- *                  records after the last tracepoint record (perf switches
- *                  its tracepoints off first).
+ *                  records after its last tracepoint record (perf switches
+ *                  its tracepoints off first, CPU by CPU), and with rings
+ *                  that overwrite, every CPU (model_end_cut).
+ *   by design      a recording per task, of some CPUs, with filters or
+ *                  rings that overwrite (its CMDLINE feature) or sampled
+ *                  tracepoints leaves events out: what they would say is
+ *                  unknown (enum part, model_cover, model_unrecorded).
  * Every pid and CPU number from the data is bounds-checked.
  */
 
@@ -2943,11 +2948,11 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "unseen", "no event of it yet" }, { "missing", "a switch the kernel left out" },
 		{ "gap", "events lost, or a pause" }, { "paused", "recording paused" }, { "lost", "events lost" },
 		{ "late", "its CPU's records came after newer ones" },
-		{ "untraced", "a CPU's records had not begun (its tracepoints not on, or its ring overwritten)" },
+		{ "untraced", "a CPU's records had not begun, or had ended" },
 		{ "sampled", "" },
 		{ "per_task", "recorded per task (perf record without -a)" },
 		{ "some_cpus", "recorded on some CPUs (-C): it may run on the others" },
-		{ "filtered", "recorded with --filter: the events it left out are unknown" },
+		{ "filtered", "recorded with --filter: events may be left out" },
 	};
 	uint32_t g = (uint32_t)aux >> 3;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
@@ -3073,15 +3078,17 @@ static void task_io_wait(struct task *t, uint64_t time)
 
 /* Close t's current state at time and enter state st (also the same
  * one: the end).  Inside a CPU's loss (before G.m.hole_until), or while a
- * CPU runs with its tracepoints not on yet (G.m.untraced), a task not
- * running enters unknown instead: the missing records may wake it, run
- * it on that CPU, or put it to sleep. */
+ * CPU runs with its tracepoints not on yet or its ring's records not
+ * begun or ended (G.m.untraced, G.m.ow_end), a task not running enters
+ * unknown instead: the missing records may wake it, run it on that CPU,
+ * or put it to sleep.  So does any state a recording of some tasks or
+ * CPUs, or with filters, cannot know (G.m.part). */
 static void task_set(struct task *t, int st, uint64_t time)
 {
 	if (st >= ST_RUNNABLE && st <= ST_BLOCKED &&
 	    (time < G.m.hole_until || G.m.untraced || (G.m.ow_end && time >= G.m.ow_end))) {
 		st = ST_UNKNOWN;
-		t->unk_aux = G.m.untraced ? UNK_AUX(UNK_UNTRACED, 0) : G.m.hole_aux;
+		t->unk_aux = !G.m.untraced && time < G.m.hole_until ? G.m.hole_aux : UNK_AUX(UNK_UNTRACED, 0);
 	}
 	if (G.m.part && st != ST_DEAD &&
 	    (st != ST_RUNNING || G.m.part == PART_NONE || (G.m.part == PART_TASKS && !t->ctx))) {
@@ -3527,7 +3534,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 		p->ctx = true;
 	}
 	if (p || e->a == 0) {
-		if (cp->cur != e->a || (p && (p->state != ST_RUNNING || p->run_cpu != c)))
+		if ((cp->cur != e->a || (p && (p->state != ST_RUNNING || p->run_cpu != c))) && G.m.part != PART_NONE)
 			model_infer_run(c, e->a, p, t);	/* prev ran here at the switch-out only */
 	} else {
 		model_end_cur(c);	/* prev is no valid pid */
@@ -3608,6 +3615,8 @@ static void model_evidence(int c, int tid, uint64_t t, bool sideband)
 		return;
 	if (p && !sideband)
 		p->ctx = true;
+	if (G.m.part == PART_NONE)
+		return;	/* no CPU's task is known: nothing to infer */
 	if (sideband && !cp->traced) {
 		G.m.untraced += !cp->sideband;
 		cp->sideband = true;
@@ -3652,7 +3661,7 @@ static void model_wake(const struct ev *e, uint64_t t)
 		task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 	if (n->state == ST_SLEEPING || n->state == ST_BLOCKED || n->state == ST_UNKNOWN) {
 		task_set(n, ST_RUNNABLE, t);
-		n->wakeups++;
+		n->wakeups += !(e->kind == EV_WAKEUP && n->wk_pending);	/* unknown still: counted at its waking */
 		n->waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;
 		n->wk_waker = n->waker;
 	} else if (n->state == ST_RUNNING && e->kind == EV_WAKING) {
@@ -6376,34 +6385,16 @@ static void rd_feature_table(const uint64_t bits[4], uint64_t data_size)
 	}
 }
 
-/* Does a command line arg of perf's or tc's record every task of every CPU
- * (PART_ALL: -a), of some (PART_CPUS: -C, --cpu), or neither (PART_TASKS)?
- * -a and -C may come among other one-letter flags (-aC0). */
-static int rd_arg_cpus(const char *arg)
-{
-	bool all = false;
-
-	if (!strcmp(arg, "--all-cpus"))
-		return PART_ALL;
-	if (!strcmp(arg, "--cpu") || !strncmp(arg, "--cpu=", 6))
-		return PART_CPUS;
-	for (const char *p = arg + 1; arg[0] == '-' && arg[1] != '-' && *p; p++)
-		if (*p == 'C')
-			return PART_CPUS;	/* the rest is its list */
-		else if (!strchr("aginNqRsTvdPWB", *p))
-			break;	/* an option with a value: the rest is it */
-		else
-			all |= *p == 'a';
-	return all ? PART_ALL : PART_TASKS;
-}
-
 /* Does perf record's event list ev (-e's value: "sched:sched_waking,...")
  * name only wakeups, so that a filter on it leaves out wakeups only
- * (PART_RUNS), or else may leave out switches (PART_NONE)? */
+ * (PART_RUNS), or else may leave out switches (PART_NONE; also when the
+ * list is not known)? */
 static int rd_filtered(const char *ev)
 {
 	static const char *const wake[] = { "sched:sched_waking", "sched:sched_wakeup", "sched:sched_wakeup_new" };
 
+	if (!*ev)
+		return PART_NONE;
 	for (size_t n; *ev; ev += n + (ev[n] == ',')) {
 		size_t k = 0;
 
@@ -6416,46 +6407,131 @@ static int rd_filtered(const char *ev)
 	return PART_RUNS;
 }
 
-/* The CMDLINE feature b[0..sz) (u32 argc, then perf's strings: u32 size,
- * bytes padded with NULs, the last NUL-terminated within b[sz]; argv[0]
- * the program): what the events cover (G.rd.part, the least of what each
- * arg says).  perf record without -a or -C recorded per task; perf
- * record, perf sched record or tc --record with -C some CPUs; perf
- * record's --filter (or --exclude-perf, a filter on common_pid) after -e
- * EVENTS left some of those out.  And perf record --overwrite. */
+/* What a command line's options say (rd_cmdline, rd_cmdline_opt). */
+struct cmdl {
+	bool perf;		/* perf record (or lock record ...): per task unless -a, -C */
+	bool all, tasks;	/* -a (or a wrapper that adds it); -p, -t, -u */
+	bool some_cpus;		/* -C LIST, not every CPU */
+	bool overwrite;		/* --overwrite, or an event's overwrite term */
+	int part;		/* the filters' (PART_RUNS, PART_NONE) */
+	const char *ev;		/* the last -e's value */
+};
+
+/* Option name ("a", "C", "--cpu") of a command line, with its value (NULL:
+ * none), into c.  -C is some CPUs when its list leaves out one of the
+ * recording's (G.rd.nrcpus, read before CMDLINE). */
+static void rd_cmdline_opt(struct cmdl *c, const char *name, const char *val)
+{
+#define IS(s, l) (!strcmp(name, s) || !strcmp(name, l))
+	if (IS("a", "--all-cpus")) {
+		c->all = true;
+	} else if (IS("C", "--cpu") && val) {
+		bool set[64] = { false };	/* a list of up to 64 may be all CPUs */
+		int k = 0;
+
+		if (parse_cpulist(val, set, 64))
+			while (k < G.rd.nrcpus && k < 64 && set[k])
+				k++;
+		c->all = true;
+		c->some_cpus |= !k || k < G.rd.nrcpus;
+	} else if (IS("p", "--pid") || IS("t", "--tid") || IS("u", "--uid")) {
+		c->tasks = true;
+	} else if (IS("e", "--event")) {
+		c->ev = val ? val : "";
+		for (const char *p = c->ev; *p; p++)	/* an overwrite term, not no-overwrite */
+			c->overwrite |= !strncmp(p, "overwrite", 9) && (p - c->ev < 3 || strncmp(p - 3, "no-", 3));
+	} else if (!strcmp(name, "--filter") || !strcmp(name, "--exclude-perf")) {
+		c->part = c->part > rd_filtered(c->ev) ? c->part : rd_filtered(c->ev);
+	} else if (!strcmp(name, "--overwrite")) {
+		c->overwrite = true;
+	}
+#undef IS
+}
+
+/* Is word one of list's (words each ended by a NUL, the list by two)? */
+static bool in_list(const char *list, const char *word)
+{
+	for (; *list; list += strlen(list) + 1)
+		if (!strcmp(list, word))
+			return true;
+	return false;
+}
+
+/*
+ * The CMDLINE feature b[0..sz) (u32 argc, then perf's strings: u32 size,
+ * bytes padded with NULs; argv[0] the program): what the events cover
+ * (G.rd.part, the least of what the options say) and G.rd.overwrite.
+ * perf record (perf lock record ...) without -a or -C recorded per task,
+ * and with -p, -t or -u whatever else it has; perf sched record (kmem,
+ * kwork, timechart) adds -a; -C LIST recorded some CPUs; --filter (or
+ * --exclude-perf, a filter on common_pid) after -e EVENTS left some of
+ * those out.  Short options come alone or in groups (-aC0, -ae EVENT),
+ * long ones with =VALUE or the next word.  perf's options end at "--" or
+ * at its first word that is neither (the workload's: perf record -e E
+ * make -C dir); tc's at "--".
+ */
 static void rd_cmdline(const uint8_t *b, size_t sz)
 {
-	bool perf = false, wide = false, overwrite = false;
-	const char *ev = "", *last = "";
-	int part = PART_ALL;
+	static const char long_val[] = "--event\0--filter\0--pid\0--tid\0--uid\0--cpu\0--output\0--count\0"
+				       "--freq\0--mmap-pages\0--realtime\0--cgroup\0--clockid\0--branch-filter\0"
+				       "--delay\0--call-graph\0";	/* perf record's that take the next word */
+	struct cmdl c = { .ev = "" };
+	const char *want = NULL, *prev = "";	/* the option whose value the next word is */
+	char name[32];
+	size_t len;
 
-	for (size_t o = 4, i = 0; o + 4 <= sz && g32(b + o) <= sz - o - 4; o += 4 + g32(b + o), i++) {
-		const char *w = (const char *)b + o + 4;
+	for (size_t o = 4, i = 0; o + 4 <= sz && (len = g32(b + o)) > 0 && len <= sz - o - 4 &&
+	     memchr(b + o + 4, 0, len); o += 4 + len, i++) {
+		const char *w = (const char *)b + o + 4, *eq;
 
-		if (!strcmp(w, "--"))
+		if (i == 0)
+			continue;	/* the program */
+		if (want) {
+			rd_cmdline_opt(&c, want, w);
+			want = NULL;
+		} else if (!strcmp(w, "--")) {
 			break;	/* the command */
-		perf |= i == 1 && !strcmp(w, "record");	/* not perf sched record (-a) nor tc */
-		switch (rd_arg_cpus(w)) {
-		case PART_ALL: wide = true; break;
-		case PART_CPUS: wide = true, part = part > PART_CPUS ? part : PART_CPUS; break;
+		} else if (w[0] != '-' || !w[1]) {	/* a subcommand (record, sched record), a workload */
+			if (!strcmp(w, "record") && i <= 2) {
+				c.perf = true;
+				c.all |= i == 2 && in_list("sched\0kmem\0kwork\0timechart\0", prev);	/* add -a */
+			} else if (c.perf) {
+				break;
+			}
+		} else if (w[1] == '-') {	/* --name, --name=value, --name value */
+			eq = strchr(w, '=');
+			sfmt(name, sizeof(name), "%.*s", (int)(eq ? eq - w : (ptrdiff_t)strlen(w)), w);
+			if (!eq && in_list(long_val, name))
+				want = w;
+			else
+				rd_cmdline_opt(&c, name, eq ? eq + 1 : NULL);
+		} else {	/* -x, a group: -aC0, -ae EVENT */
+			for (const char *p = w + 1; *p; p++) {
+				name[0] = *p, name[1] = 0;
+				if (strchr("eptrcomCFGkujD", *p)) {	/* takes a value: the rest, or the next word */
+					if (p[1])
+						rd_cmdline_opt(&c, name, p + 1);
+					else
+						want = w + (p - w);
+					break;
+				}
+				rd_cmdline_opt(&c, name, NULL);
+			}
 		}
-		if (!strcmp(last, "-e") || !strcmp(last, "--event"))
-			ev = w;
-		else if (!strncmp(w, "-e", 2) || !strncmp(w, "--event=", 8))
-			ev = w + (w[1] == 'e' ? 2 : 8);
-		if (!strcmp(last, "--filter") || !strncmp(w, "--filter=", 9) || !strcmp(w, "--exclude-perf"))
-			part = part > rd_filtered(ev) ? part : rd_filtered(ev);
-		overwrite |= !strcmp(w, "--overwrite");
-		last = w;
+		prev = w;
 	}
-	G.rd.part = perf && !wide && part < PART_TASKS ? PART_TASKS : part;
-	G.rd.overwrite = overwrite;
+	G.rd.part = c.part;
+	if (c.perf && (c.tasks || !c.all) && G.rd.part < PART_TASKS)
+		G.rd.part = PART_TASKS;
+	else if (c.some_cpus && G.rd.part < PART_CPUS)
+		G.rd.part = PART_CPUS;
+	G.rd.overwrite = c.overwrite;
 }
 
 /* What a recording of some tasks or CPUs, or with filters, is (enum part):
  * out_missing's words, and cover_note's. */
 static const char *const part_words[] = { "", "with --filter on wakeups", "on some CPUs (-C)",
-					  "per task (perf record without -a)", "with --filter on sched_switch or others" };
+					  "per task (perf record without -a)", "with --filter on switches or others" };
 
 /* On stderr after a replay: what the recording leaves unknown. */
 static void cover_note(void)
@@ -6468,13 +6544,12 @@ static void cover_note(void)
 		note("recorded %s: only %s are known; record %s for all", part_words[part], known[part],
 		     part == PART_TASKS ? "with -a" : part == PART_CPUS ? "without -C" : "without --filter");
 	if (G.rd.overwrite)
-		note("recorded with rings that overwrite (perf record --overwrite): each CPU's records begin where "
-		     "its ring last wrapped and end where perf paused it; a task not running is unknown until every "
-		     "CPU's have begun and after the first have ended");
+		note("recorded with rings that overwrite (--overwrite): each CPU's records begin and end at times "
+		     "of their own; a task not running is unknown while any CPU's are missing");
 }
 
 /* The features tc uses: the tracing data (formats), VERSION (tc's files
- * are in time order), NRCPUS, CMDLINE (recorded per task?) and tc's
+ * are in time order), NRCPUS, CMDLINE (what the events cover) and tc's
  * flight recorder mark. */
 static void rd_features(const char *path)
 {
@@ -6688,7 +6763,7 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 
 /* Pipe mode HEADER_FEATURE: {header, u64 feature, data}; tc uses NRCPUS,
  * VERSION to know its own streams (in time order, no merge needed), and
- * CMDLINE (recorded per task?). */
+ * CMDLINE (what the events cover). */
 static void rd_feature_rec(const uint8_t *r, size_t n)
 {
 	if (n >= 24 && g64(r + 8) == FEAT_NRCPUS)
@@ -6706,10 +6781,10 @@ static void rd_unrec_scan(void);
  * --overwrite) each CPU's records begin where its ring last wrapped, a
  * busy CPU's later, and end where perf paused it, one CPU after another:
  * until every CPU with tracepoint records has begun (those rd_unrec_scan
- * found; in a stream, every CPU), and after the first has ended, a task
- * not running may run on one unseen, and is unknown (G.m.untraced and
- * G.m.ow_end, as while a CPU's tracepoints are not on yet); every CPU's
- * state ends at its last record (model_end_cut). */
+ * found), and after the first has ended, a task not running may run on
+ * one unseen, and is unknown (G.m.untraced and G.m.ow_end, as while a
+ * CPU's tracepoints are not on yet; in a stream, not read first, all the
+ * time); every CPU's state ends at its last record (model_end_cut). */
 static void model_cover(void)
 {
 	G.m.part = G.rd.part;
@@ -6721,6 +6796,8 @@ static void model_cover(void)
 			if (G.rd.tp_last && (!G.m.ow_end || G.rd.tp_last[c] < G.m.ow_end))
 				G.m.ow_end = G.rd.tp_last[c];
 		}
+	if (G.rd.overwrite && !G.rd.tp_last)
+		G.m.ow_end = 1;	/* a stream: where the CPUs' records end is not known */
 }
 
 /* Size the merge for the recording's CPUs, at its first event. */
@@ -7127,7 +7204,7 @@ NOINL void rd_unrec_rec(const struct rinfo *ri)
 {
 	const struct attr *a = &G.ev.attr[ri->attr];
 	uint64_t n, *l;
-	bool *taint;
+	bool *moved;
 
 	if (ri->cpu < 0 || ri->cpu >= G.m.ncpu)
 		return;
@@ -7137,9 +7214,9 @@ NOINL void rd_unrec_rec(const struct rinfo *ri)
 		return;
 	n = rec_unrecorded(ri);
 	l = &G.rd.unrec_last[ri->cpu * EV_NTP + a->kind];
-	taint = &G.rd.unrec_moved[l - G.rd.unrec_last];
-	*taint |= n && a->pa.freq;
-	if (n || *taint) {
+	moved = &G.rd.unrec_moved[l - G.rd.unrec_last];
+	*moved |= n && a->pa.freq;
+	if (n || *moved) {	/* a stretch per record: a switch record inside starts no known run */
 		rd_unrec_add(*l, ri->time, n, ri->cpu, a->kind);
 		G.rd.unrec_kinds |= 1u << a->kind;
 	}

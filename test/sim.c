@@ -962,7 +962,8 @@ static struct dmg {
 	int sampled;			/* the tracepoints are sampled (attrs with freq) */
 	int pertask;			/* recorded per task (attrs enable_on_exec, inherit; CMDLINE) */
 	uint8_t traced[MAXTASK];	/* ... the tasks it traced (by index) */
-	int cpus;			/* recorded on some CPUs (CMDLINE -C) */
+	int cpus;			/* recorded on some CPUs (CMDLINE -C): */
+	char cpulist[200];		/* ... which ("0,2,5") */
 	int filtered;			/* recorded with tracepoint filters (CMDLINE --filter): */
 	char filter_sw[64], filter_wk[32];	/* ... sched_switch's, the wakeups' ("": none) */
 	int overwrite;			/* rings that overwrite (CMDLINE --overwrite) */
@@ -1272,6 +1273,11 @@ static void d_cpus(void)
 	while (!keep || keep == all)
 		keep = rnd64(&D.rs) & all;
 	D.cpus = 1;
+	D.cpulist[0] = 0;
+	for (int c = 0; c < S.ncpu && c < 64; c++)
+		if (keep >> c & 1)
+			snprintf(D.cpulist + strlen(D.cpulist), sizeof(D.cpulist) - strlen(D.cpulist), "%s%d",
+				 D.cpulist[0] ? "," : "", c);
 	for (size_t i = 0; i < S.nrec; i++)
 		if (!(keep >> S.rec[i].cpu & 1) && !D.drop[i])
 			D.drop[i] = 1, n++;
@@ -1540,8 +1546,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 	{
 		static const char *const cmd[] = { "perf", "record", "-e", "sched:*", "-e", "power:cpu_idle",
 						   "--", "./app", NULL };
-		static const char *const cmdc[] = { "perf", "record", "-C", "0-1", "-e", "sched:*", "-e",
-						    "power:cpu_idle", "--", "./app", NULL };
+		static const char *cmdc[] = { "perf", "record", "-C", NULL, "-e", "sched:*", "-e",
+					      "power:cpu_idle", "--", "./app", NULL };
 		static const char *const cmdo[] = { "perf", "record", "--overwrite", "-a", "-e", "sched:*", "-e",
 						    "power:cpu_idle", NULL };
 
@@ -1559,6 +1565,7 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 		}
 		cmdf[k++] = "-e", cmdf[k++] = "sched:sched_process_*";
 		cmdf[k++] = "--", cmdf[k++] = "./app", cmdf[k] = NULL;
+		cmdc[3] = D.cpulist;
 		pw_cmdline = tcfile ? NULL : D.pertask ? cmd : D.cpus ? cmdc : D.filtered ? cmdf :
 			     D.overwrite ? cmdo : NULL;
 	}

@@ -315,13 +315,14 @@ nested_perf() {
 
 # agree_why P [REF]: where tc's --states of $T/P.data and of $T/REF.data
 # (default all: the same run, recorded whole) both claim, they agree (sim
-# agree), but for 100 us at a state's edge (each perf event takes its own
-# time: tc's own switches were seen 50 us apart); else why not.
+# agree), but for 500 us at a state's edge: each perf event takes its own
+# time, and on a VM the same switch was seen 123 us apart in two
+# recorders; else why not.
 agree_why() {
 	local ref=${2:-all}
 	timeout 120 "$TC" --replay "$T/$1.data" --states >"$T/$1.states" 2>/dev/null
 	timeout 120 "$TC" --replay "$T/$ref.data" --states >"$T/$ref.states" 2>/dev/null
-	"$SIM" agree "$T/$ref.states" "$T/$1.states" 100000 >"$T/$1.agree" ||
+	"$SIM" agree "$T/$ref.states" "$T/$1.states" 500000 >"$T/$1.agree" ||
 		echo "claims that tc's whole recording contradicts: $(tail -1 "$T/$1.agree"); $(head -2 "$T/$1.agree" | tr '\n' ' ')"
 }
 
@@ -400,7 +401,7 @@ truth_filter_recorded() {
 	why+=$(agree_why fw)
 	nested_perf truth_filter_recorded fs -a -e sched:sched_switch --filter 'prev_pid != 0' "${SCHED_EVENTS[@]:2}" ||
 		return
-	grep -q 'recorded with --filter on sched_switch' "$T/fs.err" || why+="no word of sched_switch's filter: $(head -c 200 "$T/fs.err"); "
+	grep -q 'recorded with --filter on switches' "$T/fs.err" || why+="no word of sched_switch's filter: $(head -c 200 "$T/fs.err"); "
 	timeout 120 "$TC" --replay "$T/fs.data" --states >"$T/fs.states" 2>/dev/null
 	why+=$(awk '($1 == "task" && $3 != "unknown" && $3 != "dead") || ($1 == "cpu" && $3 != -1) { n++; l = $0 }
 		END { if (n) printf "switches filtered: %d states claimed: %s; ", n, l }' "$T/fs.states")

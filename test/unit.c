@@ -4848,8 +4848,26 @@ static void t_cmdline_part(void)
 		{ "perf record -a -esched:sched_wak* --filter pid==1", PART_NONE },
 		{ "perf record -a --event=power:cpu_idle --filter state==1", PART_NONE },
 		{ "perf record -C 1 -e sched:sched_waking --filter pid==1", PART_CPUS },
+		{ "perf record -a -e sched:sched_switch/overwrite/", PART_ALL },
 		{ "perf record -e sched:sched_switch --filter prev_pid==1 -- cmd", PART_NONE },
 		{ "perf record -a -e sched:sched_switch --exclude-perf", PART_NONE },
+		{ "perf record -ae sched:sched_switch --filter prev_pid!=0", PART_NONE },
+		{ "perf record -e sched:sched_waking -ae sched:sched_switch --filter x", PART_NONE },
+		{ "perf record -a --filter x", PART_NONE },	/* on no -e: not known which */
+		{ "perf record -a -e sched:sched_waking --filter=pid==1 -e sched:sched_switch", PART_RUNS },
+		{ "perf record -a -p 123 -e sched:*", PART_TASKS },	/* -p overrides -a */
+		{ "perf record -C 0 --pid=123", PART_TASKS },
+		{ "perf sched record -t 5 -- sleep 1", PART_TASKS },
+		{ "perf record -e sched:* ./prog -a", PART_TASKS },	/* the workload's -a */
+		{ "perf record -e sched:* make -C src", PART_TASKS },
+		{ "perf record -o out -a -e sched:*", PART_ALL },
+		{ "perf record --output out -a", PART_ALL },
+		{ "perf lock record -- cmd", PART_TASKS },
+		{ "perf kwork record -- cmd", PART_ALL },
+		{ "perf record -a --overwrite -e sched:*", PART_ALL },
+		{ "perf record -C 0-3 -e sched:*", PART_ALL },	/* every CPU of 4 */
+		{ "perf record -C 0,2 -e sched:*", PART_CPUS },
+		{ "tc --record f.data -C 0-3 -- sleep 1", PART_ALL },
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -4868,9 +4886,24 @@ static void t_cmdline_part(void)
 		}
 		memcpy(b, &n, 4);
 		G.rd.part = -1;
+		G.rd.nrcpus = 4;
 		rd_cmdline(b, o);
 		CHECK(G.rd.part == c[i].part, "%s: part %d, want %d", c[i].line, G.rd.part, c[i].part);
+		CHECK(G.rd.overwrite == (strstr(c[i].line, "overwrite") != NULL), "%s: overwrite %d", c[i].line,
+		      G.rd.overwrite);
 	}
+	{	/* a last string of length 0 at the end: not read past */
+		uint8_t *b = malloc(8);
+		uint32_t one = 1, zero = 0;
+
+		memcpy(b, &one, 4);
+		memcpy(b + 4, &zero, 4);
+		G.rd.part = -1;
+		rd_cmdline(b, 8);
+		CHECK(G.rd.part == PART_ALL, "an empty string: part %d", G.rd.part);
+		free(b);
+	}
+	G.rd.nrcpus = 0;
 }
 
 /* ---------------------------------------------------------------- main */
