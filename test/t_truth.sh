@@ -326,6 +326,17 @@ agree_why() {
 		echo "claims that tc's whole recording contradicts: $(tail -1 "$T/$1.agree"); $(head -2 "$T/$1.agree" | tr '\n' ' ')"
 }
 
+# nested_why P: why $T/P.data (perf's, nested_perf) fails the checks every
+# such test makes: stderr (stderr_ok), tc's claims against its whole
+# recording (agree_why), the invariants (truth_inv); empty if it passes.
+nested_why() {
+	local why
+	why=$(stderr_ok "$T/$1.err")
+	[ -z "$why" ] && why=$(agree_why "$1")
+	[ -z "$why" ] && why=$(truth_inv "$T/$1.data")
+	echo "$why"
+}
+
 truth_pertask_recorded() {
 	local why
 	have_perf || { skip truth_pertask_recorded "perf is not installed"; return; }
@@ -340,9 +351,7 @@ truth_pertask_recorded() {
 	elif [ -z "$why" ] && grep -q 'the kernel left switches out' "$T/pt.err"; then
 		why="the switches a recording per task has not put on the kernel"
 	fi
-	[ -z "$why" ] && why=$(stderr_ok "$T/pt.err")
-	[ -z "$why" ] && why=$(agree_why pt)
-	[ -z "$why" ] && why=$(truth_inv "$T/pt.data")
+	[ -z "$why" ] && why=$(nested_why pt)
 	recorded_end truth_pertask_recorded "$why" \
 		"$(awk '$3 > 0' "$T/pt.runs" | wc -l) traced tasks run, none longer than system-wide"
 }
@@ -372,9 +381,7 @@ truth_cpus_recorded() {
 			      if (m) printf "%d runs claimed off CPU 0: %s; ", m, r
 			      if (!k) printf "no task unknown for being off CPU 0 (some_cpus)" }' "$T/c0.states")
 	fi
-	[ -z "$why" ] && why=$(stderr_ok "$T/c0.err")
-	[ -z "$why" ] && why=$(agree_why c0)
-	[ -z "$why" ] && why=$(truth_inv "$T/c0.data")
+	[ -z "$why" ] && why=$(nested_why c0)
 	recorded_end truth_cpus_recorded "$why" \
 		"$(awk '$3 > 0' "$T/c0.runs" | wc -l) tasks run on CPU 0, none longer than system-wide"
 }
@@ -425,9 +432,7 @@ truth_overwrite_recorded() {
 	why=$(awk '$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run" }' "$T/ow.join")
 	grep -q 'recorded with rings that overwrite' "$T/ow.err" || why+="no word of the overwriting rings: $(head -c 200 "$T/ow.err"); "
 	! grep -q 'the kernel left switches out' "$T/ow.err" || why+="the overwritten switches put on the kernel; "
-	[ -z "$why" ] && why=$(stderr_ok "$T/ow.err")
-	[ -z "$why" ] && why=$(agree_why ow)
-	[ -z "$why" ] && why=$(truth_inv "$T/ow.data")
+	[ -z "$why" ] && why=$(nested_why ow)
 	recorded_end truth_overwrite_recorded "$why" "$(tail -1 "$T/ow.agree")"
 }
 
