@@ -616,6 +616,7 @@ static struct {
 	struct ivring {			/* the byte ring of exact intervals (see ival_add) */
 		uint8_t *buf;
 		uint64_t cap, head;	/* its size; bytes written so far (positions) */
+		uint64_t hidx;		/* head % cap, where the next byte goes */
 		uint64_t chunk;		/* chunk of the last byte written, +1 (0: none yet) */
 		unsigned shift;		/* log2 of its chunk size */
 		struct ibchunk { uint64_t base, maxend; uint32_t n; } *ch;	/* per chunk: time
@@ -10204,7 +10205,7 @@ static void ival_ring(uint64_t bytes)
 	}
 	G.ib.buf = NULL;
 	G.ib.ch = NULL;
-	G.ib.cap = G.ib.head = G.ib.chunk = 0;
+	G.ib.cap = G.ib.head = G.ib.hidx = G.ib.chunk = 0;
 	G.ib.ceil = UINT64_MAX;
 	if (!bytes)
 		return;
@@ -10218,11 +10219,15 @@ static void ival_ring(uint64_t bytes)
 }
 
 /* Write v as a varint at the head of the ring, entering new chunks (and
- * giving up what they held) as the head reaches them. */
+ * giving up what they held) as the head reaches them.  (No division a
+ * byte: it was a third of a replay's first reading with a view.) */
 static void ib_put(uint64_t v)
 {
+	uint8_t *buf = G.ib.buf;
+	uint64_t head = G.ib.head, i = G.ib.hidx;
+
 	do {
-		uint64_t ch = G.ib.head >> G.ib.shift;
+		uint64_t ch = head >> G.ib.shift;
 
 		if (ch + 1 != G.ib.chunk) {	/* a new chunk */
 			struct ibchunk *k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
@@ -10233,9 +10238,13 @@ static void ib_put(uint64_t v)
 			k->n = 0;
 			G.ib.chunk = ch + 1;
 		}
-		G.ib.buf[G.ib.head++ % G.ib.cap] = (v & 127) | (v > 127 ? 128 : 0);
+		buf[i] = (v & 127) | (v > 127 ? 128 : 0);
+		i = i + 1 < G.ib.cap ? i + 1 : 0;
+		head++;
 		v >>= 7;
 	} while (v);
+	G.ib.head = head;
+	G.ib.hidx = i;
 }
 
 /* Whether an interval at position p is still in the ring. */
@@ -10382,15 +10391,16 @@ static void ival_put(uint64_t *last, int32_t row, int32_t state, int32_t aux, ui
 	*last = p;
 }
 
-/* Read the varint at *p of the interval ring, moving *p past it. */
-static uint64_t ib_get(uint64_t *p)
+/* Read the varint at index *i of the interval ring, moving *i past it. */
+static uint64_t ib_get(uint64_t *i)
 {
 	uint64_t v = 0;
 	unsigned sh = 0;
 	uint8_t b;
 
 	do {
-		b = G.ib.buf[(*p)++ % G.ib.cap];
+		b = G.ib.buf[*i];
+		*i = *i + 1 < G.ib.cap ? *i + 1 : 0;
 		v |= (uint64_t)(b & 127) << sh;
 		sh += 7;
 	} while ((b & 128) && sh < 64);
@@ -10401,10 +10411,11 @@ static uint64_t ib_get(uint64_t *p)
  * overwritten (or p is NO_IVAL). */
 static bool ival_get(uint64_t p, int32_t row, struct ival *v)
 {
-	uint64_t q = p, back;
+	uint64_t q, back;
 
 	if (p == NO_IVAL || !ival_live(p))
 		return false;
+	q = p % G.ib.cap;	/* its first byte's index */
 	back = ib_get(&q);
 	v->prev = back ? p - back : NO_IVAL;
 	v->end = G.ib.ch[(p >> G.ib.shift) % (G.ib.cap >> G.ib.shift)].base + (uint64_t)unzz(ib_get(&q));
@@ -10617,6 +10628,7 @@ static void rd_history_take(char *msg, size_t msz)
 		G.m.cpu[c].last_fival = h->cpu[c][2];
 	}
 	G.ib.head = h->head;
+	G.ib.hidx = h->head % G.ib.cap;
 	G.ib.chunk = h->chunk;
 	G.ib.floor = h->floor > G.z.a ? h->floor : G.z.a;
 	G.ib.ceil = h->ceil;
