@@ -485,7 +485,7 @@ _Static_assert(MAX_ATTRS <= 256, "an attr index fits in a queue entry's low byte
 struct mq {
 	struct qent *e;
 	uint32_t ecap, ehead, n;	/* ecap a power of two; n entries from ehead */
-	uint8_t *b;			/* NULL: records stay in the file (rd_at) */
+	uint8_t *b;			/* copies (a file's records stay in it: runs) */
 	size_t bcap;			/* a power of two */
 	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
@@ -493,6 +493,28 @@ struct mq {
 	uint8_t *w;			/* a file's: its bytes [woff, woff + wlen) (rd_at) */
 	uint64_t woff;
 	uint32_t wlen, wnext, wused;	/* ... the next read's size, records taken since */
+};
+
+/* What a record says of itself: its attr, time, cpu and task. */
+struct rinfo {
+	int attr;			/* -1 when unknown */
+	bool has_time;
+	uint64_t time;
+	int cpu, pid, tid;
+	uint64_t period;		/* SAMPLE: its PERIOD where read (sampled attrs), else 0 */
+	const uint8_t *raw;		/* SAMPLE: the tracepoint data */
+	uint32_t rawsz;
+	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
+};
+
+/* A run of a file's queued records (see the merge section): its head is
+ * the oldest of them not released yet. */
+struct qrun {
+	uint64_t time, pos;		/* the head's time (mq_key) and file offset */
+	uint64_t end, last;		/* the offset past the run, its newest time */
+	struct rinfo ri;		/* the head's parse (ri.raw: raw_off into it) */
+	uint32_t raw_off;
+	int qi;				/* its queue */
 };
 
 /* A per-CPU ring buffer as mapped (or faked by the unit tests). */
@@ -568,12 +590,15 @@ static struct {
 		struct mq *q;		/* ncpu + 1 queues: the last for records without a CPU */
 		int nq;
 		int *heap, nheap;	/* the non-empty queues, a min-heap by oldest record */
+		struct qrun *run;	/* a file's: its runs, a min-heap by head */
+		int nrun, crun;		/* ... in it, room */
+		struct qrun cur;	/* ... the run the last record queued joined (cur_on) */
+		bool runs, cur_on;	/* a file's records are queued in runs */
 		bool grow;		/* queues grow (files) or refuse when full (rings) */
 		size_t bytes, peak;	/* queue memory allocated, and its peak */
 		size_t n, nmax;		/* records queued, and their peak (the largest round) */
 		uint64_t seq;		/* live: bytes taken from the rings (arrival order) */
 		uint64_t forced;	/* records released early: the queues were at QUEUE_MAX */
-		uint64_t misplaced;	/* records left out of time order (MQ_SHIFT_MAX) */
 		uint64_t released;	/* time of the last released record */
 		uint64_t pass_bound;	/* live: everything up to this was released */
 	} mg;
@@ -692,7 +717,6 @@ static struct {
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
 		uint64_t tmax, round_prev;	/* newest time read, and as of the last round */
 		uint64_t round_off;	/* where the current round began */
-		uint64_t round_misplaced;	/* G.mg.misplaced then */
 		bool round_lost;	/* a LOST record was queued in the current round */
 		bool ck_on;		/* this pass takes checkpoints (the view's first) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
@@ -2164,18 +2188,6 @@ static int idmap_find(uint64_t id)
 }
 
 /* ---------------------------------------------------------------- decoding */
-
-/* What a record says of itself: its attr, time, cpu and task. */
-struct rinfo {
-	int attr;			/* -1 when unknown */
-	bool has_time;
-	uint64_t time;
-	int cpu, pid, tid;
-	uint64_t period;		/* SAMPLE: its PERIOD where read (sampled attrs), else 0 */
-	const uint8_t *raw;		/* SAMPLE: the tracepoint data */
-	uint32_t rawsz;
-	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
-};
 
 /* The attr a record belongs to (see idmap_build), or -1.  A sample's id
  * is looked up in a small cache first (ids are numbered in order: their
@@ -3946,12 +3958,13 @@ static bool filter_cpu(int c)
  * attr), sorted by time: a ring's records are in time order but for a few
  * side-band ones (a FORK stamped before the samples written ahead of it),
  * which are inserted in place, as perf does.  Records of a file stay in the
- * file: a queue keeps their offsets, and rd_at reads them again when they
- * are released (from the read buffer if they are still in it, else through
- * the queue's window: a CPU's records of a round are together in perf's
- * files, so one read of the window serves hundreds).  The others (rings,
- * streams) are copied once into the queue's byte ring, in arrival order,
- * each in a slot (struct mq_slot):
+ * file and are queued in runs instead (struct qrun, in the reader
+ * section): rd_at reads them again when they are released (from the read
+ * buffer if they are still in it, else through the queue's window: a
+ * CPU's records of a round are together in perf's files, so one read of
+ * the window serves hundreds).  The others (rings, streams) are copied
+ * once into the queue's byte ring, in arrival order, each in a slot
+ * (struct mq_slot):
  *
  *   b: [ free | slot,seq,rec | slot (released) | slot,seq,rec | slot (skip) ]
  *              ^bhead                                          ^btail
@@ -3966,7 +3979,7 @@ static bool filter_cpu(int c)
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
-static const uint8_t *rd_at(struct mq *q, uint64_t pos);
+static bool run_release(uint64_t bound, bool one);
 
 enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
 
@@ -3983,6 +3996,7 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 	G.mg.nq = nq;
 	G.mg.heap = xcalloc(nq, sizeof(int));
 	G.mg.grow = grow;
+	G.mg.runs = !bytes;
 	for (int i = 0; i < nq; i++)
 		G.mg.q[i].bcap = bytes ? b : 0;
 	G.mg.released = 0;
@@ -4007,9 +4021,12 @@ static void mrg_free(void)
 		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
+	mem_free(G.mg.run);
 	G.mg.q = NULL;
 	G.mg.heap = NULL;
-	G.mg.nq = G.mg.nheap = 0;
+	G.mg.run = NULL;
+	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = 0;
+	G.mg.cur_on = false;
 }
 
 /* Entry i (0: the oldest) of queue q. */
@@ -4033,14 +4050,12 @@ struct mq_slot {
 };
 enum { MQ_SLOT = sizeof(struct mq_slot) + 8 };	/* slot head and seq before a record */
 
-/* Where entry e of queue q arrived: its file offset, or for a copy the
- * stream position kept in its slot. */
+/* Where entry e of queue q arrived: the stream position kept in its
+ * slot. */
 static uint64_t mq_seq(const struct mq *q, const struct qent *e)
 {
 	uint64_t seq;
 
-	if (!q->b)
-		return e->ref >> 8;
 	memcpy(&seq, q->b + (((e->ref >> 8) - 8) & (q->bcap - 1)), 8);
 	return seq;
 }
@@ -4124,11 +4139,11 @@ static bool mq_grow_bytes(struct mq *q)
 /*
  * Room for one more entry in q; false if it is full and may not grow.
  * The first entries: as many as the byte ring holds records of 64 bytes
- * (a record of tc's and its seq take more), or 1024 for references into a
- * file.  The entries are a mapping of their own that grows in place
- * (mremap): the pages in use stay, none is copied into a fresh one (the
- * first touch of a page cost 5 to 20 us on the VMs measured; growing by
- * copies touched twice the peak).
+ * (a record of tc's and its seq take more), at least 1024.  The entries
+ * are a mapping of their own that grows in place (mremap): the pages in
+ * use stay, none is copied into a fresh one (the first touch of a page
+ * cost 5 to 20 us on the VMs measured; growing by copies touched twice
+ * the peak).
  */
 static bool mq_room(struct mq *q)
 {
@@ -4230,7 +4245,6 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 		*mq_at(q, i) = *mq_at(q, i - 1);
 		i--;
 	}
-	G.mg.misplaced += i > 0 && mq_at(q, i - 1)->time > t;
 	*mq_at(q, i) = e;
 	q->n++;
 	if (++G.mg.n > G.mg.nmax)
@@ -4243,23 +4257,6 @@ static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 			if (G.mg.heap[k] == qi)
 				mrg_heap_fix(k);
 	}
-}
-
-/* Take queue qi's oldest entry out of it (and the heap). */
-static struct qent mq_pop(int qi)
-{
-	struct mq *q = &G.mg.q[qi];
-	struct qent e = *mq_at(q, 0);
-
-	q->ehead = (q->ehead + 1) & (q->ecap - 1);
-	G.mg.n--;
-	if (--q->n) {
-		mrg_heap_fix(0);
-	} else if (--G.mg.nheap) {
-		G.mg.heap[0] = G.mg.heap[G.mg.nheap];
-		mrg_heap_fix(0);
-	}
-	return e;
 }
 
 /* Free a copied record of q at running position p (emit is done with it):
@@ -4286,10 +4283,7 @@ static void mrg_emit(struct mq *q, struct qent e)
 	uint64_t pos = e.ref >> 8;
 	size_t n;
 
-	if (!(r = q->b ? q->b + (pos & (q->bcap - 1)) : rd_at(q, pos))) {
-		G.bad.corrupt++;	/* the file changed under the reader */
-		return;
-	}
+	r = q->b + (pos & (q->bcap - 1));
 	n = g16(r + 6);
 	if (e.time < G.mg.released)
 		G.bad.order++;
@@ -4297,28 +4291,18 @@ static void mrg_emit(struct mq *q, struct qent e)
 		G.mg.released = e.time;
 	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
 		emit(r, n, e.time, &ri);
-	if (q->b)
-		mq_free(q, pos);
+	mq_free(q, pos);
 }
 
-/* Release the oldest queued record if its time is <= bound; false if none. */
-static bool mrg_release_one(uint64_t bound)
+/* Release every queued record with time <= bound, oldest first (one:
+ * only the oldest; false if there was none): from the queue of the
+ * oldest, a run of its records as long as they are older than the oldest
+ * of the other queues (the smaller child of the heap's root), then the
+ * heap is put in order once. */
+static bool mrg_release(uint64_t bound, bool one)
 {
-	struct mq *q;
-
-	if (!G.mg.nheap || mq_first(G.mg.heap[0])->time > bound)
-		return false;
-	q = &G.mg.q[G.mg.heap[0]];
-	mrg_emit(q, mq_pop(G.mg.heap[0]));
-	return true;
-}
-
-/* Release every queued record with time <= bound, oldest first: from the
- * queue of the oldest, a run of its records as long as they are older
- * than the oldest of the other queues (the smaller child of the heap's
- * root), then the heap is put in order once. */
-static void mrg_release(uint64_t bound)
-{
+	if (G.mg.runs)
+		return run_release(bound, one);
 	while (G.mg.nheap && mq_first(G.mg.heap[0])->time <= bound) {
 		int qi = G.mg.heap[0], c;
 		struct mq *q = &G.mg.q[qi];
@@ -4338,13 +4322,16 @@ static void mrg_release(uint64_t bound)
 			q->n--;
 			G.mg.n--;
 			mrg_emit(q, e);
-		} while (q->n && (t = mq_first(qi)->time) <= bound &&
+		} while (!one && q->n && (t = mq_first(qi)->time) <= bound &&
 			 (t < lt || (t == lt && mq_seq(q, mq_first(qi)) < ls)));
 		if (!q->n)
 			G.mg.heap[0] = G.mg.heap[--G.mg.nheap];
 		if (G.mg.nheap)
 			mrg_heap_fix(0);
+		if (one)
+			return true;
 	}
+	return false;
 }
 
 /* ---------------------------------------------------------------- perf_event and rings */
@@ -4922,7 +4909,7 @@ static bool pe_pass(bool final)
 			bound = q->caught;
 		all &= drained;
 	}
-	mrg_release(final ? UINT64_MAX : bound);
+	mrg_release(final ? UINT64_MAX : bound, false);
 	G.mg.pass_bound = bound;
 	return all;
 }
@@ -6610,19 +6597,23 @@ static void rd_seek(const char *path, uint64_t off)
  * file): in the read buffer if it still is, else in q's window, read again
  * from there on when it is not (a window that served few records reads
  * less the next time: records of q far apart in the file cost one small
- * read each, not a large one).  NULL if the file no longer has it.
+ * read each, not a large one); *avail gets the bytes there from it on.
+ * NULL if the file no longer has it.
  */
-static const uint8_t *rd_at(struct mq *q, uint64_t pos)
+static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail)
 {
 	uint64_t end = pos - G.rc.off + 8;
 	ssize_t got;
 	size_t n;
 
-	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len)
+	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
+		*avail = G.rc.len - (pos - G.rc.off);
 		return G.rc.buf + (pos - G.rc.off);
+	}
 	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
 	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
 		q->wused++;
+		*avail = q->wlen - (pos - q->woff);
 		return q->w + (pos - q->woff);
 	}
 	if (!q->w) {
@@ -6639,7 +6630,7 @@ static const uint8_t *rd_at(struct mq *q, uint64_t pos)
 			n = G.rd.end - pos;
 		got = pread(G.rc.fd, q->w, n, pos);
 		q->woff = pos;
-		q->wlen = got > 0 ? got : 0;
+		q->wlen = *avail = got > 0 ? got : 0;
 		if (q->wlen >= 8 && g16(q->w + 6) <= q->wlen)
 			return q->w;
 		if (q->wlen < 8 || n == MAX_REC || (size_t)got < n)
@@ -6825,29 +6816,265 @@ static bool rd_type_ok(uint32_t type)
 	return (type >= 1 && type < 32) || (type >= PR_HEADER_ATTR && type < PR_MAX_USER);
 }
 
-/*
- * Queue record r (n bytes at stream offset pos, time t, attr, cpu) for the
- * merge: its offset in a file, else a copy.  When the queues are
- * at QUEUE_MAX the oldest record is released early (counted, said once).
- */
-static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos)
+/* Note (once) that the merge queues are full, and release their oldest
+ * record early; false if they hold none. */
+static bool rd_forced(void)
 {
-	int qi = ri->cpu < 0 ? G.mg.nq - 1 : ri->cpu;
-	struct mq *q = &G.mg.q[qi];
-	uint8_t *p = NULL;
-	uint64_t at = pos;
+	if (!G.mg.forced++)
+		note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
+		     QUEUE_MAX >> 20);
+	return mrg_release(UINT64_MAX, true);
+}
 
-	while (!q->bcap ? !mq_room(q) : !(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
-		if (!G.mg.forced++)
-			note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
-			     QUEUE_MAX >> 20);
-		if (!mrg_release_one(UINT64_MAX)) {
+enum { RQ_OUT = -1, RQ_NOW = -2 };
+
+/* Is a record of type and attr one of an event tc does not use (perf's
+ * sched:*)?  No output has it. */
+static inline bool rd_unused(uint32_t type, int attr)
+{
+	return type == PERF_RECORD_SAMPLE && attr >= 0 && G.ev.attr[attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving;
+}
+
+/*
+ * The queue that record r's parse ri (of type, at file offset roff) goes
+ * to in the merge (ri->cpu is below G.m.ncpu); RQ_OUT for one left out,
+ * RQ_NOW for one passed on at once.  Asked again, with no side effects,
+ * when the merge walks a run of a file's records (run_next).
+ */
+static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t roff)
+{
+	if (rd_unused(type, ri->attr))
+		return RQ_OUT;
+	if (roff < G.rc.skip_off && (!ri->has_time || !ri->time || ri->time <= G.rc.skip_t))
+		return RQ_OUT;	/* released before the checkpoint this pass started from */
+	if (!ri->has_time || !ri->time)
+		return RQ_NOW;	/* synthesized: at once, as perf does */
+	return ri->cpu < 0 ? G.mg.nq - 1 : ri->cpu;
+}
+
+/*
+ * A file's records are queued in runs (struct qrun): records of one queue
+ * that came one after the other among the queued ones, each no older than
+ * the one before.  The merge keeps the runs in a heap by their heads
+ * (time, then file offset: arrival) and walks a run's records in the file
+ * as it releases them (rd_at), its head parsed once.  A CPU's records of
+ * a round make one run, or a few where a side-band record is stamped
+ * before the one ahead of it.  Entries of 16 bytes a record took pages
+ * the machine touched for the first time (a perf record -m 4096 file:
+ * 153,452 records queued at once, 1,000 pages at about 10 us each on the
+ * VMs measured); runs take 104 bytes each, a few hundred of them.  A LOST
+ * record is a run of its own, at mq_key's time.  The run the last record
+ * joined (G.mg.cur) may still grow: it enters the heap when a record
+ * starts another one or records are released.
+ */
+
+/* Is run a's head older than run b's? */
+static bool run_older(const struct qrun *a, const struct qrun *b)
+{
+	return a->time != b->time ? a->time < b->time : a->pos < b->pos;
+}
+
+/* Restore the heap order of G.mg.run around slot k. */
+static void run_fix(int k)
+{
+	struct qrun *h = G.mg.run, v = h[k];
+	int n = G.mg.nrun;
+
+	while (k > 0 && run_older(&v, &h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	for (;;) {
+		int c = 2 * k + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && run_older(&h[c + 1], &h[c]))
+			c++;
+		if (!run_older(&h[c], &v))
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	h[k] = v;
+}
+
+/* Room for one more run in the heap; false if the queues may not grow. */
+static bool run_room(void)
+{
+	int nc = G.mg.crun ? 2 * G.mg.crun : 64;
+	struct qrun *h;
+
+	if (G.mg.nrun < G.mg.crun)
+		return true;
+	if (!mrg_take((size_t)(nc - G.mg.crun) * sizeof(*h), !G.mg.crun))
+		return false;
+	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))))
+		die("out of memory (a merge of %d runs)", nc);
+	G.mg.run = h;
+	G.mg.crun = nc;
+	return true;
+}
+
+/* The current run enters the heap (records are released, or the next
+ * one starts another run). */
+static void run_close(void)
+{
+	if (!G.mg.cur_on)
+		return;
+	G.mg.cur_on = false;
+	while (!run_room())
+		if (!rd_forced())
+			die("out of memory (a merge of %d runs)", G.mg.crun);
+	G.mg.run[G.mg.nrun++] = G.mg.cur;
+	run_fix(G.mg.nrun - 1);
+}
+
+/* Queue record r (n bytes at file offset pos, time t, parse ri) in queue
+ * qi: it joins the current run, or starts one. */
+static void run_add(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, int qi)
+{
+	struct mq *q = &G.mg.q[qi];
+	struct qrun *c = &G.mg.cur;
+	bool lost = g32(r) == PERF_RECORD_LOST;
+	uint64_t key = mq_key(q, r, t);
+
+	if (key > q->last)
+		q->last = key;
+	if (++G.mg.n > G.mg.nmax)
+		G.mg.nmax = G.mg.n;
+	if (G.mg.cur_on && c->qi == qi && t >= c->last && !lost) {
+		c->end = pos + n;
+		c->last = t;
+		return;
+	}
+	run_close();
+	*c = (struct qrun){ .time = key, .pos = pos, .end = pos + n, .last = t, .ri = *ri,
+			    .raw_off = ri->raw ? (uint32_t)(ri->raw - r) : 0, .qi = qi };
+	G.mg.cur_on = true;
+	if (lost)
+		run_close();	/* nothing joins it */
+}
+
+/* Make run r's head the first of its records from file offset pos on
+ * (*p: its bytes, *avail of them, in the read buffer or r's queue's
+ * window; *p then the head's); false if it has none left (or the file no
+ * longer has them). */
+static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *avail)
+{
+	struct mq *q = &G.mg.q[r->qi];
+	const uint8_t *b = *p;
+	size_t left = *avail;
+
+	while (pos < r->end) {
+		uint32_t type;
+		size_t n;
+
+		if (left < 8 || left < g16(b + 6))
+			b = rd_at(q, pos, &left);
+		else
+			q->wused++;
+		if (!b || (n = g16(b + 6)) < 8) {
+			G.bad.corrupt++;	/* the file changed under the reader */
+			return false;
+		}
+		type = g32(b);
+		if (type < PR_HEADER_ATTR && rec_info(b, n, &r->ri) == 0 && r->ri.cpu < G.m.ncpu &&
+		    rd_merge_q(type, &r->ri, pos) == r->qi) {
+			r->pos = pos;
+			r->time = r->ri.time;
+			r->raw_off = r->ri.raw ? (uint32_t)(r->ri.raw - b) : 0;
+			*p = b;
+			*avail = left;
+			return true;
+		}
+		pos += n;
+		b += n;
+		left -= n;
+	}
+	return false;
+}
+
+/* Pass on run r's head to emit() (*p: its bytes, *avail of them, if
+ * known, else NULL), then make the next record its head (run_next);
+ * false if that was its last record. */
+static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
+{
+	size_t n;
+
+	if (!*p)
+		*p = rd_at(&G.mg.q[r->qi], r->pos, avail);
+	if (!*p || (n = g16(*p + 6)) < 8) {
+		G.bad.corrupt++;
+		return false;
+	}
+	if (r->time < G.mg.released)
+		G.bad.order++;
+	else
+		G.mg.released = r->time;
+	G.mg.n--;
+	if (r->ri.raw)
+		r->ri.raw = *p + r->raw_off;
+	emit(*p, n, r->time, &r->ri);
+	*p += n;
+	*avail -= n;
+	return run_next(r, r->pos + n, p, avail);
+}
+
+/* mrg_release for runs: from the oldest run, its records as long as
+ * they are older than the other runs' heads, then the heap is put in
+ * order. */
+static bool run_release(uint64_t bound, bool one)
+{
+	run_close();
+	while (G.mg.nrun && G.mg.run[0].time <= bound) {
+		struct qrun *r = &G.mg.run[0];
+		uint64_t lt = UINT64_MAX, ls = UINT64_MAX;
+		const uint8_t *p = NULL;	/* r's head's bytes, once read */
+		size_t avail = 0;
+		bool more;
+
+		if (G.mg.nrun > 1) {
+			int c = G.mg.nrun > 2 && run_older(&G.mg.run[2], &G.mg.run[1]) ? 2 : 1;
+
+			lt = G.mg.run[c].time;
+			ls = G.mg.run[c].pos;
+		}
+		do
+			more = run_emit(r, &p, &avail);
+		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
+		if (!more)
+			G.mg.run[0] = G.mg.run[--G.mg.nrun];
+		if (G.mg.nrun)
+			run_fix(0);
+		if (one)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Queue record r (n bytes at stream offset pos, time t, parse ri) in queue
+ * qi of the merge: a file's in runs, else a copy.  When the queues are at QUEUE_MAX
+ * the oldest record is released early (counted, said once).
+ */
+static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, int qi)
+{
+	struct mq *q = &G.mg.q[qi];
+	uint8_t *p;
+	uint64_t at;
+
+	if (G.mg.runs) {
+		run_add(r, n, t, ri, pos, qi);
+		return;
+	}
+	while (!(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+		if (!rd_forced()) {
 			G.bad.corrupt++;	/* cannot fit even with empty queues */
 			return;
 		}
 	}
-	if (p)
-		memcpy(p, r, n);
+	memcpy(p, r, n);
 	mq_commit(qi, (n + 7) & ~(size_t)7, mq_key(q, r, t), at, ri->attr);
 }
 
@@ -6864,8 +7091,7 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
  * skipping up to upto what was released before (no time, or not newer
  * than skip_t), and goes on exactly as the view's pass went on.  Not
  * taken where that could differ: after records released early
- * (G.mg.forced) or left out of order (G.mg.misplaced) in the round, nor
- * after a round with a LOST record, whose place in its queue depends on
+ * (G.mg.forced), nor after a round with a LOST record, whose place in its queue depends on
  * the newest record queued before it (mq_key): each queue's is kept as of
  * the round's end, which a pass from the checkpoint then starts with.  At
  * most CK_MAX checkpoints in CK_MEM bytes: when full, every other one is
@@ -6958,18 +7184,18 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff, int parsed, struct rinfo *ri)
 {
 	uint64_t t;
+	int qi;
 
 	switch (type) {
 	case PR_FINISHED_ROUND:
 	case PR_FINISHED_INIT:
 		t = G.rc.round_prev;
-		mrg_release(t);
+		mrg_release(t, false);
 		G.rc.round_prev = G.rc.tmax;
 		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next &&
-		    G.mg.misplaced == G.rc.round_misplaced && !G.rc.round_lost)
+		    !G.rc.round_lost)
 			rd_ckpt(G.rc.round_off, roff + sz, t);
 		G.rc.round_off = roff + sz;
-		G.rc.round_misplaced = G.mg.misplaced;
 		G.rc.round_lost = false;
 		return;
 	case PR_HEADER_ATTR:
@@ -7000,11 +7226,9 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 	}
 	if (type == PERF_RECORD_SAMPLE)
 		G.ev.attr[ri->attr].nsamples++;
-	if (type == PERF_RECORD_SAMPLE && G.ev.attr[ri->attr].kind == EV_NONE && !G.fl.buf && !G.rd.saving)
-		return;		/* an event tc does not use (perf's sched:*): no output has it */
-	if (roff < G.rc.skip_off && (!ri->has_time || !ri->time || ri->time <= G.rc.skip_t))
-		return;		/* released before the checkpoint this pass started from */
-	if (!ri->has_time || !ri->time) {	/* synthesized: at once, as perf does */
+	if ((qi = rd_merge_q(type, ri, roff)) == RQ_OUT)
+		return;
+	if (qi == RQ_NOW) {
 		emit(r, sz, G.mg.released, ri);
 		return;
 	}
@@ -7020,7 +7244,7 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 		return;
 	}
 	G.rc.round_lost |= type == PERF_RECORD_LOST;
-	rd_queue(r, sz, t, ri, roff);
+	rd_queue(r, sz, t, ri, roff, qi);
 }
 
 /*
@@ -7081,7 +7305,7 @@ static int rd_run(uint64_t limit)
 	if (G.rc.wait)
 		return 2;	/* more may come: the queues wait for their rounds */
 	if (G.mg.q)
-		mrg_release(UINT64_MAX);
+		mrg_release(UINT64_MAX, false);
 	return ret;
 }
 
@@ -10103,15 +10327,15 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	b0 = (s - G.hist.base) / h->w;
 	b1 = (e - 1 - G.hist.base) / h->w;
 	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
-		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)
-			memset(f + b % nb * h->nslot, 0, sizeof(float) * h->nslot);
+		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)	/* (nb: a power of two) */
+			memset(f + (b & (nb - 1)) * h->nslot, 0, sizeof(float) * h->nslot);
 		h->hi[i] = b1;
 	}
 	if (b0 <= h->hi[i] - nb)
 		b0 = h->hi[i] - nb + 1;
 	for (int64_t b = b0; b <= b1; b++) {
 		uint64_t lo = G.hist.base + b * h->w, hi = lo + h->w;
-		float *p = f + b % nb * h->nslot;
+		float *p = f + (b & (nb - 1)) * h->nslot;
 
 		p[slot] += (float)((e < hi ? e : hi) - (s > lo ? s : lo)) * w;
 		if (cpu1)
@@ -10136,7 +10360,8 @@ static void hist_ival(const uint64_t *last, int32_t row, int32_t state, int32_t 
 		return;		/* unknown: what no summary holds */
 	if (!G.hist.base)
 		G.hist.base = G.m.first && G.m.first < start ? G.m.first : start;
-	while (!G.hist.cap && end > G.hist.base && (end - 1 - G.hist.base) / G.hist.hp[k].w >= (uint64_t)G.hist.hp[k].nb)
+	while (!G.hist.cap && end > G.hist.base &&	/* (end - 1 - base) / w >= nb, nb a power of two */
+	       (end - 1 - G.hist.base) >> __builtin_ctz(G.hist.hp[k].nb) >= G.hist.hp[k].w)
 		hist_double(k);
 	if ((i = hist_block(k, row >= 0 ? row : c, true)) < 0)
 		return;

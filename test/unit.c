@@ -1194,7 +1194,7 @@ static void t_rb_queue_full(void)
 			      m == 72 && !memcmp(p, rec[idx], 72), "pass %d: record %d", pass, idx);
 		}
 		done += want[pass];
-		mrg_release(UINT64_MAX);
+		mrg_release(UINT64_MAX, false);
 		CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "pass %d: not freed", pass);
 	}
 	CHECK(ring_pc.data_tail == ring_pc.data_head && G.bad.corrupt == 0, "end");
@@ -1322,7 +1322,7 @@ static void t_merge_live_rule(void)
 	for (int c = 0; c < NC; c++)
 		for (int k = 0; k < NEV; k++)
 			tev[c][k] = 1000 + 250 * k + 37 * c;
-	CHECK(!mrg_release_one(UINT64_MAX), "released from empty queues");
+	CHECK(!mrg_release(UINT64_MAX, true), "released from empty queues");
 	for (uint64_t pass = 1; pushed[0] + pushed[1] + pushed[2] < NC * NEV; pass++) {
 		uint64_t T = 1000 * pass, bound = UINT64_MAX, qt = 0;
 		int k;
@@ -1344,7 +1344,7 @@ static void t_merge_live_rule(void)
 			if (caught < bound)
 				bound = caught;
 		}
-		mrg_release(bound);
+		mrg_release(bound, false);
 		k = out_lines(&pos, ot, oc, oid, NC * NEV);
 		CHECK(k >= 0, "pass %" PRIu64 ": bad output line", pass);
 		for (int i = 0; i < k; i++) {
@@ -1367,7 +1367,7 @@ static void t_merge_live_rule(void)
 	}
 	CHECK(total > 0, "nothing released before the end");
 	CHECK(held, "CPU 2 never held the others back: no lag tested");
-	mrg_release(UINT64_MAX);
+	mrg_release(UINT64_MAX, false);
 	{
 		int k = out_lines(&pos, ot, oc, oid, NC * NEV);
 
@@ -1398,21 +1398,21 @@ static void t_merge_out_of_order(void)
 	CHECK(merge_setup(3), "setup");
 	CHECK(push_switch(0, 1000, 1) && push_switch(1, 2000, 2) && push_switch(0, 3000, 3),
 	      "push");
-	CHECK(!mrg_release_one(999), "released beyond the bound");
-	mrg_release(2500);
+	CHECK(!mrg_release(999, true), "released beyond the bound");
+	mrg_release(2500, false);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 2 && ot[0] == 1000 && ot[1] == 2000, "%d lines released to 2500", k);
 	CHECK(G.mg.released == 2000, "released %" PRIu64, G.mg.released);
 	/* CPU 1 delivers 1500 after 2000 went out */
 	CHECK(push_switch(1, 1500, 4), "push");
-	mrg_release(2500);
+	mrg_release(2500, false);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 1 && ot[0] == 1500 && oid[0] == 4, "late record: %d lines", k);
 	CHECK(G.bad.order == 1, "out_of_order %" PRIu64, G.bad.order);
 	CHECK(G.mg.released == 2000, "released went back to %" PRIu64, G.mg.released);
 	/* equal to the last released is in order */
 	CHECK(push_switch(1, 2000, 5), "push");
-	mrg_release(UINT64_MAX);
+	mrg_release(UINT64_MAX, false);
 	k = out_lines(&pos, ot, oc, oid, 8);
 	CHECK(k == 2 && ot[0] == 2000 && ot[1] == 3000, "%d lines at the end", k);
 	CHECK(G.bad.order == 1, "equal time counted as out of order");
@@ -1449,15 +1449,15 @@ static void t_mq_full(void)
 
 		CHECK(nb == 72, "record of %zu bytes", nb);
 		CHECK(!q_push(0, big, nb, 40), "a full queue took a record");
-		CHECK(mrg_release_one(10) && !mrg_release_one(15), "release of one");
+		CHECK(mrg_release(10, true) && !mrg_release(15, true), "release of one");
 		CHECK(!q_push(0, big, nb, 40), "64 + 64 bytes took 88 in one piece");
-		CHECK(mrg_release_one(20), "release of the second");
+		CHECK(mrg_release(20, true), "release of the second");
 		CHECK(q_push(0, big, nb, 40), "freed room not reused");
 		/* 192 + skip 64 to the end + 88 */
 		CHECK(G.mg.q[0].btail == 256 + 88, "the end of the byte ring not skipped: tail %" PRIu64, G.mg.q[0].btail);
 	}
 	CHECK(q_peek(0, &t) && t == 30, "oldest %" PRIu64, t);
-	mrg_release(UINT64_MAX);
+	mrg_release(UINT64_MAX, false);
 	CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "queue not empty");
 	CHECK(G.mg.released == 40 && G.bad.order == 0, "released %" PRIu64, G.mg.released);
 	/* raw data of 4 zero bytes: a switch of default fields, in time order */
@@ -1481,7 +1481,7 @@ static void t_mq_budget(void)
 	G.mg.bytes = QUEUE_MAX;
 	CHECK(q_push(1, rec, n, 20), "an empty queue refused its first record");
 	CHECK(!mq_grow_bytes(&G.mg.q[0]), "a queue grew past the budget");
-	mrg_release(UINT64_MAX);
+	mrg_release(UINT64_MAX, false);
 	CHECK(G.mg.released == 20 && G.bad.order == 0, "released %" PRIu64, G.mg.released);
 }
 
@@ -1503,9 +1503,9 @@ static void t_mq_seq_zero(void)
 	s.time = 10;	/* late: inserted before, released first */
 	mk_sample(rec, SMP_LIVE, &s);
 	CHECK(q_push(0, rec, n, 10), "push");
-	CHECK(mrg_release_one(10), "release of the late one");
+	CHECK(mrg_release(10, true), "release of the late one");
 	CHECK(G.mg.q[0].n == 1 && G.mg.q[0].bhead == 0, "bhead %" PRIu64 " past a record still queued", G.mg.q[0].bhead);
-	mrg_release(UINT64_MAX);
+	mrg_release(UINT64_MAX, false);
 	CHECK(G.mg.q[0].n == 0 && G.mg.q[0].bhead == G.mg.q[0].btail, "queue not empty");
 }
 
@@ -1721,6 +1721,48 @@ static void t_merge_file_held(void)
 	};
 	/* had the first round released 900, 200 and 800 would come late */
 	file_check("held", f, sizeof(f) / sizeof(f[0]), 2, 0);
+}
+
+/*
+ * Random files as perf record writes them: per round, chunks of CPUs (one
+ * CPU's records in time order, or two chunks of it: its ring wrapped),
+ * side-band records stamped before the record ahead of them, many equal
+ * times within and across CPUs, some rounds empty, the last unended.  A
+ * round's times stay above the round before's (perf's guarantee), so
+ * perf's order is the stable sort by time.  Read in runs (in the file)
+ * and copied (a stream), both must give it.
+ */
+static void t_merge_file_random(void)
+{
+	static struct frec f[2000];
+	uint32_t x = 12345;
+
+	for (int iter = 0; iter < 300; iter++) {
+		int n = 0, id = 1, ncpu = 1 + iter % 4, rounds = 1 + iter % 7;
+		char what[32];
+
+		for (int r = 0; r < rounds; r++) {
+			int chunks = (x = x * 1103515245 + 12345) >> 16 & 7;
+
+			for (int k = 0; k < chunks && n < 1900; k++) {
+				int c = (x = x * 1103515245 + 12345) >> 16 & 3, len = (x >> 20) % 40;
+				uint64_t t = 1000 * (uint64_t)(r + 1) + (x >> 8) % 30;
+
+				c %= ncpu;
+				for (int i = 0; i < len && n < 1900; i++) {
+					bool back = ((x = x * 1103515245 + 12345) >> 16) % 7 == 0;
+
+					t += (x >> 20) % 3;	/* equal times, often */
+					f[n++] = (struct frec){ back ? 'c' : 's', c,
+								back ? t - (x >> 24) % 20 : t, id++ };
+				}
+			}
+			if (r < rounds - 1 || iter % 2)
+				f[n++] = (struct frec){ 'r', 0, 0, 0 };
+		}
+		snprintf(what, sizeof(what), "random %d", iter);
+		file_check(what, f, n, ncpu, 0);
+	}
 }
 
 /* ---------------------------------------------------------------- decoding */
@@ -4941,6 +4983,7 @@ int main(void)
 	RUN(merge_file_side_band);
 	RUN(merge_file_late);
 	RUN(merge_file_held);
+	RUN(merge_file_random);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
 	RUN(rec_info_comm);
