@@ -4226,7 +4226,7 @@ static void run_close(void)
  * for its copy) and arrived at stream position seq: it joins the current
  * run, or starts one.
  */
-HOT void run_add(int qi, const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, uint64_t seq)
+static void run_add(int qi, const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, uint64_t seq)
 {
 	struct mq *q = &G.mg.q[qi];
 	struct qrun *c = &G.mg.cur;
