@@ -472,15 +472,24 @@ struct buf {
 	size_t len, cap;
 };
 
-/* A per-CPU merge queue (see the merge section): for copied records
- * their bytes in a ring in arrival order (positions are running counts). */
+/* A queued record: its time, and where it is (see the merge section). */
+struct qent {
+	uint64_t time;
+	uint64_t ref;			/* stream offset << 8 | attr index */
+};
+_Static_assert(sizeof(struct qent) == 16, "a queued record costs 16 bytes");
+_Static_assert(MAX_ATTRS <= 256, "an attr index fits in a queue entry's low byte");
+
+/* A per-CPU merge queue: entries in arrival order, and for copied records
+ * their bytes in a ring in the same order (positions are running counts). */
 struct mq {
-	uint32_t n;			/* records queued */
-	uint8_t *b;			/* copies (NULL: none yet, or a file's) */
+	struct qent *e;
+	uint32_t ecap, ehead, n;	/* ecap a power of two; n entries from ehead */
+	uint8_t *b;			/* copies (a file's records stay in it: runs) */
 	size_t bcap;			/* a power of two */
 	uint64_t bhead, btail;
 	uint64_t caught;		/* no record older than this can still come */
-	uint64_t last;			/* time (mq_key) of the newest record queued */
+	uint64_t last;			/* time of the newest record queued */
 	uint8_t *w;			/* a file's: its bytes [woff, woff + wlen) (rd_at) */
 	uint64_t woff;
 	uint32_t wlen, wnext, wused;	/* ... the next read's size, records taken since */
@@ -498,11 +507,11 @@ struct rinfo {
 	size_t body_end;		/* non-SAMPLE: where the sample_id trailer starts */
 };
 
-/* A run of queued records (see the merge section): its head is the
- * oldest of them not released yet. */
+/* A run of a file's queued records (see the merge section): its head is
+ * the oldest of them not released yet. */
 struct qrun {
-	uint64_t time, pos, seq;	/* the head's time (mq_key), where it is, arrival */
-	uint64_t end, last;		/* where the run ends, its newest time */
+	uint64_t time, pos;		/* the head's time (mq_key) and file offset */
+	uint64_t end, last;		/* the offset past the run, its newest time */
 	struct rinfo ri;		/* the head's parse (ri.raw: raw_off into it) */
 	uint32_t raw_off;
 	int qi;				/* its queue */
@@ -580,10 +589,11 @@ static struct {
 	struct merge {			/* merge (a reader's pass has its own: rd_pass) */
 		struct mq *q;		/* ncpu + 1 queues: the last for records without a CPU */
 		int nq;
-		struct qrun *run;	/* the runs of queued records, a min-heap by head */
+		int *heap, nheap;	/* the non-empty queues, a min-heap by oldest record */
+		struct qrun *run;	/* a file's: its runs, a min-heap by head */
 		int nrun, crun;		/* ... in it, room */
-		struct qrun cur;	/* the run the last record queued joined (cur_on) */
-		bool file, cur_on;	/* the queued records stay in a file */
+		struct qrun cur;	/* ... the run the last record queued joined (cur_on) */
+		bool runs, cur_on;	/* a file's records are queued in runs */
 		bool grow;		/* queues grow (files) or refuse when full (rings) */
 		size_t bytes, peak;	/* queue memory allocated, and its peak */
 		size_t n, nmax;		/* records queued, and their peak (the largest round) */
@@ -3944,42 +3954,34 @@ static bool filter_cpu(int c)
  *   cpu1  |----b-----d--e  (full)              cpu1 caught at e
  *         release a b c d e (<= min(T, e)), keep later ones for next pass
  *
- * The queued records are kept in runs (struct qrun): records of one queue
- * that came one after the other (a file's: among those queued from it),
- * each no older than the one before.  A ring's records are in time order
- * but for a few side-band ones (a FORK stamped before the samples written
- * ahead of it), which start a run of their own.  The runs are in a heap by
- * their heads (time, then arrival), so every record goes out in its
- * place, as perf has it; a run's records are read again as it is released
- * (run_next_copy, run_next_file), each parsed once there.  A file's
- * records stay in the file: rd_at reads them again (from the read buffer
- * if they are still in it, else through the queue's window: a CPU's
- * records of a round are together in perf's files, so one read of the
- * window serves hundreds).  The others (rings, streams) are copied once
- * into the queue's byte ring, in arrival order, each in a slot (struct
- * mq_slot):
+ * A queue keeps 16 bytes per record (struct qent: time, where it is, its
+ * attr), sorted by time: a ring's records are in time order but for a few
+ * side-band ones (a FORK stamped before the samples written ahead of it),
+ * which are inserted in place, as perf does.  Records of a file stay in the
+ * file and are queued in runs instead (struct qrun, in the reader
+ * section): rd_at reads them again when they are released (from the read
+ * buffer if they are still in it, else through the queue's window: a
+ * CPU's records of a round are together in perf's files, so one read of
+ * the window serves hundreds).  The others (rings, streams) are copied
+ * once into the queue's byte ring, in arrival order, each in a slot
+ * (struct mq_slot):
  *
  *   b: [ free | slot,seq,rec | slot (released) | slot,seq,rec | slot (skip) ]
  *              ^bhead                                          ^btail
  *
  * A released record's slot is marked free so that bhead moves past it when
  * the records before it are gone; a record never straddles the end of b
- * (the rest is skipped, in a free slot).  A run takes about 100 bytes, and
- * there are a few hundred at once (16 bytes a record, as queue entries
- * took before, touched pages for the first time: a perf record -m 4096
- * file had 153,452 records queued at once, 1,000 pages at about 10 us each
- * on the VMs measured).  A LOST record is a run of its own, at mq_key's
- * time.  The run the last record joined (G.mg.cur) may still grow: it
- * enters the heap when a record starts another one, or at a release.
- * Queues and runs grow by doubling up to QUEUE_MAX bytes in all; past that
- * the oldest record is released early (counted in G.mg.forced).  A record
- * older than one already released is counted (G.bad.order) and passed on,
- * never re-stamped.
+ * (the rest is skipped, in a free slot).  The queue holding the oldest
+ * record is found with a binary heap over the non-empty queues.  Queues grow
+ * by doubling up to QUEUE_MAX bytes in all; past that the oldest record is
+ * released early (counted in G.mg.forced).  A record older than one already
+ * released is counted (G.bad.order) and passed on, never re-stamped.
  */
 
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
-static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail);
-static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t roff);
+static bool run_release(uint64_t bound, bool one);
+
+enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
 
 /* Set up nq queues.  bytes: each queue's byte ring for copied records (0:
  * the records stay in the file); grow: queues may grow (up to
@@ -3992,27 +3994,51 @@ static void mrg_init(int nq, size_t bytes, bool grow)
 		b <<= 1;
 	G.mg.q = xcalloc(nq, sizeof(*G.mg.q));
 	G.mg.nq = nq;
+	G.mg.heap = xcalloc(nq, sizeof(int));
 	G.mg.grow = grow;
-	G.mg.file = !bytes;
+	G.mg.runs = !bytes;
 	for (int i = 0; i < nq; i++)
 		G.mg.q[i].bcap = bytes ? b : 0;
 	G.mg.released = 0;
 }
 
-/* Free the queues and runs of mrg_init (a second pass over a file is
- * done). */
+/* Free queue q's memory (its entries: see mq_room). */
+static void mq_free_mem(struct mq *q)
+{
+	if (q->e)
+		munmap(q->e, (size_t)q->ecap * sizeof(*q->e));
+	mem_free(q->b);
+	mem_free(q->w);
+	q->e = NULL;
+	q->b = q->w = NULL;
+	q->ecap = 0;
+}
+
+/* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
-	for (int i = 0; i < G.mg.nq; i++) {
-		mem_free(G.mg.q[i].b);
-		mem_free(G.mg.q[i].w);
-	}
+	for (int i = 0; i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
 	mem_free(G.mg.run);
 	G.mg.q = NULL;
+	G.mg.heap = NULL;
 	G.mg.run = NULL;
-	G.mg.nq = G.mg.nrun = G.mg.crun = 0;
+	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = 0;
 	G.mg.cur_on = false;
+}
+
+/* Entry i (0: the oldest) of queue q. */
+static struct qent *mq_at(const struct mq *q, uint32_t i)
+{
+	return &q->e[(q->ehead + i) & (q->ecap - 1)];
+}
+
+/* The oldest record of non-empty queue qi. */
+static const struct qent *mq_first(int qi)
+{
+	return mq_at(&G.mg.q[qi], 0);
 }
 
 /* The head of a slot of a queue's byte ring, in the host's byte order: a
@@ -4023,6 +4049,52 @@ struct mq_slot {
 	uint32_t free;			/* released, or a skip to the end of b */
 };
 enum { MQ_SLOT = sizeof(struct mq_slot) + 8 };	/* slot head and seq before a record */
+
+/* Where entry e of queue q arrived: the stream position kept in its
+ * slot. */
+static uint64_t mq_seq(const struct mq *q, const struct qent *e)
+{
+	uint64_t seq;
+
+	memcpy(&seq, q->b + (((e->ref >> 8) - 8) & (q->bcap - 1)), 8);
+	return seq;
+}
+
+/* Is the oldest record of queue qa older than queue qb's (time, then
+ * arrival)? */
+static bool mq_older(int qa, int qb)
+{
+	const struct qent *a = mq_first(qa), *b = mq_first(qb);
+
+	if (a->time != b->time)
+		return a->time < b->time;
+	return mq_seq(&G.mg.q[qa], a) < mq_seq(&G.mg.q[qb], b);
+}
+
+/* Restore the heap order around heap slot k (its queue's oldest record
+ * changed, or the slot was just filled). */
+static void mrg_heap_fix(int k)
+{
+	int *h = G.mg.heap, n = G.mg.nheap, v = h[k];
+
+	while (k > 0 && mq_older(v, h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	for (;;) {
+		int c = 2 * k + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && mq_older(h[c + 1], h[c]))
+			c++;
+		if (!mq_older(h[c], v))
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	h[k] = v;
+}
 
 /* Count n more bytes of queue memory; false if queues that grow (a file's)
  * would pass QUEUE_MAX, or, for the first allocation of an empty queue
@@ -4041,7 +4113,7 @@ static bool mrg_take(size_t n, bool first)
 
 /* Double q's byte ring.  Bytes keep their running positions (a record
  * within one block of the old size is within one block of the new), so
- * the runs stay valid.  False if the queues may not grow. */
+ * the entries stay valid.  False if the queues may not grow. */
 static bool mq_grow_bytes(struct mq *q)
 {
 	size_t nb = q->bcap * 2;
@@ -4064,6 +4136,37 @@ static bool mq_grow_bytes(struct mq *q)
 	return true;
 }
 
+/*
+ * Room for one more entry in q; false if it is full and may not grow.
+ * The first entries: as many as the byte ring holds records of 64 bytes
+ * (a record of tc's and its seq take more), at least 1024.  The entries
+ * are a mapping of their own that grows in place (mremap): the pages in
+ * use stay, none is copied into a fresh one (the first touch of a page
+ * cost 5 to 20 us on the VMs measured; growing by copies touched twice
+ * the peak).
+ */
+static bool mq_room(struct mq *q)
+{
+	struct qent *e;
+	uint32_t nc;
+	size_t sz = sizeof(*e);
+
+	if (q->n < q->ecap)
+		return true;
+	nc = q->ecap ? q->ecap * 2 : q->bcap >= 64 * 1024 ? q->bcap / 64 : 1024;
+	if ((q->ecap && !G.mg.grow) || !mrg_take((size_t)(nc - q->ecap) * sz, !q->ecap))
+		return false;
+	e = q->e ? mremap(q->e, q->ecap * sz, nc * sz, MREMAP_MAYMOVE) :
+		   mmap(NULL, nc * sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e == MAP_FAILED)
+		die("out of memory (a merge queue of %u records)", nc);
+	/* full: the ring's wrapped part [0, ehead) follows its old end */
+	memcpy(e + q->ecap, e, (size_t)q->ehead * sz);
+	q->e = e;
+	q->ecap = nc;
+	return true;
+}
+
 /* Write the slot head {len, free} at running position p of q's byte ring. */
 static void mq_slot_put(struct mq *q, uint64_t p, size_t len, bool free)
 {
@@ -4072,23 +4175,16 @@ static void mq_slot_put(struct mq *q, uint64_t p, size_t len, bool free)
 	memcpy(q->b + (p & (q->bcap - 1)), &h, sizeof(h));
 }
 
-/* The slot head at running position p of q's byte ring. */
-static struct mq_slot mq_slot_at(const struct mq *q, uint64_t p)
-{
-	struct mq_slot h;
-
-	memcpy(&h, q->b + (p & (q->bcap - 1)), sizeof(h));
-	return h;
-}
-
 /*
  * Space for a copied record of n bytes (a multiple of 8) that arrived at
  * stream position seq, at the end of q's byte ring, in one piece after its
  * slot; NULL if q is full (and may not grow).  *pos gets its running
- * position.  The record is queued only by run_add.
+ * position.  The record is queued only by mq_commit.
  */
 static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 {
+	if (!mq_room(q))
+		return NULL;
 	if (!q->b) {
 		if (!mrg_take(q->bcap, true))
 			return NULL;
@@ -4114,24 +4210,6 @@ static uint8_t *mq_reserve(struct mq *q, size_t n, uint64_t seq, uint64_t *pos)
 	}
 }
 
-/* Free a copied record of q at running position p (emit is done with it):
- * mark its slot, and move bhead past every free slot at its front.  The
- * slot's length. */
-static size_t mq_free(struct mq *q, uint64_t p)
-{
-	struct mq_slot h = mq_slot_at(q, p - MQ_SLOT);
-
-	mq_slot_put(q, p - MQ_SLOT, h.len, true);
-	while (q->bhead < q->btail) {
-		struct mq_slot f = mq_slot_at(q, q->bhead);
-
-		if (!f.free)
-			break;
-		q->bhead += f.len;
-	}
-	return h.len;
-}
-
 /* The time record r (stamped t) of queue q is released at: its own; but a
  * LOST record, stamped when its ring had room again, goes where the loss
  * began, after the newest record queued before it, so that the model
@@ -4146,251 +4224,110 @@ static uint64_t mq_key(const struct mq *q, const uint8_t *r, uint64_t t)
 	return k > G.mg.released ? k : G.mg.released;
 }
 
-static bool mrg_release(uint64_t bound, bool one);
-
-/* Note (once) that the merge queues are full, and release their oldest
- * record early; false if they hold none. */
-static bool mrg_forced(void)
-{
-	if (!G.mg.forced++)
-		note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
-		     QUEUE_MAX >> 20);
-	return mrg_release(UINT64_MAX, true);
-}
-
-/* Is run a's head older than run b's (time, then arrival)? */
-static bool run_older(const struct qrun *a, const struct qrun *b)
-{
-	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
-}
-
-/* Restore the heap order of G.mg.run around slot k. */
-static void run_fix(int k)
-{
-	struct qrun *h = G.mg.run, v = h[k];
-	int n = G.mg.nrun;
-
-	while (k > 0 && run_older(&v, &h[(k - 1) / 2])) {
-		h[k] = h[(k - 1) / 2];
-		k = (k - 1) / 2;
-	}
-	for (;;) {
-		int c = 2 * k + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && run_older(&h[c + 1], &h[c]))
-			c++;
-		if (!run_older(&h[c], &v))
-			break;
-		h[k] = h[c];
-		k = c;
-	}
-	h[k] = v;
-}
-
-/* Room for one more run in the heap; false if the queues may not grow. */
-static bool run_room(void)
-{
-	int nc = G.mg.crun ? 2 * G.mg.crun : 64;
-	struct qrun *h;
-
-	if (G.mg.nrun < G.mg.crun)
-		return true;
-	if (!mrg_take((size_t)(nc - G.mg.crun) * sizeof(*h), !G.mg.crun))
-		return false;
-	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))))
-		die("out of memory (a merge of %d runs)", nc);
-	G.mg.run = h;
-	G.mg.crun = nc;
-	return true;
-}
-
-/* The current run enters the heap (records are released, or the next
- * one starts another run). */
-static void run_close(void)
-{
-	if (!G.mg.cur_on)
-		return;
-	G.mg.cur_on = false;
-	while (!run_room())
-		if (!mrg_forced())
-			die("out of memory (a merge of %d runs)", G.mg.crun);
-	G.mg.run[G.mg.nrun++] = G.mg.cur;
-	run_fix(G.mg.nrun - 1);
-}
-
 /*
- * Queue a record of n bytes (its bytes r, time t, parse ri) in queue qi,
- * found at pos (a file's offset, or the running position mq_reserve gave
- * for its copy) and arrived at stream position seq: it joins the current
- * run, or starts one.
+ * Queue a record in queue qi with time t and attr index attr, found at
+ * pos: a file offset (records that stay in the file), or the position mq_reserve gave
+ * (n bytes written there).  The caller made room (mq_room or mq_reserve).
+ * A record older than the newest queued one is moved back to its place
+ * (at most MQ_SHIFT_MAX entries: farther, it stays and is released late).
  */
-static void run_add(int qi, const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, uint64_t seq)
+static void mq_commit(int qi, size_t n, uint64_t t, uint64_t pos, int attr)
 {
 	struct mq *q = &G.mg.q[qi];
-	struct qrun *c = &G.mg.cur;
-	bool lost = g32(r) == PERF_RECORD_LOST;
-	uint64_t key = mq_key(q, r, t);
+	struct qent e = { t, pos << 8 | (unsigned)attr };
+	uint32_t i = q->n;
 
 	if (q->b)
 		q->btail = pos + n;
-	if (key > q->last)
-		q->last = key;
+	if (t > q->last)
+		q->last = t;
+	while (i > 0 && q->n - i < MQ_SHIFT_MAX && mq_at(q, i - 1)->time > t) {
+		*mq_at(q, i) = *mq_at(q, i - 1);
+		i--;
+	}
+	*mq_at(q, i) = e;
 	q->n++;
 	if (++G.mg.n > G.mg.nmax)
 		G.mg.nmax = G.mg.n;
-	if (G.mg.cur_on && c->qi == qi && t >= c->last && !lost) {
-		c->end = pos + n;
-		c->last = t;
-		return;
+	if (q->n == 1) {		/* it joins the heap */
+		G.mg.heap[G.mg.nheap++] = qi;
+		mrg_heap_fix(G.mg.nheap - 1);
+	} else if (i == 0) {		/* its oldest record changed */
+		for (int k = 0; k < G.mg.nheap; k++)
+			if (G.mg.heap[k] == qi)
+				mrg_heap_fix(k);
 	}
-	run_close();
-	*c = (struct qrun){ .time = key, .pos = pos, .seq = seq, .end = pos + n, .last = t, .ri = *ri,
-			    .raw_off = ri->raw ? (uint32_t)(ri->raw - r) : 0, .qi = qi };
-	G.mg.cur_on = true;
-	if (lost)
-		run_close();	/* nothing joins it */
 }
 
-/* Run r's head is the record whose bytes are at p (parsed into r->ri),
- * at pos, arrived at seq. */
-static void run_head(struct qrun *r, const uint8_t *p, uint64_t pos, uint64_t seq)
+/* Free a copied record of q at running position p (emit is done with it):
+ * mark its slot, and move bhead past every free slot at its front. */
+static void mq_free(struct mq *q, uint64_t p)
 {
-	r->pos = pos;
-	r->seq = seq;
-	r->time = r->ri.time;
-	r->raw_off = r->ri.raw ? (uint32_t)(r->ri.raw - p) : 0;
-}
+	struct mq_slot h;
 
-/* Make run r's head (of copies) the first of its records from the slot
- * at running position pos on; false if it has none left. */
-static bool run_next_copy(struct qrun *r, uint64_t pos)
-{
-	struct mq *q = &G.mg.q[r->qi];
-
-	while (pos < r->end) {
-		struct mq_slot h = mq_slot_at(q, pos);
-		const uint8_t *b = q->b + ((pos + MQ_SLOT) & (q->bcap - 1));
-		uint64_t seq;
-
-		if (!h.free && rec_info(b, g16(b + 6), &r->ri) == 0) {
-			memcpy(&seq, q->b + ((pos + sizeof(h)) & (q->bcap - 1)), 8);
-			run_head(r, b, pos + MQ_SLOT, seq);
-			return true;
-		}
-		if (!h.len)
+	memcpy(&h, q->b + ((p - MQ_SLOT) & (q->bcap - 1)), sizeof(h));
+	mq_slot_put(q, p - MQ_SLOT, h.len, true);
+	while (q->bhead < q->btail) {
+		memcpy(&h, q->b + (q->bhead & (q->bcap - 1)), sizeof(h));
+		if (!h.free)
 			break;
-		if (!h.free) {	/* (it was parsed when it was queued) */
-			G.bad.corrupt++;
-			q->n--;
-			G.mg.n--;
-			mq_free(q, pos + MQ_SLOT);
-		}
-		pos += h.len;	/* past it, or the skip to b's end */
+		q->bhead += h.len;
 	}
-	return false;
 }
 
-/*
- * Make run r's head (of a file's records) the first of its records from
- * file offset pos on (*p: its bytes, *avail of them, in the read buffer or
- * r's queue's window; *p then the head's): what rd_merge_q puts in r's
- * queue, the others passed over.  False if it has none left (or the file
- * no longer has them).
- */
-static bool run_next_file(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *avail)
+/* Pass on entry e, just taken from queue q, to emit(). */
+static void mrg_emit(struct mq *q, struct qent e)
 {
-	struct mq *q = &G.mg.q[r->qi];
-	const uint8_t *b = *p;
-	size_t left = *avail;
-
-	while (pos < r->end) {
-		uint32_t type;
-		size_t n;
-
-		if (left < 8 || left < g16(b + 6))
-			b = rd_at(q, pos, &left);
-		else
-			q->wused++;
-		if (!b || (n = g16(b + 6)) < 8) {
-			G.bad.corrupt++;	/* the file changed under the reader */
-			return false;
-		}
-		type = g32(b);
-		if (type < PR_HEADER_ATTR && rec_info(b, n, &r->ri) == 0 && r->ri.cpu < G.m.ncpu &&
-		    rd_merge_q(type, &r->ri, pos) == r->qi) {
-			run_head(r, b, pos, pos);
-			*p = b;
-			*avail = left;
-			return true;
-		}
-		pos += n;
-		b += n;
-		left -= n;
-	}
-	return false;
-}
-
-/* Pass on run r's head to emit() (*p: its bytes, *avail of them in a
- * file's buffer, if known, else NULL), then make the next record its head
- * (run_next_copy, run_next_file); false if that was its last record. */
-static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
-{
-	struct mq *q = &G.mg.q[r->qi];
+	struct rinfo ri;
+	const uint8_t *r;
+	uint64_t pos = e.ref >> 8;
 	size_t n;
 
-	if (!*p)
-		*p = G.mg.file ? rd_at(q, r->pos, avail) : q->b + (r->pos & (q->bcap - 1));
-	if (!*p || (n = g16(*p + 6)) < 8) {
-		G.bad.corrupt++;
-		return false;
-	}
-	if (r->time < G.mg.released)
+	r = q->b + (pos & (q->bcap - 1));
+	n = g16(r + 6);
+	if (e.time < G.mg.released)
 		G.bad.order++;
 	else
-		G.mg.released = r->time;
-	q->n--;
-	G.mg.n--;
-	if (r->ri.raw)
-		r->ri.raw = *p + r->raw_off;
-	emit(*p, n, r->time, &r->ri);
-	if (!G.mg.file) {
-		*p = NULL;
-		return run_next_copy(r, r->pos - MQ_SLOT + mq_free(q, r->pos));
-	}
-	*p += n;
-	*avail -= n;
-	return run_next_file(r, r->pos + n, p, avail);
+		G.mg.released = e.time;
+	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
+		emit(r, n, e.time, &ri);
+	mq_free(q, pos);
 }
 
 /* Release every queued record with time <= bound, oldest first (one:
- * only the oldest; false if there was none): from the oldest run, its
- * records as long as they are older than the other runs' heads, then the
- * heap is put in order. */
+ * only the oldest; false if there was none): from the queue of the
+ * oldest, a run of its records as long as they are older than the oldest
+ * of the other queues (the smaller child of the heap's root), then the
+ * heap is put in order once. */
 static bool mrg_release(uint64_t bound, bool one)
 {
-	run_close();
-	while (G.mg.nrun && G.mg.run[0].time <= bound) {
-		struct qrun *r = &G.mg.run[0];
-		uint64_t lt = UINT64_MAX, ls = UINT64_MAX;
-		const uint8_t *p = NULL;	/* r's head's bytes, once read */
-		size_t avail = 0;
-		bool more;
+	if (G.mg.runs)
+		return run_release(bound, one);
+	while (G.mg.nheap && mq_first(G.mg.heap[0])->time <= bound) {
+		int qi = G.mg.heap[0], c;
+		struct mq *q = &G.mg.q[qi];
+		uint64_t lt = UINT64_MAX, ls = UINT64_MAX, t;
 
-		if (G.mg.nrun > 1) {
-			int c = G.mg.nrun > 2 && run_older(&G.mg.run[2], &G.mg.run[1]) ? 2 : 1;
-
-			lt = G.mg.run[c].time;
-			ls = G.mg.run[c].seq;
+		if (G.mg.nheap > 1) {
+			c = G.mg.heap[1];
+			if (G.mg.nheap > 2 && mq_older(G.mg.heap[2], c))
+				c = G.mg.heap[2];
+			lt = mq_first(c)->time;
+			ls = mq_seq(&G.mg.q[c], mq_first(c));
 		}
-		do
-			more = run_emit(r, &p, &avail);
-		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->seq < ls)));
-		if (!more)
-			G.mg.run[0] = G.mg.run[--G.mg.nrun];
-		if (G.mg.nrun)
-			run_fix(0);
+		do {
+			struct qent e = *mq_at(q, 0);
+
+			q->ehead = (q->ehead + 1) & (q->ecap - 1);
+			q->n--;
+			G.mg.n--;
+			mrg_emit(q, e);
+		} while (!one && q->n && (t = mq_first(qi)->time) <= bound &&
+			 (t < lt || (t == lt && mq_seq(q, mq_first(qi)) < ls)));
+		if (!q->n)
+			G.mg.heap[0] = G.mg.heap[--G.mg.nheap];
+		if (G.mg.nheap)
+			mrg_heap_fix(0);
 		if (one)
 			return true;
 	}
@@ -4508,7 +4445,7 @@ static int rb_drain(struct rb *r, int qi, uint64_t *last)
 		if (rec_info(p, h.size, &ri) < 0 || !ri.has_time) {
 			G.bad.id++;
 		} else if (!pe_outside(p, &ri)) {
-			run_add(qi, p, h.size, ri.time, &ri, pos, G.mg.seq);
+			mq_commit(qi, h.size, mq_key(q, p, ri.time), pos, ri.attr);
 			*last = ri.time;
 		}
 		G.mg.seq += h.size;
@@ -4964,10 +4901,10 @@ static bool pe_pass(bool final)
 			G.rg.fill_in = fill;
 
 		/* queue full: caught up to its newest record (a late one
-		 * queued last is not the newest), so that releasing frees
+		 * inserted last is not the newest), so that releasing frees
 		 * its front */
 		q->caught = drained && !full ? (t0 > SLACK_NS ? t0 - SLACK_NS : 0) :
-			    q->n && q->last > last ? q->last : last;
+			    q->n && mq_at(q, q->n - 1)->time > last ? mq_at(q, q->n - 1)->time : last;
 		if (q->caught < bound)
 			bound = q->caught;
 		all &= drained;
@@ -6879,6 +6816,16 @@ static bool rd_type_ok(uint32_t type)
 	return (type >= 1 && type < 32) || (type >= PR_HEADER_ATTR && type < PR_MAX_USER);
 }
 
+/* Note (once) that the merge queues are full, and release their oldest
+ * record early; false if they hold none. */
+static bool rd_forced(void)
+{
+	if (!G.mg.forced++)
+		note("a round of this recording needs more than %zu MiB of merge queue: older records are released early, their order may suffer",
+		     QUEUE_MAX >> 20);
+	return mrg_release(UINT64_MAX, true);
+}
+
 enum { RQ_OUT = -1, RQ_NOW = -2 };
 
 /* Is a record of type and attr one of an event tc does not use (perf's
@@ -6892,7 +6839,7 @@ static inline bool rd_unused(uint32_t type, int attr)
  * The queue that record r's parse ri (of type, at file offset roff) goes
  * to in the merge (ri->cpu is below G.m.ncpu); RQ_OUT for one left out,
  * RQ_NOW for one passed on at once.  Asked again, with no side effects,
- * when the merge walks a run of a file's records (run_next_file).
+ * when the merge walks a run of a file's records (run_next).
  */
 static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t roff)
 {
@@ -6906,27 +6853,229 @@ static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t rof
 }
 
 /*
+ * A file's records are queued in runs (struct qrun): records of one queue
+ * that came one after the other among the queued ones, each no older than
+ * the one before.  The merge keeps the runs in a heap by their heads
+ * (time, then file offset: arrival) and walks a run's records in the file
+ * as it releases them (rd_at), its head parsed once.  A CPU's records of
+ * a round make one run, or a few where a side-band record is stamped
+ * before the one ahead of it.  Entries of 16 bytes a record took pages
+ * the machine touched for the first time (a perf record -m 4096 file:
+ * 153,452 records queued at once, 1,000 pages at about 10 us each on the
+ * VMs measured); runs take 104 bytes each, a few hundred of them.  A LOST
+ * record is a run of its own, at mq_key's time.  The run the last record
+ * joined (G.mg.cur) may still grow: it enters the heap when a record
+ * starts another one or records are released.
+ */
+
+/* Is run a's head older than run b's? */
+static bool run_older(const struct qrun *a, const struct qrun *b)
+{
+	return a->time != b->time ? a->time < b->time : a->pos < b->pos;
+}
+
+/* Restore the heap order of G.mg.run around slot k. */
+static void run_fix(int k)
+{
+	struct qrun *h = G.mg.run, v = h[k];
+	int n = G.mg.nrun;
+
+	while (k > 0 && run_older(&v, &h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	for (;;) {
+		int c = 2 * k + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && run_older(&h[c + 1], &h[c]))
+			c++;
+		if (!run_older(&h[c], &v))
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	h[k] = v;
+}
+
+/* Room for one more run in the heap; false if the queues may not grow. */
+static bool run_room(void)
+{
+	int nc = G.mg.crun ? 2 * G.mg.crun : 64;
+	struct qrun *h;
+
+	if (G.mg.nrun < G.mg.crun)
+		return true;
+	if (!mrg_take((size_t)(nc - G.mg.crun) * sizeof(*h), !G.mg.crun))
+		return false;
+	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))))
+		die("out of memory (a merge of %d runs)", nc);
+	G.mg.run = h;
+	G.mg.crun = nc;
+	return true;
+}
+
+/* The current run enters the heap (records are released, or the next
+ * one starts another run). */
+static void run_close(void)
+{
+	if (!G.mg.cur_on)
+		return;
+	G.mg.cur_on = false;
+	while (!run_room())
+		if (!rd_forced())
+			die("out of memory (a merge of %d runs)", G.mg.crun);
+	G.mg.run[G.mg.nrun++] = G.mg.cur;
+	run_fix(G.mg.nrun - 1);
+}
+
+/* Queue record r (n bytes at file offset pos, time t, parse ri) in queue
+ * qi: it joins the current run, or starts one. */
+static void run_add(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, int qi)
+{
+	struct mq *q = &G.mg.q[qi];
+	struct qrun *c = &G.mg.cur;
+	bool lost = g32(r) == PERF_RECORD_LOST;
+	uint64_t key = mq_key(q, r, t);
+
+	if (key > q->last)
+		q->last = key;
+	if (++G.mg.n > G.mg.nmax)
+		G.mg.nmax = G.mg.n;
+	if (G.mg.cur_on && c->qi == qi && t >= c->last && !lost) {
+		c->end = pos + n;
+		c->last = t;
+		return;
+	}
+	run_close();
+	*c = (struct qrun){ .time = key, .pos = pos, .end = pos + n, .last = t, .ri = *ri,
+			    .raw_off = ri->raw ? (uint32_t)(ri->raw - r) : 0, .qi = qi };
+	G.mg.cur_on = true;
+	if (lost)
+		run_close();	/* nothing joins it */
+}
+
+/* Make run r's head the first of its records from file offset pos on
+ * (*p: its bytes, *avail of them, in the read buffer or r's queue's
+ * window; *p then the head's); false if it has none left (or the file no
+ * longer has them). */
+static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *avail)
+{
+	struct mq *q = &G.mg.q[r->qi];
+	const uint8_t *b = *p;
+	size_t left = *avail;
+
+	while (pos < r->end) {
+		uint32_t type;
+		size_t n;
+
+		if (left < 8 || left < g16(b + 6))
+			b = rd_at(q, pos, &left);
+		else
+			q->wused++;
+		if (!b || (n = g16(b + 6)) < 8) {
+			G.bad.corrupt++;	/* the file changed under the reader */
+			return false;
+		}
+		type = g32(b);
+		if (type < PR_HEADER_ATTR && rec_info(b, n, &r->ri) == 0 && r->ri.cpu < G.m.ncpu &&
+		    rd_merge_q(type, &r->ri, pos) == r->qi) {
+			r->pos = pos;
+			r->time = r->ri.time;
+			r->raw_off = r->ri.raw ? (uint32_t)(r->ri.raw - b) : 0;
+			*p = b;
+			*avail = left;
+			return true;
+		}
+		pos += n;
+		b += n;
+		left -= n;
+	}
+	return false;
+}
+
+/* Pass on run r's head to emit() (*p: its bytes, *avail of them, if
+ * known, else NULL), then make the next record its head (run_next);
+ * false if that was its last record. */
+static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
+{
+	size_t n;
+
+	if (!*p)
+		*p = rd_at(&G.mg.q[r->qi], r->pos, avail);
+	if (!*p || (n = g16(*p + 6)) < 8) {
+		G.bad.corrupt++;
+		return false;
+	}
+	if (r->time < G.mg.released)
+		G.bad.order++;
+	else
+		G.mg.released = r->time;
+	G.mg.n--;
+	if (r->ri.raw)
+		r->ri.raw = *p + r->raw_off;
+	emit(*p, n, r->time, &r->ri);
+	*p += n;
+	*avail -= n;
+	return run_next(r, r->pos + n, p, avail);
+}
+
+/* mrg_release for runs: from the oldest run, its records as long as
+ * they are older than the other runs' heads, then the heap is put in
+ * order. */
+static bool run_release(uint64_t bound, bool one)
+{
+	run_close();
+	while (G.mg.nrun && G.mg.run[0].time <= bound) {
+		struct qrun *r = &G.mg.run[0];
+		uint64_t lt = UINT64_MAX, ls = UINT64_MAX;
+		const uint8_t *p = NULL;	/* r's head's bytes, once read */
+		size_t avail = 0;
+		bool more;
+
+		if (G.mg.nrun > 1) {
+			int c = G.mg.nrun > 2 && run_older(&G.mg.run[2], &G.mg.run[1]) ? 2 : 1;
+
+			lt = G.mg.run[c].time;
+			ls = G.mg.run[c].pos;
+		}
+		do
+			more = run_emit(r, &p, &avail);
+		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
+		if (!more)
+			G.mg.run[0] = G.mg.run[--G.mg.nrun];
+		if (G.mg.nrun)
+			run_fix(0);
+		if (one)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Queue record r (n bytes at stream offset pos, time t, parse ri) in queue
  * qi of the merge: a file's in runs, else a copy.  When the queues are at QUEUE_MAX
  * the oldest record is released early (counted, said once).
  */
 static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, int qi)
 {
+	struct mq *q = &G.mg.q[qi];
 	uint8_t *p;
 	uint64_t at;
 
-	if (G.mg.file) {
-		run_add(qi, r, n, t, ri, pos, pos);
+	if (G.mg.runs) {
+		run_add(r, n, t, ri, pos, qi);
 		return;
 	}
-	while (!(p = mq_reserve(&G.mg.q[qi], (n + 7) & ~(size_t)7, pos, &at))) {
-		if (!mrg_forced()) {
+	while (!(p = mq_reserve(q, (n + 7) & ~(size_t)7, pos, &at))) {
+		if (!rd_forced()) {
 			G.bad.corrupt++;	/* cannot fit even with empty queues */
 			return;
 		}
 	}
 	memcpy(p, r, n);
-	run_add(qi, r, (n + 7) & ~(size_t)7, t, ri, at, pos);
+	mq_commit(qi, (n + 7) & ~(size_t)7, mq_key(q, r, t), at, ri->attr);
 }
 
 /*

@@ -113,7 +113,10 @@ static void g_reset(void)
 	for (int i = 0; i < MAX_FMTS; i++)
 		mem_free(fmt_text[i].text);
 	memset(fmt_text, 0, sizeof(fmt_text));
-	mrg_free();
+	for (int i = 0; G.mg.q && i < G.mg.nq; i++)
+		mq_free_mem(&G.mg.q[i]);
+	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
 	mem_free(G.ev.idmap_id);
 	mem_free(G.ev.idmap_attr);
 	/* the model's and the view's tables (model_init, scr_setup) */
@@ -960,23 +963,19 @@ static size_t mk_live(uint8_t *rec, uint64_t t, uint32_t rawsz, int k)
 	return mk_sample(rec, SMP_LIVE, &s);
 }
 
-/* The i-th record of q (a queue of copies) in arrival order: its time,
- * bytes and size; false if there is none. */
+/* The i-th record of q (a queue of copies): its time, bytes and size;
+ * false if there is none. */
 static bool q_rec(const struct mq *q, int i, uint64_t *t, const uint8_t **r, size_t *n)
 {
-	struct rinfo ri;
+	const struct qent *e;
 
-	for (uint64_t p = q->bhead; p < q->btail; p += mq_slot_at(q, p).len) {
-		if (!mq_slot_at(q, p).len)
-			return false;
-		if (mq_slot_at(q, p).free || i--)
-			continue;
-		*r = q->b + ((p + MQ_SLOT) & (q->bcap - 1));
-		*n = g16(*r + 6);	/* the host's byte order */
-		*t = rec_info(*r, *n, &ri) == 0 ? ri.time : 0;
-		return p + MQ_SLOT + *n <= q->btail;
-	}
-	return false;
+	if (i < 0 || (uint32_t)i >= q->n)
+		return false;
+	e = mq_at(q, i);
+	*t = e->time;
+	*r = q->b + ((e->ref >> 8) & (q->bcap - 1));
+	*n = g16(*r + 6);	/* the host's byte order */
+	return (e->ref >> 8) >= q->bhead && (e->ref >> 8) + *n <= q->btail;
 }
 
 static int q_count(const struct mq *q)
@@ -1245,32 +1244,23 @@ static bool merge_setup(int nq)
 /* Copy record rec (n bytes, time t) into queue qi; false if it is full. */
 static bool q_push(int qi, const uint8_t *rec, size_t n, uint64_t t)
 {
-	uint64_t pos, seq = G.mg.seq++;
-	uint8_t *p = mq_reserve(&G.mg.q[qi], n, seq, &pos);
-	struct rinfo ri;
+	uint64_t pos;
+	uint8_t *p = mq_reserve(&G.mg.q[qi], n, G.mg.seq++, &pos);
 
 	if (!p)
 		return false;
 	memcpy(p, rec, n);
-	if (rec_info(p, n, &ri) < 0)
-		return false;
-	run_add(qi, p, n, t, &ri, pos, seq);
+	mq_commit(qi, n, t, pos, 0);
 	return true;
 }
 
 /* The time of queue qi's oldest record; false if it is empty. */
 static bool q_peek(int qi, uint64_t *t)
 {
-	bool any = G.mg.cur_on && G.mg.cur.qi == qi;
-
-	if (any)
-		*t = G.mg.cur.time;
-	for (int k = 0; k < G.mg.nrun; k++)
-		if (G.mg.run[k].qi == qi && (!any || G.mg.run[k].time < *t)) {
-			*t = G.mg.run[k].time;
-			any = true;
-		}
-	return any;
+	if (!G.mg.q[qi].n)
+		return false;
+	*t = mq_first(qi)->time;
+	return true;
 }
 
 /* Queue a switch on cpu at time t whose prev_pid is id. */
@@ -1442,7 +1432,8 @@ static void t_mq_full(void)
 	int oc[8], oid[8], k;
 
 	CHECK(merge_setup(1), "setup");
-	mrg_free();
+	mem_free(G.mg.q);
+	mem_free(G.mg.heap);
 	mrg_init(1, 256, false);	/* 48-byte records take 64 in their slots */
 	n = mk_sample(rec, SMP_LIVE, &s);
 	CHECK(n == 48, "record of %zu bytes", n);
