@@ -12981,15 +12981,20 @@ static void view_init(void)
 
 /* ---------------------------------------------------------------- main loop */
 
-/* Event e of a sampled attr in a stream (pipe mode; a file's were
- * scanned first: rd_unrec_scan), ri its record: count what it left out;
- * its CPU is unknown after it (model_unplaced). */
+/* Event e (ri its record) of a stream whose tracepoints were sampled
+ * (pipe mode; a file's were scanned first: rd_unrec_scan): count what a
+ * sampled one left out.  Its CPU is unknown after it (model_unplaced),
+ * whatever its kind: after a FORK or EXIT record too, the switches that
+ * follow may have been left out (an EXIT record's task was claimed running
+ * for 8 ms after it, where the truth had other tasks run). */
 NOINL void ev_unrecorded(const struct ev *e, const struct rinfo *ri)
 {
 	if (G.rd.unrec_scanned)
 		return;
-	G.n.unrec[e->kind] += rec_unrecorded(ri);
-	G.n.unrec_all += rec_unrecorded(ri);
+	if (e->kind < EV_NTP && ri->attr >= 0 && G.ev.attr[ri->attr].sampled) {
+		G.n.unrec[e->kind] += rec_unrecorded(ri);
+		G.n.unrec_all += rec_unrecorded(ri);
+	}
 	if (G.m.task)
 		model_unplaced(e);
 }
@@ -13053,7 +13058,7 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 		lat_event(&e);
 	if (G.m.task)
 		model_event(&e);
-	if (G.ev.sampled && e.kind < EV_NTP && ri->attr >= 0 && G.ev.attr[ri->attr].sampled)
+	if (G.ev.sampled)
 		ev_unrecorded(&e, ri);
 	if (out_script && G.opt.ftrace)
 		out_ftrace(out_script, &e, ri);
