@@ -4071,14 +4071,16 @@ static bool mq_older(int qa, int qb)
 	return mq_seq(&G.mg.q[qa], a) < mq_seq(&G.mg.q[qb], b);
 }
 
-/* Restore the heap order around heap slot k (its queue's oldest record
- * changed, or the slot was just filled). */
-static void mrg_heap_fix(int k)
+/* Restore the order of a binary min-heap of n elements of sz bytes (at
+ * most sizeof(struct qrun)) at h around element k, older its order: the
+ * heap of queues (of copies) and the heap of runs (a file's). */
+static void heap_fix(void *h, size_t sz, int n, int k, bool (*older)(const void *, const void *))
 {
-	int *h = G.mg.heap, n = G.mg.nheap, v = h[k];
+	uint8_t *b = h, v[sizeof(struct qrun)];
 
-	while (k > 0 && mq_older(v, h[(k - 1) / 2])) {
-		h[k] = h[(k - 1) / 2];
+	memcpy(v, b + k * sz, sz);
+	while (k > 0 && older(v, b + (k - 1) / 2 * sz)) {
+		memcpy(b + k * sz, b + (k - 1) / 2 * sz, sz);
 		k = (k - 1) / 2;
 	}
 	for (;;) {
@@ -4086,14 +4088,28 @@ static void mrg_heap_fix(int k)
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && mq_older(h[c + 1], h[c]))
+		if (c + 1 < n && older(b + (c + 1) * sz, b + c * sz))
 			c++;
-		if (!mq_older(h[c], v))
+		if (!older(b + c * sz, v))
 			break;
-		h[k] = h[c];
+		memcpy(b + k * sz, b + c * sz, sz);
 		k = c;
 	}
-	h[k] = v;
+	memcpy(b + k * sz, v, sz);
+}
+
+/* heap_fix's order of the heap of queues: is queue *a's oldest record
+ * older than queue *b's? */
+static bool mq_older_at(const void *a, const void *b)
+{
+	return mq_older(*(const int *)a, *(const int *)b);
+}
+
+/* Restore the heap order around heap slot k (its queue's oldest record
+ * changed, or the slot was just filled). */
+static void mrg_heap_fix(int k)
+{
+	heap_fix(G.mg.heap, sizeof(int), G.mg.nheap, k, mq_older_at);
 }
 
 /* Count n more bytes of queue memory; false if queues that grow (a file's)
@@ -6868,35 +6884,18 @@ static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t rof
  * starts another one or records are released.
  */
 
-/* Is run a's head older than run b's? */
-static bool run_older(const struct qrun *a, const struct qrun *b)
+/* Is run *a's head older than run *b's? */
+static bool run_older(const void *a, const void *b)
 {
-	return a->time != b->time ? a->time < b->time : a->pos < b->pos;
+	const struct qrun *x = a, *y = b;
+
+	return x->time != y->time ? x->time < y->time : x->pos < y->pos;
 }
 
 /* Restore the heap order of G.mg.run around slot k. */
 static void run_fix(int k)
 {
-	struct qrun *h = G.mg.run, v = h[k];
-	int n = G.mg.nrun;
-
-	while (k > 0 && run_older(&v, &h[(k - 1) / 2])) {
-		h[k] = h[(k - 1) / 2];
-		k = (k - 1) / 2;
-	}
-	for (;;) {
-		int c = 2 * k + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && run_older(&h[c + 1], &h[c]))
-			c++;
-		if (!run_older(&h[c], &v))
-			break;
-		h[k] = h[c];
-		k = c;
-	}
-	h[k] = v;
+	heap_fix(G.mg.run, sizeof(*G.mg.run), G.mg.nrun, k, run_older);
 }
 
 /* Room for one more run in the heap; false if the queues may not grow. */
