@@ -3439,9 +3439,10 @@ NOINL void model_unrecorded(uint64_t t)
 		G.m.unrec_at = G.m.ow_end;
 }
 
-/* A record of a sampled tracepoint in a stream (pipe mode: not scanned
- * first), where what it left out is known only at its next record: its
- * CPU is unknown from e on (e applied), every time. */
+/* A record of a stream whose tracepoints were sampled (pipe mode: not
+ * scanned first), where what was left out is known only at a sampled
+ * tracepoint's next record: its CPU is unknown from e on (e applied),
+ * every time (ev_unrecorded). */
 NOINL void model_unplaced(const struct ev *e)
 {
 	if (e->cpu < 0 || e->cpu >= G.m.ncpu || !e->time || e->time < G.m.last)
@@ -6445,7 +6446,9 @@ static void rd_cmdline_opt(struct cmdl *c, const char *name, const char *val)
 		for (const char *p = c->ev; *p; p++)	/* an overwrite term, not no-overwrite */
 			c->overwrite |= !strncmp(p, "overwrite", 9) && (p - c->ev < 3 || strncmp(p - 3, "no-", 3));
 	} else if (!strcmp(name, "--filter") || !strcmp(name, "--exclude-perf")) {
-		c->part = c->part > rd_filtered(c->ev) ? c->part : rd_filtered(c->ev);
+		int f = rd_filtered(c->ev);
+
+		c->part = c->part > f ? c->part : f;
 	} else if (!strcmp(name, "--overwrite")) {
 		c->overwrite = true;
 	}
@@ -7054,8 +7057,8 @@ static bool run_release(uint64_t bound, bool one)
 
 /*
  * Queue record r (n bytes at stream offset pos, time t, parse ri) in queue
- * qi of the merge: a file's in runs, else a copy.  When the queues are at QUEUE_MAX
- * the oldest record is released early (counted, said once).
+ * qi of the merge: a file's in runs, else a copy.  When the queues are at
+ * QUEUE_MAX the oldest record is released early (counted, said once).
  */
 static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri, uint64_t pos, int qi)
 {
@@ -7090,11 +7093,11 @@ static void rd_queue(const uint8_t *r, size_t n, uint64_t t, const struct rinfo 
  * skipping up to upto what was released before (no time, or not newer
  * than skip_t), and goes on exactly as the view's pass went on.  Not
  * taken where that could differ: after records released early
- * (G.mg.forced), nor after a round with a LOST record, whose place in its queue depends on
- * the newest record queued before it (mq_key): each queue's is kept as of
- * the round's end, which a pass from the checkpoint then starts with.  At
- * most CK_MAX checkpoints in CK_MEM bytes: when full, every other one is
- * dropped and the spacing doubles.
+ * (G.mg.forced), nor after a round with a LOST record, whose place in its
+ * queue depends on the newest record queued before it (mq_key): each
+ * queue's is kept as of the round's end, which a pass from the checkpoint
+ * then starts with.  At most CK_MAX checkpoints in CK_MEM bytes: when
+ * full, every other one is dropped and the spacing doubles.
  */
 enum { CK_MAX = 256, CK_MEM = 32 << 20, CK_EVERY = 8 << 20 };
 
@@ -7191,8 +7194,7 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 		t = G.rc.round_prev;
 		mrg_release(t, false);
 		G.rc.round_prev = G.rc.tmax;
-		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next &&
-		    !G.rc.round_lost)
+		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && !G.rc.round_lost)
 			rd_ckpt(G.rc.round_off, roff + sz, t);
 		G.rc.round_off = roff + sz;
 		G.rc.round_lost = false;
