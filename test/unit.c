@@ -4011,6 +4011,49 @@ static void t_model_lost_one_cpu(void)
 	CHECK_INVARIANTS();
 }
 
+/*
+ * A stream (pipe mode: not scanned first) whose sched_switch was sampled
+ * (perf record -F): after a side-band record, as after a sampled one, the
+ * CPU is unknown, since the switches that followed may have been left
+ * out.  cpu1: 1000 0->300, 2000 300->0, 3000 and 6000 COMM records of
+ * 400 (evidence that 400 ran there then), 9000 500->0.  400 is not
+ * claimed running between its records (it was, 3000 to 6000, where the
+ * truth can have other tasks run).
+ */
+static void t_sampled_stream_sideband(void)
+{
+	static const int sw[][4] = { { 1000, 0, 300 }, { 2000, 300, 0 }, { 9000, 500, 0 } };
+	static uint8_t buf[4096];
+	size_t len = 0;
+
+	CHECK(merge_setup_file(), "setup");
+	G.ev.attr[0].pa.freq = 1;	/* -F: sampled */
+	attr_bind(&G.ev.attr[0]);
+	CHECK(G.ev.sampled, "the attr is not sampled");
+	for (int i = 0; i < 3; i++) {
+		const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = sw[i][1],
+				      .next_pid = sw[i][2], .prev_prio = 120, .next_prio = 120 };
+		uint8_t raw[128];
+		struct smp sm = { .id = 1, .time = sw[i][0], .pid = sw[i][1], .tid = sw[i][1], .cpu = 1, .raw = raw };
+
+		for (int k = 0; i == 2 && k < 2; k++) {	/* side-band records before the last switch */
+			struct smp c = { .id = 1, .time = 3000 + 3000 * k, .pid = 400, .tid = 400, .cpu = 1 };
+
+			len += mk_comm(buf + len, SMP_LIVE, 400, 400, "side", false, &c);
+		}
+		sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+		len += mk_sample(buf + len, SMP_LIVE, &sm);
+	}
+	G.rd.pipe = true;
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	CHECK(file_read(buf, len, false, 2), "read");
+	model_end();
+	CHECK(task_of(400), "task 400 missing");
+	CHECK_TOTAL(400, ST_RUNNING, 0);
+	CHECK(G.n.unrec_all == 0, "%" PRIu64 " events counted left out (freq periods of 0)", G.n.unrec_all);
+}
+
 /* An interrupt record of kind on cpu at t, on top of task tid. */
 static void ev_irq(uint64_t t, int cpu, int tid, int kind, int irq, const char *name)
 {
@@ -5029,6 +5072,7 @@ int main(void)
 	RUN(model_io_overlay);
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
+	RUN(sampled_stream_sideband);
 	RUN(model_irq);
 	RUN(model_migrations);
 	RUN(view_irq);
