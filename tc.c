@@ -123,6 +123,9 @@ enum {
 	PR_COMPRESSED = 81,
 	PR_MAX_USER = 100,
 };
+/* A LOST_SAMPLES record of samples a BPF filter of perf record dropped
+ * (perf 6.5 on; the kernel's header has it since then) */
+#define MISC_LOST_SAMPLES_BPF (1 << 15)
 
 /* perf.data feature bits (tools/perf/util/header.h) */
 enum {
@@ -8253,8 +8256,17 @@ static void out_unrecorded(void)
 	oputs(". To record them all: perf record -c 1 (or -e TRACEPOINT/period=1/)\n", &tc_err);
 }
 
+/* Events lost: what the LOST records said, or the events' own counts
+ * (PERF_FORMAT_LOST: tc's rings, perf record's at its end) where those
+ * are more (losses after a ring's last record have no LOST record). */
+static uint64_t lost_total(void)
+{
+	return G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read;
+}
+
 /* Where events were lost, for the account on stderr: per CPU the count and
- * the span of its LOST records, in seconds from the first event. */
+ * the span of its LOST records, in seconds from the first event; then
+ * what only the events' own counts hold (lost_total). */
 static void out_lost(void)
 {
 	uint64_t t0 = G.m.first ? G.m.first : G.rec.first;
@@ -8265,10 +8277,15 @@ static void out_lost(void)
 
 		if (!l->n)
 			continue;
-		ofmt(&tc_err, "%scpu%d%s %" PRIu64 " between %.3f and %.3f s", sep, c, c < 63 ? "" : " and up", l->n,
-		     l->first > t0 ? (l->first - t0) / 1e9 : 0.0, l->last > t0 ? (l->last - t0) / 1e9 : 0.0);
+		ofmt(&tc_err, "%scpu%d%s %" PRIu64, sep, c, c < 63 ? "" : " and up", l->n);
+		if (l->first)
+			ofmt(&tc_err, " between %.3f and %.3f s", l->first > t0 ? (l->first - t0) / 1e9 : 0.0,
+			     l->last > t0 ? (l->last - t0) / 1e9 : 0.0);
 		sep = ", ";
 	}
+	if (G.n.lost_read > G.n.lost)
+		ofmt(&tc_err, "%s%" PRIu64 " in the events' lost counts without a LOST record, at no known place",
+		     sep, G.n.lost_read - G.n.lost), sep = ", ";
 	if (*sep == ',')
 		oputc(')', &tc_err);
 	if (G.rg.raised_ns || G.rg.raised) {	/* still raised: until the events went off */
@@ -8303,7 +8320,7 @@ static void out_stats(const char *verb, double secs, uint64_t bytes)
 			ofmt(&tc_err, "%s%s %" PRIu64, first ? "" : ", ", ev_names[k], G.n.kind[k]);
 			first = 0;
 		}
-	ofmt(&tc_err, "), lost %" PRIu64, G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read);
+	ofmt(&tc_err, "), lost %" PRIu64, lost_total());
 	out_lost();
 	for (size_t i = 0; i < sizeof(anomalies) / sizeof(anomalies[0]); i++)
 		if (*anomalies[i].v)
@@ -11915,10 +11932,10 @@ static void draw_status(int r)
 				c1 = c;
 		fmt_at(a1, sizeof(a1), c1 >= 0 ? G.n.lostv[c1].last : 0);
 		if (k == 1)
-			SEG(9, "| lost %" PRIu64 " on cpu%d, last at %s ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read,
+			SEG(9, "| lost %" PRIu64 " on cpu%d, last at %s ", lost_total(),
 			    c1, a1);
 		else
-			SEG(9, "| lost %" PRIu64 "%s ", G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read,
+			SEG(9, "| lost %" PRIu64 "%s ", lost_total(),
 			    k > 1 ? " on several CPUs (see ?)" : "");
 	}
 	if (G.z.pid > 0) {
@@ -12039,7 +12056,7 @@ static void draw_help(void)
 	r0 = (G.term.rows - n - 2) / 2;
 	c0 = (G.term.cols - w) / 2;
 	sfmt(cnt[0], sizeof(cnt[0]), "events lost %" PRIu64 ", gaps %" PRIu64,
-	     G.n.lost > G.n.lost_read ? G.n.lost : G.n.lost_read, G.m.gaps);
+	     lost_total(), G.m.gaps);
 	sfmt(cnt[1], sizeof(cnt[1]), "out of order %" PRIu64 ", bad %" PRIu64, G.bad.order,
 	     G.bad.corrupt + G.bad.cpu + G.m.bad_pid + G.bad.id);
 	sfmt(cnt[2], sizeof(cnt[2]), "switch-ins inferred %" PRIu64, G.m.inferred);
@@ -13045,13 +13062,23 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	if (!ri->has_time && !e.time)
 		e.time = t;
 	G.n.kind[e.kind]++;
-	if (e.kind == EV_LOST && e.v > 0) {
+	if (e.kind == EV_LOST && e.v > 0 && type == PERF_RECORD_LOST_SAMPLES && ri->has_time && !ri->time &&
+	    !(g16(r + 4) & MISC_LOST_SAMPLES_BPF)) {
+		/* perf record's lost count of one event, read at its end
+		 * (PERF_FORMAT_LOST, time 0): the losses the LOST records of
+		 * its ring placed, counted again */
+		G.n.lost_read += e.v;
+	} else if (e.kind == EV_LOST && e.v > 0) {
 		struct lostc *l = &G.n.lostv[e.cpu >= 0 && e.cpu < 63 ? e.cpu : 63];
 
 		G.n.lost += e.v;
 		l->n += e.v;
-		l->first = l->first ? l->first : e.time;
-		l->last = e.time;
+		if (type == PERF_RECORD_LOST_SAMPLES && ri->has_time && !ri->time)
+			G.n.lost_read += e.v;	/* a BPF filter's drops: in no LOST record either */
+		if (e.time) {
+			l->first = l->first ? l->first : e.time;
+			l->last = e.time;
+		}
 	}
 	if (G.fl.ntrig)
 		fl_check(&e);
@@ -13612,7 +13639,7 @@ static int run_replay(void)
 	}
 	out_unrecorded();
 	cover_note();
-	if (G.n.lost || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
+	if (lost_total() || G.bad.order || G.bad.corrupt || G.bad.id || G.bad.cpu || G.m.bad_pid ||
 	    G.m.evicted_tasks || G.m.inferred || G.mg.forced || G.n.unrec_all)
 		out_stats("replayed", (now_ns() - t0) / 1e9, 0);
 	return (ret < 0 && !G.rc.cut) || !chained ? 1 : 0;

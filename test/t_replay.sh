@@ -724,6 +724,54 @@ replay_compressed() {
 	fi
 }
 
+# A loss is counted once: perf record (6.0 on) writes at its end, besides
+# its rings' LOST records, each event's own lost count (PERF_FORMAT_LOST)
+# as a LOST_SAMPLES record at time 0, the same losses again (tc said
+# "lost 309808 (cpu0 240609 between 7.505 and 0.000 s, ...)" where perf's
+# LOST records said 154904).  Oracle: perf's dump of the file (perf
+# script -D): tc's total is the LOST records' sum, or the time-0 counts'
+# where those are more, and each CPU's part is its LOST records' sum.
+replay_perf_lost_once() {
+	have_perf || { skip replay_perf_lost_once "perf is not installed"; return; }
+	local want got
+	if ! timeout 120 perf record -q -m 1 "${SCHED_EVENTS[@]}" -a -o "$T/p" -- \
+		perf bench sched messaging -g 2 -l 100 >/dev/null 2>"$T/err"; then
+		fail replay_perf_lost_once "perf record failed: $(head -3 "$T/err")"
+		return
+	fi
+	want=$(perf script -D -i "$T/p" 2>/dev/null | awk '
+	/: PERF_RECORD_LOST: / { n = $NF; sub(/^lost:/, "", n); cpu[$1] += n; placed += n }
+	/: PERF_RECORD_LOST_SAMPLES: / && $2 == 0 { n = $NF; sub(/^:/, "", n); counted += n }
+	END {
+		printf "%d", (placed > counted ? placed : counted)
+		for (c in cpu) printf " cpu%s=%d", c, cpu[c]
+		printf " (counted at the end %d)\n", counted
+	}')
+	if [ "${want%% *}" = 0 ]; then
+		skip replay_perf_lost_once "perf's one-page rings lost nothing here"
+		return
+	fi
+	if ! timeout 60 "$TC_SAN" --replay "$T/p" --summary >/dev/null 2>"$T/sum.err"; then
+		fail replay_perf_lost_once "tc --replay failed: $(head -3 "$T/sum.err")"
+		return
+	fi
+	got=$(sed -n 's/.*, lost \([0-9]*\) (\([^)]*\)).*/\1 \2/p' "$T/sum.err" | awk '{
+		printf "%s", $1
+		for (i = 2; i <= NF; i++) if ($i ~ /^cpu[0-9]+$/) c[substr($i, 4)] = $(i + 1)
+		for (k in c) printf " cpu%s=%d", k, c[k]
+		print ""
+	}')
+	note "perf's dump: lost $want; tc: lost $got"
+	if [ "${got%% *}" != "${want%% *}" ]; then
+		fail replay_perf_lost_once "tc says lost ${got:-nothing}, perf's dump $want: $(tail -1 "$T/sum.err")"
+	elif [ "$(echo "${got#* }" | tr ' ' '\n' | sort | tr '\n' ' ')" != \
+	       "$(echo "${want#* }" | sed 's/ (.*//' | tr ' ' '\n' | sort | tr '\n' ' ')" ]; then
+		fail replay_perf_lost_once "per CPU, tc: ${got#* }, perf's LOST records: ${want#* }"
+	else
+		pass replay_perf_lost_once
+	fi
+}
+
 # A task table of 64 (tc-small) and 300 short-lived processes: the model
 # evicts tasks, says so, and still summarizes.
 replay_evicts_tasks() {
@@ -754,9 +802,9 @@ replay_evicts_tasks() {
 test_class exact replay_timehist_agrees replay_perf_big_rings replay_perf_sched_record
 test_class sensitive replay_three_forms
 test_class cpu bad_input_recording
-test_class busy replay_stdin replay_killed_perf replay_evicts_tasks
+test_class busy replay_stdin replay_killed_perf replay_evicts_tasks replay_perf_lost_once
 test_class quiet replay_compressed
 test_slow 17 bad_input_recording
 kernel_tests bad_input_recording replay_timehist_agrees replay_perf_big_rings \
 	replay_perf_sched_record replay_stdin replay_three_forms \
-	replay_killed_perf replay_compressed replay_evicts_tasks
+	replay_killed_perf replay_compressed replay_evicts_tasks replay_perf_lost_once
