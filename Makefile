@@ -162,6 +162,9 @@ test/unit-san: test/unit.c tc.c
 test/pingpong: test/pingpong.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/pingpong.c
 
+test/schedtruth: test/schedtruth.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/schedtruth.c
+
 # A workload that gives itself a hostile name (escape sequences), for the view tests.
 test/evilname: test/evilname.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/evilname.c
@@ -223,7 +226,7 @@ tc-small: tc.c
 # (the longest builds first, make starts them in this order: unit-san
 # 12 s, tc-san 8.3, unit 6.5, tc 5.7)
 TEST_BINS = $(UNIT:=-san) tc-san $(UNIT) tc tc-small $(TEST_STATIC) test/zoombench test/sim test/mkdata test/pingpong \
-	    test/evilname test/iorw test/slowpty test/chain test/spin test/irqload
+	    test/evilname test/iorw test/slowpty test/chain test/spin test/irqload test/schedtruth
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 test:
@@ -317,5 +320,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/zoombench tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/zoombench test/schedtruth tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -64,6 +64,7 @@ TC=${TC:-$ROOT/tc}
 TC_SAN=${TC_SAN:-$ROOT/tc-san}
 [ -x "$TC_SAN" ] || TC_SAN=$TC
 PINGPONG=$ROOT/test/pingpong
+SCHEDTRUTH=$ROOT/test/schedtruth
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

@@ -52,6 +52,14 @@
 #   truth_overwrite_recorded
 #                      perf record --overwrite inside tc --record (kernel):
 #                      tc says so, not that the kernel left switches out
+#   truth_schedstat    the kernel's own counters (kernel): test/schedtruth's
+#                      children, recorded by tc and by perf record -a, each
+#                      checked against its /proc/PID/schedstat once it
+#                      exited (test/schedtruth.awk): switch-ins equal to
+#                      the times the kernel ran it (at most, after a loss),
+#                      run time at most 5% above, 10% below (runnable
+#                      time is noted beside the kernel's run delay, not
+#                      compared: see test/schedtruth.awk)
 #
 #   Each truth_*_recorded but the sampled one also checks that where tc
 #   claims a state of perf's file, tc's whole recording of the same run
@@ -436,14 +444,54 @@ truth_overwrite_recorded() {
 	recorded_end truth_overwrite_recorded "$why" "$(tail -1 "$T/ow.agree")"
 }
 
+# schedstat_check NAME FILE TRUTH: FILE's summary against the kernel's
+# counters in TRUTH (test/schedtruth.awk), equal switch-ins unless tc's
+# account says it lost events; a failure is added to the caller's out.
+schedstat_check() {
+	local exact=1 res
+	if ! timeout 60 "$TC_SAN" --replay "$2" --summary >"$2.sum" 2>"$2.err"; then
+		out="$out $1: tc --replay failed: $(head -2 "$2.err" | tr '\n' ' ')"
+		return
+	fi
+	grep -q ', lost 0' "$2.err" || exact=0
+	res=$(awk -F'\t' -v exact=$exact -f "$ROOT/test/schedtruth.awk" "$3" "$2.sum")
+	# shellcheck disable=SC2086
+	set -- "$1" $res
+	note "$1: $2 children, switch-ins $3 (the kernel's runs $4), run time up to $5% above the kernel's, $6% below; runnable $7 ms (the kernel's run delay $8 ms)"
+	[ $# -gt 8 ] && out="$out $1:${*:9}"
+	[ "${2:-0}" -ge 2 ] || out="$out $1: no children in the truth"
+}
+
+# The kernel's counters of each task, read once it exited, against tc's
+# claims of recordings of it: the ground truth of a real kernel, beside the
+# simulator's (see schedstat_check).
+truth_schedstat() {
+	local out=
+	[ -r /proc/self/schedstat ] || { skip truth_schedstat "no /proc/PID/schedstat (CONFIG_SCHED_INFO)"; return; }
+	if ! timeout 60 "$TC" --record "$T/tc.data" -- sh -c "$SCHEDTRUTH 8 150 >$T/tc.truth" >/dev/null 2>"$T/tc.err"; then
+		fail truth_schedstat "tc --record failed: $(head -2 "$T/tc.err" | tr '\n' ' ')"
+		return
+	fi
+	schedstat_check "tc --record" "$T/tc.data" "$T/tc.truth"
+	if ! have_perf; then
+		:
+	elif timeout 60 perf record -q -k mono "${SCHED_EVENTS[@]}" -a -o "$T/perf.data" -- \
+		sh -c "$SCHEDTRUTH 8 150 >$T/perf.truth" >/dev/null 2>"$T/perf.err"; then
+		schedstat_check "perf record" "$T/perf.data" "$T/perf.truth"
+	else
+		out="$out perf record failed: $(head -2 "$T/perf.err" | tr '\n' ' ')"
+	fi
+	if [ -n "$out" ]; then fail truth_schedstat "$out"; else pass truth_schedstat; fi
+}
+
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
 test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
-	truth_filter_recorded truth_overwrite_recorded
+	truth_filter_recorded truth_overwrite_recorded truth_schedstat
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
 run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
 kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
-	truth_filter_recorded truth_overwrite_recorded
+	truth_filter_recorded truth_overwrite_recorded truth_schedstat
