@@ -159,10 +159,10 @@ test/unit: test/unit.c tc.c
 test/unit-san: test/unit.c tc.c
 	$(CC) $(TC_CFLAGS) $(SANFLAGS) -DTC_TEST $(LDFLAGS) -o $@ test/unit.c $(LDLIBS)
 
-test/pingpong: test/pingpong.c
+test/pingpong: test/pingpong.c test/xfer.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/pingpong.c
 
-test/schedtruth: test/schedtruth.c
+test/schedtruth: test/schedtruth.c test/xfer.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/schedtruth.c
 
 # A workload that gives itself a hostile name (escape sequences), for the view tests.
@@ -190,7 +190,7 @@ test/ringfloor: test/ringfloor.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/ringfloor.c
 
 # A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
-test/chain: test/chain.c
+test/chain: test/chain.c test/xfer.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
 
 # Synthetic perf.data files for the replay tests.
@@ -253,7 +253,7 @@ cross: tc test/mkdata $(CROSS_BINS)
 # The workloads of the boot test (test/boot.sh), static for the target:
 # pingpong (known switches), spin (a run with no switch, for a flight
 # trigger) and iorw (known I/O calls, for -I).
-cross/%/pingpong: test/pingpong.c
+cross/%/pingpong: test/pingpong.c test/xfer.h
 	@mkdir -p $(@D)
 	$(CROSS_CC) -static -O2 $(TC_WARN) $(EXTRA_CFLAGS) -o $@ test/pingpong.c
 

@@ -14,18 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-
-/* Move one byte; retries on EINTR. Returns 0, or -1 on error or EOF. */
-static int xfer(int fd, int out)
-{
-	char c = 'c';
-	ssize_t n;
-
-	do
-		n = out ? write(fd, &c, 1) : read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
-}
+#include "xfer.h"
 
 /* Wait up to 5 s for pid to sleep (state S in /proc/PID/stat). */
 static int sleeping(pid_t pid)

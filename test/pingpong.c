@@ -18,18 +18,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Move one byte; retries on EINTR. Returns 0, or -1 on error or EOF. */
-static int xfer(int fd, int out)
-{
-	char c = 'p';
-	ssize_t n;
-
-	do
-		n = out ? write(fd, &c, 1) : read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
-}
+#include "xfer.h"
 
 int main(int argc, char **argv)
 {
