@@ -4093,6 +4093,35 @@ static void t_sampled_stream_sideband(void)
 	CHECK(G.n.unrec_all == 0, "%" PRIu64 " events counted left out (freq periods of 0)", G.n.unrec_all);
 }
 
+/*
+ * What is sampled: a frequency (-F); a fixed period only where the samples
+ * have no PERIOD, since with it the kernel records every event, period 1
+ * each (perf record -c 4: every record of period 1, nothing left out).
+ */
+static void t_sampled_attr(void)
+{
+	static const struct { uint64_t freq, period, type; bool sampled; } v[] = {
+		{ 1, 500, PERF_SAMPLE_PERIOD, true },
+		{ 0, 4, PERF_SAMPLE_PERIOD, false },
+		{ 0, 4, 0, true },
+		{ 0, 1, 0, false },
+	};
+
+	CHECK(merge_setup_file(), "setup");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct attr *a = &G.ev.attr[0];
+
+		a->pa.freq = v[i].freq;
+		a->pa.sample_period = v[i].period;
+		a->pa.sample_type = (a->pa.sample_type & ~(uint64_t)PERF_SAMPLE_PERIOD) | v[i].type;
+		G.ev.sampled = false;
+		attr_bind(a);
+		CHECK(a->sampled == v[i].sampled && G.ev.sampled == v[i].sampled,
+		      "case %zu (freq %" PRIu64 ", period %" PRIu64 "): sampled %d", i, v[i].freq, v[i].period,
+		      a->sampled);
+	}
+}
+
 /* An interrupt record of kind on cpu at t, on top of task tid. */
 static void ev_irq(uint64_t t, int cpu, int tid, int kind, int irq, const char *name)
 {
@@ -5113,6 +5142,7 @@ int main(void)
 	RUN(model_lost_middle);
 	RUN(model_lost_one_cpu);
 	RUN(sampled_stream_sideband);
+	RUN(sampled_attr);
 	RUN(model_irq);
 	RUN(model_migrations);
 	RUN(view_irq);
