@@ -2,7 +2,7 @@
 /*
  * mkdata: write a small synthetic perf.data file (file mode) for tc's tests.
  *
- *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag] FILE
+ *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag|lostlate] FILE
  *
  * The file is what `perf record -e sched:... -e power:... -a` would write on
  * a 2-CPU machine (tools/perf/Documentation/perf.data-file-format.txt):
@@ -207,17 +207,48 @@ static const struct sev lag[] = {
 	ROUND,
 };
 
+/* A LOST record read rounds after its loss began, as perf writes a ring
+ * that lost records and then stayed quiet: the kernel writes the LOST
+ * record when the ring next has room and a record comes.  cpu0 loses its
+ * records from 5 (left switched out asleep; the truth: woken and run on
+ * cpu0 meanwhile) to 32; cpu1's rounds go on (right wakes left at 12,
+ * left runs there 13-20).  perf record's end: a LOST_SAMPLES record of
+ * the count (time 0).  left is no sleeper over [5,12). */
+static const struct sev lostlate[] = {
+	SW(1000, 0, 0, 0, 400),
+	SW(5000, 0, 400, 1, 0),
+	SW(1000, 1, 0, 0, 500),
+	ROUND,
+	WK(12000, 1, E_WAKING, 400, 1, 500, 0),
+	SW(13000, 1, 500, 1, 400),
+	ROUND,
+	SW(20000, 1, 400, 1, 0),
+	ROUND,
+	WK(24000, 1, E_WAKING, 500, 1, 0, 0),
+	SW(25000, 1, 0, 0, 500),
+	ROUND,
+	SW(30000, 1, 500, 1, 0),
+	ROUND,
+	LOST(32000, 0, 4),
+	WK(33000, 0, E_WAKING, 400, 0, 0, 0),
+	SW(34000, 0, 0, 0, 400),
+	SW(40000, 0, 400, 1, 0),
+	ROUND,
+};
+
 static const struct scenario {
 	const char *name;
 	const struct task *tasks;
 	const struct sev *ev;
 	size_t n;
+	uint64_t lost_tail;	/* perf record's end: a LOST_SAMPLES of so many, time 0 */
 } scenarios[] = {
-	{ "basic", basic_tasks, basic, sizeof(basic) / sizeof(basic[0]) },
-	{ "power", power_tasks, power, sizeof(power) / sizeof(power[0]) },
-	{ "lost", lost_tasks, lost, sizeof(lost) / sizeof(lost[0]) },
-	{ "hostile", power_tasks, hostile, sizeof(hostile) / sizeof(hostile[0]) },
-	{ "lag", lag_tasks, lag, sizeof(lag) / sizeof(lag[0]) },
+	{ "basic", basic_tasks, basic, sizeof(basic) / sizeof(basic[0]), 0 },
+	{ "power", power_tasks, power, sizeof(power) / sizeof(power[0]), 0 },
+	{ "lost", lost_tasks, lost, sizeof(lost) / sizeof(lost[0]), 0 },
+	{ "hostile", power_tasks, hostile, sizeof(hostile) / sizeof(hostile[0]), 0 },
+	{ "lag", lag_tasks, lag, sizeof(lag) / sizeof(lag[0]), 0 },
+	{ "lostlate", lost_tasks, lostlate, sizeof(lostlate) / sizeof(lostlate[0]), 4 },
 };
 
 /* ---------------------------------------------------------------- output */
@@ -310,6 +341,11 @@ static void data_build(struct buf *d, const struct scenario *sc)
 		pw_hdr(d, PW_R_FINISHED_ROUND, 0, 8);
 		start = i + 1;
 	}
+	if (sc->lost_tail) {
+		pw_hdr(d, 13, 0, 8 + 8 + PW_ID_SIZE);	/* PERF_RECORD_LOST_SAMPLES */
+		p64(d, sc->lost_tail);
+		pw_id_trailer(d, 0, 0, 0, 0, pw_id(TP_SWITCH, 0));
+	}
 }
 
 static void write_file(const char *path, const struct scenario *sc)
@@ -356,7 +392,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag] FILE\n");
+		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag|lostlate] FILE\n");
 		return 2;
 	}
 	write_file(path, sc);

@@ -320,13 +320,43 @@ replay_stdout_full() {
 	fi
 }
 
+# lostlate (mkdata): cpu0 loses its records from 5 ms to 32 ms, and its
+# LOST record comes five rounds later, after cpu1's records of 12-30 were
+# read; the file ends as perf record's does (a LOST_SAMPLES count at time
+# 0), so tc places the LOST records first (rd_lost_tail, rd_lost_rec).
+# left slept at 5 on cpu0 (the truth: woken and run there in the loss):
+# not asleep over [5,12), where perf's merge rule, one round back, claimed
+# it (sleep_ms 7); nor right over [13,24) (its waker may be among the
+# lost); the loss counted once (4), from 0.004 s; the CPUs' own switches
+# stand.
+EXP_LOSTLATE='tid pid comm run_ms runnable_ms sleep_ms blocked_ms io_ms switches wakeups max_delay_ms unknown_ms
+400 400 left 17.000 1.000 0.000 0.000 0.000 3 2 1.000 21.000
+500 500 right 17.000 0.000 0.000 0.000 0.000 2 1 0.000 22.000
+cpu busy_ms idle_ms switches idle_states_ms avg_mhz max_mhz
+0 10.000 1.000 4 - 0 0
+1 24.000 15.000 5 - 0 0'
+
+replay_lost_late() {
+	local got
+	"$MKDATA" --scenario lostlate "$T/f.data" 2>"$T/mk.err" || { fail replay_lost_late "mkdata failed"; return; }
+	timeout 60 "$TC_SAN" --replay "$T/f.data" --summary >"$T/sum" 2>"$T/err"
+	got=$(summary_cols "$T/sum")
+	if [ "$got" != "$EXP_LOSTLATE" ]; then
+		fail replay_lost_late "got (<) vs expected (>): $(diff <(echo "$got") <(echo "$EXP_LOSTLATE") | grep '^[<>]' | tr '\n' ';')"
+	elif ! grep -q ', lost 4 (cpu0 4 between 0.004 and 0.031 s)' "$T/err"; then
+		fail replay_lost_late "the loss is not said once, from where it began: $(tail -1 "$T/err")"
+	else
+		pass replay_lost_late
+	fi
+}
+
 # Concurrency (run.sh): synthetic files, read in moments but for the
 # static build's comparison.
 test_class quiet replay_basic replay_basic_be replay_basic_long4 replay_basic_be_long4 \
-	replay_power replay_lost mkdata_perf_reads replay_stdout_full
+	replay_power replay_lost replay_lost_late mkdata_perf_reads replay_stdout_full
 test_class cpu static_same
 run_tests replay_basic replay_basic_be replay_basic_long4 replay_basic_be_long4 \
-	replay_power replay_lost mkdata_perf_reads static_same replay_stdout_full
+	replay_power replay_lost replay_lost_late mkdata_perf_reads static_same replay_stdout_full
 
 # ---------------------------------------------------------------- bad input
 

@@ -1688,12 +1688,14 @@ static void t_merge_file_side_band(void)
 }
 
 /* A record really out of order: older than one released at an earlier
- * round.  It is counted, and passed on where it is read. */
+ * round (two back: a record a round late is in time).  It is counted, and
+ * passed on where it is read. */
 static void t_merge_file_late(void)
 {
 	static const struct frec f[] = {
 		{ 's', 0, 100, 1 }, { 's', 1, 200, 2 }, { 'r', 0, 0, 0 },
-		{ 's', 0, 300, 3 }, { 'r', 0, 0, 0 },	/* releases up to 200 */
+		{ 's', 0, 300, 3 }, { 'r', 0, 0, 0 },
+		{ 's', 0, 350, 6 }, { 'r', 0, 0, 0 },	/* releases up to 200 */
 		{ 's', 1, 150, 4 }, { 's', 1, 400, 5 }, { 'r', 0, 0, 0 },
 	};
 	static uint8_t buf[4096];
@@ -1703,8 +1705,8 @@ static void t_merge_file_late(void)
 
 	CHECK(merge_setup_file() && file_read(buf, len, true, 2), "setup");
 	k = out_lines(&pos, ot, oc, oid, 8);
-	CHECK(k == 5 && oid[0] == 1 && oid[1] == 2 && oid[2] == 4 && oid[3] == 3 && oid[4] == 5,
-	      "%d records, order %d %d %d %d %d", k, oid[0], oid[1], oid[2], oid[3], oid[4]);
+	CHECK(k == 6 && oid[0] == 1 && oid[1] == 2 && oid[2] == 4 && oid[3] == 3 && oid[4] == 6 && oid[5] == 5,
+	      "%d records, order %d %d %d %d %d %d", k, oid[0], oid[1], oid[2], oid[3], oid[4], oid[5]);
 	CHECK(ot[2] == 150, "the late record was re-stamped: %" PRIu64, ot[2]);
 	CHECK(G.bad.order == 1, "out_of_order %" PRIu64, G.bad.order);
 }
