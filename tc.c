@@ -7651,8 +7651,8 @@ static void rd_lost_scan(void)
 
 /* Does the file end as perf record (6.0 on) ends one whose rings lost
  * events: a FINISHED_ROUND, then LOST_SAMPLES records (each event's lost
- * count, PERF_FORMAT_LOST) up to the data's end?  Then rd_unrec_scan
- * places its LOST records first.  Read in the last 64 KiB of the data, at
+ * count, PERF_FORMAT_LOST) up to the data's end?  Then its LOST records
+ * are placed first (rd_lost_scan, or rd_unrec_scan's pass).  Read in the last 64 KiB of the data, at
  * 8-byte steps back from its end (perf's records are 8-byte multiples). */
 static bool rd_lost_tail(void)
 {
@@ -8457,8 +8457,8 @@ static uint64_t lost_total(void)
 
 /* Where events were lost, for the account on stderr: per CPU the count and
  * the span from where its first loss began to its last LOST record, in
- * seconds from the first event; then
- * what only the events' own counts hold (lost_total). */
+ * seconds from the first event; then what only the events' own counts
+ * hold (lost_total). */
 static void out_lost(void)
 {
 	uint64_t t0 = G.m.first ? G.m.first : G.rec.first;
