@@ -696,7 +696,7 @@ static struct {
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time, */
 		uint64_t *scan_last;	/* ... per CPU its last record's time (rd_lost_rec) */
-		bool lost_scanned;	/* rd_unrec_scan placed the LOST records (model_pre) */
+		bool lost_scanned;	/* a scan placed the LOST records (rd_lost_rec, model_pre) */
 		bool *unrec_moved;	/* ... and whether its period has moved (freq) */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
 		bool overwrite;		/* perf record --overwrite (rd_cmdline): see model_cover */
@@ -6912,6 +6912,19 @@ static bool rd_type_ok(uint32_t type)
 	return (type >= 1 && type < 32) || (type >= PR_HEADER_ATTR && type < PR_MAX_USER);
 }
 
+/* The next record of the pass, complete in the buffer at G.rc.pos (*sz
+ * its size; the caller moves past it), or NULL at the data's end or at a
+ * record no file can hold: the scans' walk (rd_lost_scan, rp_scan). */
+static const uint8_t *rd_rec(size_t *sz)
+{
+	if (!rd_fill(8))
+		return NULL;
+	*sz = g16(G.rc.buf + G.rc.pos + 6);
+	if (*sz < 8 || !rd_type_ok(g32(G.rc.buf + G.rc.pos)) || !rd_fill(*sz))
+		return NULL;
+	return G.rc.buf + G.rc.pos;
+}
+
 /* Note (once) that the merge queues are full, and release their oldest
  * record early; false if they hold none. */
 static bool rd_forced(void)
@@ -7625,23 +7638,15 @@ static void rd_lost_scan(void)
 {
 	struct rd_pass mainp = { 0 };
 	char msg[160];
+	struct rinfo ri;
+	size_t sz;
 
 	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
-	while (rd_fill(8)) {
-		const uint8_t *r = G.rc.buf + G.rc.pos;
-		uint32_t type = g32(r);
-		size_t sz = g16(r + 6);
-		struct rinfo ri;
-
-		if (sz < 8 || !rd_type_ok(type) || !rd_fill(sz))
-			break;	/* (the replay's pass says so) */
-		r = G.rc.buf + G.rc.pos;
-		G.rc.pos += sz;
-		if (type < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
+	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz)	/* (a broken record: the replay says) */
+		if (g32(r) < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
 			rd_lost_rec(r, &ri);
-	}
 	rd_pass_close(&mainp);
 	rd_unrec_sorted();
 	mem_free(G.rd.scan_last);
@@ -7795,14 +7800,12 @@ static bool rp_table_whole(void)
  * and G.rec.last get the sample times); returns its end offset. */
 static uint64_t rp_scan(int *nrec)
 {
-	while (rd_fill(8)) {
-		const uint8_t *r = G.rc.buf + G.rc.pos;
-		size_t sz = g16(r + 6);
+	const uint8_t *r;
+	size_t sz;
+
+	while ((r = rd_rec(&sz)) && !(sz % 8) && g32(r) != PR_HEADER_TRACING_DATA) {
 		struct rinfo ri;
 
-		if (sz < 8 || sz % 8 || !rd_type_ok(g32(r)) || g32(r) == PR_HEADER_TRACING_DATA || !rd_fill(sz))
-			break;
-		r = G.rc.buf + G.rc.pos;
 		if (g32(r) == PERF_RECORD_SAMPLE && rec_info(r, sz, &ri) == 0 && ri.has_time) {
 			if (!G.rec.first || ri.time < G.rec.first)
 				G.rec.first = ri.time;
@@ -13227,14 +13230,16 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	struct rinfo tmp;
 	struct ev e;
 	uint32_t type = g32(r);
+	bool at_end;
 
 	if (G.rd.saving) {	/* a pass of its own (the save key's, rd_unrec_scan's): the model stays */
 		if (!G.rd.scanning)
 			rd_save_rec(r, n, ri);
-		else if (ri && type == PERF_RECORD_SAMPLE && ri->attr >= 0)
-			rd_unrec_rec(ri), rd_lost_rec(r, ri);
-		else if (ri)
+		else if (ri) {
+			if (type == PERF_RECORD_SAMPLE && ri->attr >= 0)
+				rd_unrec_rec(ri);
 			rd_lost_rec(r, ri);
+		}
 		return;
 	}
 	if (G.rec.fd >= 0)
@@ -13263,8 +13268,8 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 	if (!ri->has_time && !e.time)
 		e.time = t;
 	G.n.kind[e.kind]++;
-	if (e.kind == EV_LOST && e.v > 0 && type == PERF_RECORD_LOST_SAMPLES && ri->has_time && !ri->time &&
-	    !(g16(r + 4) & MISC_LOST_SAMPLES_BPF)) {
+	at_end = type == PERF_RECORD_LOST_SAMPLES && ri->has_time && !ri->time;	/* perf record's end counts */
+	if (e.kind == EV_LOST && e.v > 0 && at_end && !(g16(r + 4) & MISC_LOST_SAMPLES_BPF)) {
 		/* perf record's lost count of one event, read at its end
 		 * (PERF_FORMAT_LOST, time 0): the losses the LOST records of
 		 * its ring placed, counted again; with --switch-output, those
@@ -13275,7 +13280,7 @@ static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri)
 
 		G.n.lost += e.v;
 		l->n += e.v;
-		if (type == PERF_RECORD_LOST_SAMPLES && ri->has_time && !ri->time)
+		if (at_end)
 			G.n.lost_read += e.v;	/* a BPF filter's drops: in no LOST record either */
 		if (e.time) {	/* from where the first loss began: its CPU's last record */
 			uint64_t from = G.m.task && e.cpu >= 0 && e.cpu < G.m.ncpu && G.m.cpu[e.cpu].last_t &&
