@@ -3821,6 +3821,13 @@ static void t_lost_counted_once(void)
 	CHECK(lost_total() == 12 && G.n.lost == 9 && G.n.lostv[0].n == 2 && G.n.lostv[0].first == 0,
 	      "BPF filter: lost %" PRIu64 ", placed %" PRIu64 ", cpu0 %" PRIu64 " from %" PRIu64
 	      " (want 12, 9, 2, 0: no time)", lost_total(), G.n.lost, G.n.lostv[0].n, G.n.lostv[0].first);
+	G.rd.switch_output = true;	/* one file of a session: its end counts are the session's */
+	e.h.misc = 0;
+	e.lost = 50;
+	emit((const uint8_t *)&e, sizeof(e), 2000, NULL);
+	CHECK(lost_total() == 12 && G.n.lost_session == 50,
+	      "--switch-output: lost %" PRIu64 ", the session's %" PRIu64 " (want 12, 50)", lost_total(),
+	      G.n.lost_session);
 	for (int i = 0; i < 2; i++)
 		G.ev.attr[i].ids = NULL;
 }
@@ -5023,6 +5030,8 @@ static void t_cmdline_part(void)
 		{ "perf record -C 0-3 -e sched:*", PART_ALL },	/* every CPU of 4 */
 		{ "perf record -C 0,2 -e sched:*", PART_CPUS },
 		{ "tc --record f.data -C 0-3 -- sleep 1", PART_ALL },
+		{ "perf record -a --switch-output=1s -e sched:*", PART_ALL },
+		{ "perf record -a --switch-output -e sched:*", PART_ALL },
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -5046,6 +5055,8 @@ static void t_cmdline_part(void)
 		CHECK(G.rd.part == c[i].part, "%s: part %d, want %d", c[i].line, G.rd.part, c[i].part);
 		CHECK(G.rd.overwrite == (strstr(c[i].line, "overwrite") != NULL), "%s: overwrite %d", c[i].line,
 		      G.rd.overwrite);
+		CHECK(G.rd.switch_output == (strstr(c[i].line, "switch-output") != NULL), "%s: switch_output %d",
+		      c[i].line, G.rd.switch_output);
 	}
 	{	/* a last string of length 0 at the end: not read past */
 		uint8_t *b = malloc(8);
