@@ -207,6 +207,10 @@ test/sim: test/sim.c test/perfdata.h
 sim: tc test/sim
 	test/sim run --tc ./tc --seeds $(SEEDS)
 
+# make bench's clock: a command's wall time from its fork, CPU and peak RSS.
+test/runtime: test/runtime.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/runtime.c
+
 # Zoom to exact in the replay view: timed (make bench), and read from a
 # checkpoint against read from the start (make test).
 test/zoombench: test/zoombench.c tc.c
@@ -276,7 +280,7 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/zoombench test/irqload test/spin test/ringfloor
+bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench_irq.sh
@@ -320,5 +324,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/zoombench test/schedtruth tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/runtime test/zoombench test/schedtruth tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -6604,6 +6604,11 @@ static void cover_note(void)
 		note("recorded %s: only %s are known; record %s for all", part_word(part), known[part],
 		     part == PART_TASKS ? "with -a" : part == PART_CPUS ? "without -C" :
 		     G.rd.no_switch ? "with -e sched:sched_switch" : "without --filter");
+	if (G.opt.summary && part == PART_NONE && G.rd.no_switch)	/* the counts of what was left out */
+		note("--summary's switches column is 0: no switch was recorded");
+	else if (G.opt.summary && (part == PART_RUNS || part == PART_NONE))
+		note("--summary's %s only the recorded ones: a task may have had more",
+		     part == PART_RUNS ? "wakeups column counts" : "switches and wakeups columns count");
 	if (G.rd.overwrite)
 		note("recorded with rings that overwrite (--overwrite): each CPU's records begin and end at times "
 		     "of their own; a task not running is unknown while any CPU's are missing");

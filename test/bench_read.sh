@@ -31,7 +31,7 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "bench_read: skipped: perf is not installed"
 	exit 0
 fi
-[ -x ./tc ] || { echo "bench_read: ./tc is not built"; exit 1; }
+[ -x ./tc ] && [ -x ./test/runtime ] || { echo "bench_read: ./tc or test/runtime is not built (make bench builds them)"; exit 1; }
 
 T=$(mktemp -d /tmp/tc-bread.XXXXXX)
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -102,10 +102,11 @@ done
 # rounds FILE: RUNS rounds, each timing tc --replay FILE --summary, perf
 # sched timehist -s -i FILE and cat FILE in turn (alternating: a change of
 # the machine's load hits all three alike), the file in page cache. Wall
-# time from the shell's clock (us); CPU (user+sys) and peak RSS from GNU
-# time. $T/tc, $T/th, $T/cat get the medians "wall_s cpu_s maxrss_kib".
+# time from the fork to the command's end, its CPU (user+sys) and peak RSS
+# (test/runtime: no shell's or GNU time's start in the figures). $T/tc,
+# $T/th, $T/cat get the medians "wall_s cpu_s maxrss_kib".
 rounds() {
-	local f=$1 i c a b
+	local f=$1 i c
 	cat "$f" >/dev/null
 	: >"$T/r.tc"; : >"$T/r.th"; : >"$T/r.cat"
 	for i in $(seq "$RUNS"); do
@@ -115,15 +116,7 @@ rounds() {
 			th) set -- perf sched timehist -s -i "$f" ;;
 			cat) set -- cat "$f" ;;
 			esac
-			a=${EPOCHREALTIME/./}
-			if [ -x /usr/bin/time ]; then
-				/usr/bin/time -f '%U %S %M' -o "$T/t" "$@" >/dev/null 2>"$T/$c.err"
-			else
-				"$@" >/dev/null 2>"$T/$c.err"
-				echo 0 0 0 >"$T/t"
-			fi
-			b=${EPOCHREALTIME/./}
-			echo "$(( b - a )) $(tail -1 "$T/t")" >>"$T/r.$c"
+			./test/runtime "$@" >/dev/null 2>"$T/$c.err" 3>>"$T/r.$c"
 		done
 	done
 	for c in tc th cat; do
@@ -135,7 +128,6 @@ rounds() {
 		END { print med(w, NR), med(u, NR), med(r, NR) }' "$T/r.$c" >"$T/$c"
 	done
 }
-[ -x /usr/bin/time ] || echo "(no /usr/bin/time: CPU time and peak RSS not measured)"
 
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
 nsev() { awk -v s="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.0f", s * 1e9 / n; else print "-" }'; }
@@ -209,10 +201,8 @@ if [ -n "${BENCH_BIG:-}" ]; then
 		cat "$big" >/dev/null
 		: >"$T/r.tc"; : >"$T/r.cat"
 		for i in 1 2 3; do
-			a=${EPOCHREALTIME/./}; ./tc --replay "$big" --summary >/dev/null 2>&1; b=${EPOCHREALTIME/./}
-			echo $(( b - a )) >>"$T/r.tc"
-			a=${EPOCHREALTIME/./}; cat "$big" >/dev/null; b=${EPOCHREALTIME/./}
-			echo $(( b - a )) >>"$T/r.cat"
+			./test/runtime ./tc --replay "$big" --summary >/dev/null 2>&1 3>>"$T/r.tc"
+			./test/runtime cat "$big" >/dev/null 3>>"$T/r.cat"
 		done
 		tw=$(sort -n "$T/r.tc" | sed -n 2p | awk '{ print $1 / 1e6 }')
 		cw=$(sort -n "$T/r.cat" | sed -n 2p | awk '{ print $1 / 1e6 }')

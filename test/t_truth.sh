@@ -408,7 +408,8 @@ truth_cpus_recorded() {
 # init's left out), tc claims each task's runs and no other task state;
 # on sched_switch (the switches from idle left out), it claims no run, no
 # CPU's task, no idle state. No run longer than system-wide; stderr says
-# what the filter left unknown.
+# what the filter left unknown, and that the counts of what it filtered
+# (switches, wakeups) are lower bounds.
 truth_filter_recorded() {
 	local why ev=() e
 	have_perf || { skip truth_filter_recorded "perf is not installed"; return; }
@@ -420,6 +421,8 @@ truth_filter_recorded() {
 	why=$(awk '$3 > $5 * 1.001 + 0.01 * ($4 + 1) { printf "%s %s runs %s ms, %s ms system-wide; ", $1, $2, $3, $5 }
 		$2 == "pingpong" && $3 > 0 { n++ } END { if (!n) print "no pingpong run" }' "$T/fw.join" | head -c 400)
 	grep -q 'recorded with --filter on wakeups' "$T/fw.err" || why+="no word of the wakeups' filter: $(head -c 200 "$T/fw.err"); "
+	grep -q "summary's wakeups column counts only the recorded ones" "$T/fw.err" ||
+		why+="the wakeups column not said to be a lower bound; "
 	timeout 120 "$TC" --replay "$T/fw.data" --states >"$T/fw.states" 2>/dev/null
 	why+=$(awk '$1 == "task" && $3 != "running" && $3 != "unknown" && $3 != "dead" { n++; l = $0 }
 		END { if (n) printf "wakeups filtered: %d task states claimed: %s; ", n, l }' "$T/fw.states")
@@ -427,6 +430,8 @@ truth_filter_recorded() {
 	nested_perf truth_filter_recorded fs -a -e sched:sched_switch --filter 'prev_pid != 0' "${SCHED_EVENTS[@]:2}" ||
 		return
 	grep -q 'recorded with --filter on switches' "$T/fs.err" || why+="no word of sched_switch's filter: $(head -c 200 "$T/fs.err"); "
+	grep -q "summary's switches and wakeups columns count only the recorded ones" "$T/fs.err" ||
+		why+="the switches column not said to be a lower bound; "
 	timeout 120 "$TC" --replay "$T/fs.data" --states >"$T/fs.states" 2>/dev/null
 	why+=$(awk '($1 == "task" && $3 != "unknown" && $3 != "dead") || ($1 == "cpu" && $3 != -1) { n++; l = $0 }
 		END { if (n) printf "switches filtered: %d states claimed: %s; ", n, l }' "$T/fs.states")
@@ -451,6 +456,8 @@ truth_noswitch_recorded() {
 	grep -q 'recorded without sched_switch: .*record with -e sched:sched_switch' "$T/ns.err" ||
 		why+="no word of the missing sched_switch: $(head -c 200 "$T/ns.err"); "
 	grep -q 'the kernel left switches out' "$T/ns.err" && why+="the missing switches put on the kernel; "
+	grep -q "summary's switches column is 0: no switch was recorded" "$T/ns.err" ||
+		why+="the switches column's 0 not explained; "
 	timeout 120 "$TC" --replay "$T/ns.data" --states >"$T/ns.states" 2>/dev/null
 	why+=$(awk '($1 == "task" && $3 != "unknown" && $3 != "dead") || ($1 == "cpu" && $3 != -1) { n++; l = $0 }
 		END { if (n) printf "no sched_switch: %d states claimed: %s; ", n, l }' "$T/ns.states")
