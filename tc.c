@@ -7644,14 +7644,36 @@ static void rd_lost_scan(void)
 	struct rd_pass mainp = { 0 };
 	char msg[160];
 	struct rinfo ri;
-	size_t sz;
+	size_t sz, need = 0;
+	uint16_t pt = 0, pc = 0;
+	uint64_t *last;
 
-	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
+	for (int a = 0; a < G.ev.nattr; a++) {	/* TIME and CPU at one place in every attr's samples? */
+		const struct attr *at = &G.ev.attr[a];
+
+		if (!at->fixed || !at->pos_time || !at->pos_cpu || (a && (at->pos_time != pt || at->pos_cpu != pc))) {
+			pt = 0;
+			break;
+		}
+		pt = at->pos_time;
+		pc = at->pos_cpu;
+		need = (size_t)(pt > pc ? pt : pc) + 8;
+	}
+	last = G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
-	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz)	/* (a broken record: the replay says) */
-		if (g32(r) < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
+	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz) {	/* (a broken record: the replay says) */
+		uint32_t type = g32(r), c;
+		uint64_t t;
+
+		if (pt && !G.ev.swap && type == PERF_RECORD_SAMPLE && sz >= need) {
+			/* rd_lost_rec of a sample, without its attr looked up */
+			if ((c = ld32(r + pc, false)) < (uint32_t)G.m.ncpu && (t = ld64(r + pt, false)) > last[c])
+				last[c] = t;
+		} else if (type < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0) {
 			rd_lost_rec(r, &ri);
+		}
+	}
 	rd_pass_close(&mainp);
 	rd_unrec_sorted();
 	mem_free(G.rd.scan_last);
