@@ -3087,7 +3087,7 @@ static __attribute__((noinline)) struct task *task_add(int tid, uint64_t time, b
 
 /* The task tid, created (unknown, seen at time) if new; NULL for a tid
  * out of range or 0 (the idle tasks, which CPU rows account). */
-static struct task *task_get(int tid, uint64_t time, bool *created)
+HOT struct task *task_get(int tid, uint64_t time, bool *created)
 {
 	struct task *t;
 
