@@ -3915,14 +3915,74 @@ static bool model_end_cut(int c)
 	return G.m.overwrite || (cur && (cur->exited || cur->since > G.m.cpu[c].tp_last));
 }
 
-/* Close every open state at the last event (end of a replay or summary).
+/*
+ * perf record turns its events off CPU by CPU at its end (it moves to each
+ * CPU in turn to do it, so that its switch-in there is about the CPU's
+ * last record): on each CPU a file of perf's ends at another time (cpu0
+ * 0.2 to 4 ms before cpu1 in 21 recordings here), and after the first
+ * CPU's end what that CPU did is not recorded, a wakeup done there or a
+ * run.  tc's own files end on every CPU at once (pe_enable).  The first
+ * end of a CPU not idle at it (an idle one's tracepoints may have gone off
+ * any time after its last record; perf's switch-in makes none idle), if
+ * it is before the last record, else 0; 0 for tc's files and per task
+ * (its events go off per task, not per CPU).
+ */
+static uint64_t model_end_off(void)
+{
+	uint64_t off = 0;
+	int n = 0;
+
+	if (G.rd.sorted || !G.opt.replay_path || G.m.part == PART_TASKS)
+		return 0;
+	for (int c = 0; c < G.m.ncpu; c++) {
+		const struct cpu *cp = &G.m.cpu[c];
+
+		n += cp->traced;
+		if (cp->traced && cp->cur != 0 && (!off || cp->tp_last < off))
+			off = cp->tp_last;
+	}
+	return n > 1 && off < G.m.last ? off : 0;
+}
+
+/* The CPUs went off one by one from off (model_end_off): a task not running
+ * is unknown from then on (a CPU that was off may have woken or run it),
+ * and a CPU's run ends at its own end. */
+static void model_end_offs(uint64_t off)
+{
+	for (int i = 0; i < G.m.ntask; i++) {
+		struct task *p = &G.m.task[i];
+
+		if (p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED)
+			task_unknown(p, off > p->since ? off : p->since, UNK_AUX(UNK_UNTRACED, 0));
+	}
+	for (int c = 0; c < G.m.ncpu; c++) {
+		struct cpu *cp = &G.m.cpu[c];
+		struct task *cur = cpu_running(c);
+		uint64_t end = cp->tp_last;
+
+		if (!cp->traced || end >= G.m.last)
+			continue;
+		if (cur) {
+			task_unknown(cur, end > cur->since ? end : cur->since, UNK_AUX(UNK_UNTRACED, 0));
+			cur->run_cpu = -1;
+		}
+		if (cp->cur >= 0)
+			cpu_unknown(c, end > cp->since ? end : cp->since, UNK_AUX(UNK_UNTRACED, 0));
+	}
+}
+
+/* Close every open state at the last event (end of a replay or summary;
+ * data_end: the data's end, not where a pass stopped).
  * A CPU that may have left idle without a word (model_end_idle), or whose
  * running task's run does not last to the end (model_end_cut), may run a
  * woken task: what it ran ends at its last record, and a task still queued
- * on it is unknown since it was woken.  With rings that overwrite, a CPU's
- * idle state and frequency end at its last record too. */
-static void model_end(void)
+ * on it is unknown since it was woken.  With rings that overwrite, or
+ * CPUs that went off one by one (model_end_offs), a CPU's idle state and
+ * frequency end at its last record too. */
+static void model_end(bool data_end)
 {
+	uint64_t off = data_end ? model_end_off() : 0;
+
 	for (int i = 0; i < G.m.ntask; i++) {
 		struct task *p = &G.m.task[i];
 
@@ -3933,11 +3993,13 @@ static void model_end(void)
 	for (int c = 0; c < G.m.ncpu; c++)
 		if ((model_end_idle(c) && G.m.cpu[c].cur == 0) || model_end_cut(c))
 			model_end_cur(c);
+	if (off)
+		model_end_offs(off);
 	for (int i = 0; i < G.m.ntask; i++)
 		task_set(&G.m.task[i], G.m.task[i].state, G.m.last);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *cp = &G.m.cpu[c];
-		bool cut = G.m.overwrite && cp->last_t;	/* its ring paused after its last record */
+		bool cut = (G.m.overwrite || (off && cp->traced && cp->tp_last < G.m.last)) && cp->last_t;
 
 		irq_close(c, G.m.last);
 		cpu_set(c, cp->cur, G.m.last);
@@ -11005,7 +11067,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 		if (lim < G.rc.next_t)
 			lim = G.rc.next_t;	/* over time without events at once */
 	}
-	model_end();
+	model_end(ret == 0 && !G.z.full);
 	h->head = G.ib.head;
 	h->chunk = G.ib.chunk;
 	h->floor = G.ib.floor;
@@ -13861,11 +13923,11 @@ static int run_replay(void)
 	if ((G.opt.summary || G.opt.states) && !rd_useful(G.opt.replay_path))
 		return 1;
 	if (G.opt.states && G.m.task) {
-		model_end();
+		model_end(true);
 		out_states_totals(&tc_out);
 	}
 	if (G.opt.summary && G.m.task) {
-		model_end();
+		model_end(true);
 		out_summary(&tc_out);
 		if (G.opt.latency)
 			out_latency(&tc_out);

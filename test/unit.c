@@ -3239,7 +3239,7 @@ static void t_model_pause_gaps(void)
 	CHECK(G.m.cpu[0].cur == -1 && G.m.cpu[1].cur == -1, "CPUs not unknown in the gap");
 	ev_switch(8000, 0, 100, 1, 0);
 	ev_switch(9000, 1, 200, 0, 300);
-	model_end();
+	model_end(true);
 
 	CHECK_TOTAL(100, ST_RUNNING, 2000);	/* 1000..3000, not ..5000 */
 	CHECK_TOTAL(100, ST_UNKNOWN, 5000);	/* 3000..8000 */
@@ -3265,6 +3265,46 @@ static void t_model_pause_gaps(void)
 	      "task 100 at 8500 not sleeping");
 }
 
+/* perf record's end: its events go off CPU by CPU (model_end_off), cpu0
+ * here at its last record (5000), cpu1 at 8000: from 5000 a task not
+ * running is unknown (a wakeup on cpu0 would not be recorded) and cpu0's
+ * run ends there; tc's own files (sorted) end on every CPU at once, and a
+ * pass that stopped before the data's end changes nothing. */
+static void t_model_end_off(void)
+{
+	for (int k = 0; k < 3; k++) {
+		g_reset();
+		G.opt.replay_path = "perf.data";
+		G.rd.sorted = k == 1;
+		G.m.ncpu = 2;
+		model_init(2, 64, 65536);
+		ev_switch(1000, 0, 0, 0, 100);
+		ev_switch(1500, 1, 0, 0, 200);
+		ev_switch(2000, 1, 200, 1, 300);	/* 200 sleeps */
+		ev_switch(5000, 0, 100, 1, 400);	/* cpu0's last record: 100 sleeps, 400 runs */
+		ev_switch(8000, 1, 300, 0, 500);	/* cpu1's: 300 preempted */
+		model_end(k != 2);
+		if (k == 0) {
+			CHECK_TOTAL(200, ST_SLEEPING, 3000);	/* 2000..5000 */
+			CHECK_TOTAL(200, ST_UNKNOWN, 3000);	/* 5000..8000 */
+			CHECK_TOTAL(100, ST_SLEEPING, 0);
+			CHECK_TOTAL(100, ST_UNKNOWN, 3000);
+			CHECK_TOTAL(400, ST_RUNNING, 0);	/* cpu0 ended at 5000 */
+			CHECK_TOTAL(400, ST_UNKNOWN, 3000);
+			CHECK_TOTAL(300, ST_RUNNING, 6000);	/* cpu1's: to its end */
+			CHECK(task_of(400)->unk_aux == UNK_AUX(UNK_UNTRACED, 0) &&
+			      task_of(200)->unk_aux == UNK_AUX(UNK_UNTRACED, 0), "unknown at the end, but not as untraced");
+			CHECK(G.m.cpu[0].busy == 4000, "cpu0 busy %" PRIu64 ", want 4000 (1000..5000)", G.m.cpu[0].busy);
+			CHECK(G.m.missing_out == 0, "%" PRIu64 " missing switch-outs counted at the end", G.m.missing_out);
+		} else {
+			CHECK_TOTAL(200, ST_SLEEPING, 6000);
+			CHECK_TOTAL(100, ST_SLEEPING, 3000);
+			CHECK_TOTAL(400, ST_RUNNING, 3000);
+			CHECK_TOTAL(200, ST_UNKNOWN, 0);
+		}
+	}
+}
+
 /* A gap of lost events between events: same rule. */
 static void t_model_lost_gap(void)
 {
@@ -3274,7 +3314,7 @@ static void t_model_lost_gap(void)
 	ev_switch(2000, 0, 100, 0, 200);	/* 100 preempted: runnable */
 	ev_lost(4000, 17);
 	ev_switch(7000, 0, 200, 1, 100);
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(100, ST_RUNNING, 1000);
 	CHECK_TOTAL(100, ST_RUNNABLE, 0);	/* closed at 2000 */
 	CHECK_TOTAL(100, ST_UNKNOWN, 5000);	/* 2000..7000 */
@@ -3360,7 +3400,7 @@ static void t_model_idle_bounds(void)
 	      "second entry: [%" PRIu64 ", %" PRIu64 ") state %d, now %" PRId64, v->start, v->end,
 	      v->state, c->cstate);
 	ev_switch(5500, 0, 100, 1, 0);
-	model_end();		/* the open idle state closes at the last event */
+	model_end(true);		/* the open idle state closes at the last event */
 	CHECK(ival_get(c->last_cival, -2, v), "the idle interval was lost");
 	CHECK(v->start == 5000 && v->end == 5500 && v->state == 3, "at the end: [%" PRIu64 ", %"
 	      PRIu64 ") state %d", v->start, v->end, v->state);
@@ -3505,7 +3545,7 @@ static void t_model_missing_out(void)
 	ev_sample(4100, 1, 300, -1, false, 0);
 	ev_switch(4500, 0, 0, 0, 300);
 	ev_switch(5000, 0, 300, 1, 0);
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(100, ST_RUNNING, 500);	/* 1000..1500, its last sample */
 	CHECK_TOTAL(100, ST_UNKNOWN, 3500);	/* 1500..5000 */
 	CHECK_TOTAL(200, ST_RUNNING, 1000);
@@ -3560,7 +3600,7 @@ static void t_model_missing_in(void)
 	ev_wake(5001, EV_WAKEUP, 1, 7, 300, 0);
 	ev_switch(6000, 0, 300, 1, 0);
 	ev_switch(7000, 1, 7, 1, 0);
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(300, ST_RUNNING, 0);
 	CHECK_TOTAL(300, ST_UNKNOWN, 1000);
 	CHECK_TOTAL(300, ST_SLEEPING, 1000);
@@ -3595,7 +3635,7 @@ static void t_model_first_prev(void)
 	ev_switch(4000, 0, 300, 1, 0);		/* 200's switch-out and 300's switch-in lost */
 	ev_switch(5000, 0, 0, 0, 400);
 	ev_switch(6000, 0, 500, 1, 0);		/* 500 first seen as prev, no sample */
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(100, ST_RUNNING, 500);
 	/* idle from its sample at 2000 to 3000, and 4000..5000 */
 	CHECK(G.m.cpu[0].idle == 1000 + 1000, "cpu0 idle %" PRIu64, G.m.cpu[0].idle);
@@ -3686,7 +3726,7 @@ static void t_model_end_unsaid(void)
 	w.time = 12000;
 	w.a = 40;
 	model_event(&w);
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(30, ST_RUNNABLE, 0);		/* CPU 1 may have run it */
 	p = task_of(10);
 	CHECK(p->total[ST_RUNNING] == 4000 && p->missing_out == 1, "exited: ran %" PRIu64 " (want 4000), missing_out %u",
@@ -3713,7 +3753,7 @@ static void t_model_end_untraced(void)
 	ev_switch(2000, 0, 10, 0, 20);			/* 10 preempted: the last tracepoint */
 	model_event(&f);				/* 10 forks on CPU 0 at 5000 */
 	model_event(&x);				/* the last record, at 8000 */
-	model_end();
+	model_end(true);
 	p = task_of(10);
 	CHECK(p->total[ST_RUNNING] == 1000, "10 ran %" PRIu64 " ns, want 1000 (not 3000 more after its FORK)",
 	      p->total[ST_RUNNING]);
@@ -3901,7 +3941,7 @@ static void t_model_early_waking(void)
 	CHECK(p->wakeups == 1 && p->waker == 9, "only wakeup: wakeups %u waker %d", p->wakeups, p->waker);
 	ev_wake(t += 100, EV_WAKING, 1, 9, 200, 0);
 	CHECK(task_of(200)->wakeups == 1, "only waking: wakeups %u", task_of(200)->wakeups);
-	model_end();
+	model_end(true);
 	CHECK_INVARIANTS();
 }
 
@@ -3931,7 +3971,7 @@ static void io_seq(bool io)
 	ev_wake(2700, EV_WAKING, 1, 9, 100, 0);
 	ev_switch(2900, 1, 9, 0, 100);
 	ev_switch(3000, 1, 100, 1, 9);
-	model_end();
+	model_end(true);
 }
 
 /*
@@ -4021,7 +4061,7 @@ static void t_model_lost_middle(void)
 	 * not known (its switch-in may be in the gap) */
 	ev_switch(4600, 1, 400, 1, 0);
 	CHECK_TOTAL(400, ST_RUNNING, 0);
-	model_end();
+	model_end(true);
 	CHECK(G.m.inferred == 0 && G.m.missing_out == 0 && missing_ns() == 0,
 	      "inferred %" PRIu64 " missing_out %" PRIu64 " unknown %" PRIu64, G.m.inferred, G.m.missing_out,
 	      missing_ns());
@@ -4048,7 +4088,7 @@ static void t_model_lost_one_cpu(void)
 	ev_sample(5000, 0, 100, -1, false, 0);
 	model_event(&lost);
 	ev_switch(9000, 0, 100, 1, 0);
-	model_end();
+	model_end(true);
 	CHECK_TOTAL(100, ST_RUNNING, 8000);	/* cpu0 is complete */
 	CHECK_TOTAL(200, ST_RUNNING, 1000);	/* to cpu1's newest record */
 	CHECK(task_of(200)->total[ST_UNKNOWN] >= 6000 && task_of(200)->lost_gaps == 1 &&
@@ -4096,7 +4136,7 @@ static void t_sampled_stream_sideband(void)
 	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
 	CHECK(file_read(buf, len, false, 2), "read");
-	model_end();
+	model_end(true);
 	CHECK(task_of(400), "task 400 missing");
 	CHECK_TOTAL(400, ST_RUNNING, 0);
 	CHECK(G.n.unrec_all == 0, "%" PRIu64 " events counted left out (freq periods of 0)", G.n.unrec_all);
@@ -4176,7 +4216,7 @@ static void t_model_irq(void)
 	}
 	ev_switch(10000, 0, 0, 0, 100);
 	ev_switch(11000, 1, 0, 0, 7);
-	model_end();
+	model_end(true);
 	c = &G.m.cpu[0];
 	CHECK(c->irq_ns == 500 + 100 + 100 && c->softirq_ns == 1000 - 100, "cpu0 irq %" PRIu64 " softirq %" PRIu64,
 	      c->irq_ns, c->softirq_ns);
@@ -4218,7 +4258,7 @@ static void t_model_migrations(void)
 
 		model_event(&e);
 	}
-	model_end();
+	model_end(true);
 	CHECK(task_of(200)->migrations == 2 && task_of(100)->migrations == 0, "migrations 200: %u, 100: %u",
 	      task_of(200)->migrations, task_of(100)->migrations);
 	CHECK(task_of(200)->cpu == 0, "200 queued on cpu%d, want cpu0", task_of(200)->cpu);
@@ -5138,6 +5178,7 @@ int main(void)
 	RUN(view_fmt_at);
 	RUN(view_axis_digits);
 	RUN(model_pause_gaps);
+	RUN(model_end_off);
 	RUN(model_lost_gap);
 	RUN(model_states);
 	RUN(model_idle_bounds);
