@@ -11070,7 +11070,7 @@ static void __attribute__((noreturn)) rd_history_child(struct zheads *h, uint64_
 		if (lim < G.rc.next_t)
 			lim = G.rc.next_t;	/* over time without events at once */
 	}
-	model_end(ret == 0 && !G.z.full);
+	model_end(ret != 1 && !G.z.full);	/* (-1: a broken record ends the data) */
 	h->head = G.ib.head;
 	h->chunk = G.ib.chunk;
 	h->floor = G.ib.floor;
