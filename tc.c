@@ -338,6 +338,8 @@ struct cpu {
 	uint64_t hirq_since, sirq_since, sirq_nested;
 	uint64_t irq_ns, softirq_ns;
 	uint64_t last_qival;	/* interrupt row: state irq, or -1 - vector; aux its irq_stat slot */
+	int sw_next;		/* its last sched_switch: the task switched in, at sw_t (model_end_off) */
+	uint64_t sw_t;
 };
 
 /* -Q: count, time and longest of one IRQ or softirq vector on one CPU. */
@@ -3575,6 +3577,8 @@ static void model_switch(const struct ev *e, uint64_t t)
 	struct cpu *cp = &G.m.cpu[c];
 	struct task *p = task_get(e->a, t, NULL), *n;
 
+	cp->sw_next = e->b;
+	cp->sw_t = t;
 	if (p) {
 		task_name(p, e->comm);
 		p->ctx = true;
@@ -3916,30 +3920,34 @@ static bool model_end_cut(int c)
 }
 
 /*
- * perf record turns its events off CPU by CPU at its end (it moves to each
- * CPU in turn to do it, so that its switch-in there is about the CPU's
- * last record): on each CPU a file of perf's ends at another time (cpu0
- * 0.2 to 4 ms before cpu1 in 21 recordings here), and after the first
- * CPU's end what that CPU did is not recorded, a wakeup done there or a
- * run.  tc's own files end on every CPU at once (pe_enable).  The first
- * end of a CPU not idle at it (an idle one's tracepoints may have gone off
- * any time after its last record; perf's switch-in makes none idle), if
- * it is before the last record, else 0; 0 for tc's files and per task
- * (its events go off per task, not per CPU).
+ * perf record turns its events off CPU by CPU at its end: it moves to each
+ * CPU in turn and turns that CPU's off there, so every CPU's last switch
+ * is to it (or it ran there already).  A file of perf's thus ends on each
+ * CPU at another time (cpu0 0.2 to 4 ms before cpu1 in 21 recordings
+ * here), and after a CPU's events went off what it did is not recorded,
+ * a wakeup done there or a run.  Where every CPU's last switch switched
+ * in one task (perf, the recorder: a task can run on one CPU only, so
+ * the switches out of it were not recorded), the first of those switches
+ * (no CPU went off before it), if before the last record; else 0, as for
+ * tc's own files (its events stop on every CPU at once, pe_enable) and
+ * per task (its events go off per task).
  */
 static uint64_t model_end_off(void)
 {
 	uint64_t off = 0;
-	int n = 0;
+	int n = 0, r = 0;
 
 	if (G.rd.sorted || !G.opt.replay_path || G.m.part == PART_TASKS)
 		return 0;
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *cp = &G.m.cpu[c];
 
-		n += cp->traced;
-		if (cp->traced && cp->cur != 0 && (!off || cp->tp_last < off))
-			off = cp->tp_last;
+		if (!cp->traced)
+			continue;
+		if (!cp->sw_t || cp->sw_next <= 0 || (n++ && cp->sw_next != r))
+			return 0;
+		r = cp->sw_next;
+		off = !off || cp->sw_t < off ? cp->sw_t : off;
 	}
 	return n > 1 && off < G.m.last ? off : 0;
 }
