@@ -706,6 +706,7 @@ static struct {
 		bool switch_output;	/* perf record --switch-output (rd_cmdline): one file of a
 					 * session, whose last has the session's lost counts */
 		uint64_t *tp_last;	/* ... per CPU its last tracepoint record's time (rd_unrec_scan; 0: none) */
+		uint64_t end_off;	/* perf record's end, read first (rd_end_tail): G.m.ow_end */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
 		uint64_t feat_bits;	/* valid features below bit 64 */
@@ -6917,6 +6918,7 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 static void rd_unrec_scan(void);
 static bool rd_lost_tail(void);
 static void rd_lost_scan(void);
+static uint64_t rd_end_tail(void);
 
 /* What the recording's events cover (G.rd.part, above model_evidence),
  * into a model just begun.  With rings that overwrite (perf record
@@ -6940,6 +6942,8 @@ static void model_cover(void)
 		}
 	if (G.rd.overwrite && !G.rd.tp_last)
 		G.m.ow_end = 1;	/* a stream: where the CPUs' records end is not known */
+	else if (!G.rd.overwrite && G.rd.end_off)
+		G.m.ow_end = G.rd.end_off;	/* perf record's end: the first CPU's (rd_end_tail) */
 }
 
 /* A recording of tracepoints tc uses but not of sched_switch (perf record
@@ -6974,6 +6978,7 @@ static void rd_queues(void)
 		rd_unrec_scan();	/* (the LOST records too) */
 	else if (rd_lost_tail())
 		rd_lost_scan();
+	G.rd.end_off = rd_end_tail();
 	rd_no_switch();
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
@@ -7752,6 +7757,76 @@ static void rd_lost_scan(void)
 	mem_free(G.rd.scan_last);
 	G.rd.scan_last = NULL;
 	G.rd.lost_scanned = true;
+}
+
+/* Do the records of b from o on end exactly at its n bytes, each of a
+ * type and size a file can hold? */
+static bool rd_tail_parses(const uint8_t *b, uint64_t o, uint64_t n)
+{
+	while (o + 8 <= n) {
+		size_t sz = g16(b + o + 6);
+
+		if (sz < 8 || sz % 8 || !rd_type_ok(g32(b + o)) || sz > n - o)
+			return false;
+		o += sz;
+	}
+	return o == n;
+}
+
+/*
+ * perf record's end (model_end_off), found before the replay so that the
+ * model applies it as it goes (model_cover: G.m.ow_end, from which a task
+ * not running is unknown, also where later records of the CPUs still on
+ * would close its state).  The data's last MiB is read from its first
+ * FINISHED_ROUND whose records parse to the end (a round as large as
+ * that: nothing found, the end rule alone applies); each CPU's last
+ * sched_switch there.  Where every CPU with one switched in the same task,
+ * and two or more did: the first of those switches; else 0.
+ */
+static uint64_t rd_end_tail(void)
+{
+	uint64_t dlen = G.rd.end - G.rd.data_off, n = dlen < (1 << 20) ? dlen : 1 << 20, off = 0, p;
+	uint64_t *t;
+	int *next, r = 0, ncpu = 0;
+	uint8_t *b;
+
+	if (G.rd.sorted || G.rd.pipe || G.rd.part == PART_TASKS || G.rd.fsize == UINT64_MAX ||
+	    G.rd.end > G.rd.fsize || n < 16 || dlen % 8)
+		return 0;
+	b = xcalloc(1, n);
+	if (rd_pread(b, n, G.rd.end - n) < 0)
+		n = 0;
+	for (p = 0; p + 8 <= n; p += 8)
+		if (g32(b + p) == PR_FINISHED_ROUND && g16(b + p + 6) == 8 && rd_tail_parses(b, p, n))
+			break;
+	t = xcalloc(G.m.ncpu, sizeof(*t));
+	next = xcalloc(G.m.ncpu, sizeof(*next));
+	for (size_t sz; p + 8 <= n; p += sz) {
+		struct rinfo ri;
+		struct ev e;
+
+		sz = g16(b + p + 6);
+		if (g32(b + p) == PERF_RECORD_SAMPLE && rec_info(b + p, sz, &ri) == 0 && ri.cpu >= 0 &&
+		    ri.cpu < G.m.ncpu && ri.has_time && ev_decode(b + p, &ri, &e) > 0 && e.kind == EV_SWITCH &&
+		    ri.time >= t[ri.cpu]) {
+			t[ri.cpu] = ri.time;
+			next[ri.cpu] = e.b;
+		}
+	}
+	for (int c = 0; c < G.m.ncpu; c++) {
+		if (!t[c])
+			continue;
+		if (next[c] <= 0 || (ncpu++ && next[c] != r)) {
+			ncpu = 0;
+			break;
+		}
+		r = next[c];
+		off = !off || t[c] < off ? t[c] : off;
+	}
+	mem_free(b);
+	mem_free(t);
+	mem_free(next);
+	return ncpu > 1 ? off : 0;
 }
 
 /* Does the file end as perf record (6.0 on) ends one whose rings lost

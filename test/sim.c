@@ -52,7 +52,10 @@
  * tracepoints start 1 to 40 ms after the side-band records: one CPU, at
  * times two); all (a mix); sampled (the tracepoints sampled, as perf
  * record -F makes them: of each tracepoint's events on a CPU one in a
- * period of 1 to 8 is recorded, with the period in its PERIOD field).
+ * period of 1 to 8 is recorded, with the period in its PERIOD field);
+ * perf_end (the run ends as perf record ends one: a recorder task moves
+ * to each CPU in turn and turns its events off there, and the CPUs
+ * already off go on unrecorded: sim_perf_end).
  *
  * check: every interval tc claims (task, cpu and cstate lines) is compared
  * with the truth: wrong ns are claimed ns where the truth differs (the
@@ -269,7 +272,9 @@ static struct sim {
 	struct task task[MAXTASK];
 	struct rec *rec;
 	size_t nrec, caprec;
+	uint64_t off[MAXCPU];		/* perf_end: when each CPU's events went off */
 } S;
+static int perf_end;			/* sim_run ends as perf record does (sim_perf_end) */
 
 static struct task *tk(int tid)
 {
@@ -810,6 +815,56 @@ static void sim_params(int seed, int *ncpu, int *ntask, int *steps)
 
 /* Run the schedule of seed: the records in S.rec, the truth in S.task
  * and S.cpu. */
+/*
+ * perf record's end (--damage perf_end): the recorder, a sleeping task, is
+ * woken on cpu0 and moves to each CPU in turn (as perf does to turn each
+ * CPU's events off there: evlist__disable with affinity), switched in
+ * there, out of idle or preempting its task; a little later it turns the
+ * CPU's events off (S.off: the records after it are left out) and leaves
+ * for the next CPU, runnable and on no queue meanwhile (w2), its switch-out
+ * not recorded.  Between two CPUs the others go on: wakeups, runs and
+ * sleeps on CPUs already off are in the truth only.  After the last CPU
+ * it sleeps.
+ */
+static void sim_perf_end(void)
+{
+	struct task *r = pick_sleeper();
+	struct rec *w;
+
+	if (!r) {	/* no task to be the recorder: the events stay on */
+		for (int c = 0; c < S.ncpu; c++)
+			S.off[c] = UINT64_MAX;
+		return;
+	}
+	w = emit(0, K_WAKING, IRQS_OFF);
+	w->a = r->tid;
+	w->b = 0;
+	snprintf(w->s1, sizeof(w->s1), "%s", r->comm);
+	t_set(r, T_RUNNABLE, -1, w->t);
+	w = emit(0, K_WAKEUP, IRQS_OFF);
+	w->a = r->tid;
+	w->b = 0;
+	snprintf(w->s1, sizeof(w->s1), "%s", r->comm);
+	for (int c = 0; c < S.ncpu; c++) {
+		S.now += 20 + rnd(&S.rs, 2000);
+		r->cpu = c;
+		rq_add(c, r->tid);
+		if (S.cpu[c].cur && tk(S.cpu[c].cur)->exiting)
+			do_exit(c);	/* (an exiting task's last switch first) */
+		sw(c, S.cpu[c].cur ? 0x100 : 0, r->tid, T_RUNNABLE);
+		S.now += 10 + rnd(&S.rs, 300);
+		S.off[c] = S.now;	/* its events go off */
+		S.now += 5 + rnd(&S.rs, 100);
+		r->w2 = 1;
+		sw(c, c + 1 < S.ncpu ? 0 : 1, pick_next(c), c + 1 < S.ncpu ? T_RUNNABLE : T_SLEEP);
+		r->w2 = 0;
+		for (int k = rnd(&S.rs, 6); k > 0; k--) {
+			S.now += 50 + rnd(&S.rs, 500);
+			step(rnd(&S.rs, S.ncpu));
+		}
+	}
+}
+
 static void sim_run(int seed, int ncpu, int ntask, int steps)
 {
 	for (int c = 0; c < MAXCPU; c++)
@@ -870,6 +925,8 @@ static void sim_run(int seed, int ncpu, int ntask, int steps)
 		S.now += 300 + rnd(&S.rs, 20000);
 		step(rnd(&S.rs, S.ncpu));
 	}
+	if (perf_end)
+		sim_perf_end();
 	S.end = S.now + 1000;
 	for (int i = 0; i < S.ntask; i++)
 		t_set(&S.task[i], S.task[i].st, -1, S.end);
@@ -950,9 +1007,10 @@ static void sim_selfcheck(void)
 /* ---------------------------------------------------------------- damage */
 
 enum { D_NONE, D_IDLE_OUT, D_SWITCH_OUT, D_LOST, D_GAP, D_LATE, D_WINDOW, D_SIDEBAND, D_ALL, D_SAMPLED,
-       D_PERTASK, D_CPUS, D_FILTER, D_OVERWRITE, D_N };
+       D_PERTASK, D_CPUS, D_FILTER, D_OVERWRITE, D_PERF_END, D_N };
 static const char *const dnames[D_N] = { "none", "idle_out", "switch_out", "lost", "gap", "late",
-					 "window", "sideband_early", "all", "sampled", "pertask", "cpus", "filter", "overwrite" };
+					 "window", "sideband_early", "all", "sampled", "pertask", "cpus", "filter", "overwrite",
+					 "perf_end" };
 
 static struct dmg {
 	uint64_t rs;
@@ -1150,6 +1208,22 @@ static void d_overwrite(void)
 	ivs_add(&D.w, from, S.end, 0, -1);
 	d_say(" overwrite: the CPUs' records begin from %" PRIu64 " to %" PRIu64 " and end from %" PRIu64 ";",
 	      S.start, until, from);
+}
+
+/* perf record's end (sim_perf_end): each CPU's records after its events
+ * went off are left out. */
+static void d_perf_end(void)
+{
+	uint64_t from = S.end;
+
+	for (size_t i = 0; i < S.nrec; i++)
+		if (S.rec[i].t > S.off[S.rec[i].cpu])
+			D.drop[i] = 1;
+	for (int c = 0; c < S.ncpu; c++)
+		from = S.off[c] < from ? S.off[c] : from;
+	if (from < S.end)
+		ivs_add(&D.w, from, S.end, 0, -1);
+	d_say(" perf_end: the CPUs' events off from %" PRIu64 " to %" PRIu64 ";", from, S.off[S.ncpu - 1]);
 }
 
 static void d_sideband(void)
@@ -1402,6 +1476,7 @@ static void damage(int kind, int nround, const int *round)
 	case D_CPUS: d_cpus(); break;
 	case D_FILTER: d_filter(); break;
 	case D_OVERWRITE: d_overwrite(); break;
+	case D_PERF_END: d_perf_end(); break;
 	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
@@ -1636,6 +1711,7 @@ static void gen(int seed, int ncpu, int ntask, int steps, int kind, int be, int 
 	char tpath[4096];
 	int nround, *round;
 
+	perf_end = kind == D_PERF_END;
 	sim_run(seed, ncpu, ntask, steps);
 	sim_selfcheck();
 	round = rounds(&nround);
@@ -2378,7 +2454,7 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 		for (int ki = rotate ? seed % nk : 0; ki < (rotate ? seed % nk + 1 : nk); ki++) {
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
 			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS &&
-				     kind != D_FILTER && kind != D_OVERWRITE, rc, nv;
+				     kind != D_FILTER && kind != D_OVERWRITE && kind != D_PERF_END, rc, nv;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2563,7 +2639,8 @@ static int usage(void)
 		"       sim events --seed N [gen's options] [--tid T] [--from NS] [--to NS]\n"
 		"       sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND...]] [--show N]\n"
 		"               [--keep DIR] [--rotate] [--quiet]\n"
-		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus filter overwrite\n");
+		"damage kinds: none idle_out switch_out lost gap late window sideband_early all sampled pertask cpus filter overwrite\n"
+		"              perf_end\n");
 	return 2;
 }
 
@@ -2658,6 +2735,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "events")) {
 		int nround, *round;
 
+		perf_end = kind == D_PERF_END;
 		sim_run(seed, ncpu, ntask, steps);
 		round = rounds(&nround);
 		damage(kind, nround, round);

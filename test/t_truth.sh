@@ -86,10 +86,11 @@ truth_sim() {
 	# cut from a longer run, tracepoints sampled (their PERIOD says how
 	# many events each record stands for), a recording per task (perf
 	# record without -a), one of some CPUs (perf record -C), one with
-	# tracepoint filters (--filter), rings that overwrite (--overwrite):
-	# tc claims nothing false, to the ns
+	# tracepoint filters (--filter), rings that overwrite (--overwrite),
+	# perf record's end (its events off CPU by CPU, the CPUs already off
+	# going on unrecorded): tc claims nothing false, to the ns
 	TMPDIR=$T timeout 600 "$SIM" run --tc "$TC" --seeds "${TRUTH_SEEDS:-300}" --rotate --quiet --show 3 \
-		--damage none,idle_out,window,sampled,pertask,cpus,filter,overwrite >"$T/run.out" 2>&1
+		--damage none,idle_out,window,sampled,pertask,cpus,filter,overwrite,perf_end >"$T/run.out" 2>&1
 	case $? in
 	0) ;;
 	1) bad="tc claims states the truth contradicts, or breaks an invariant (make sim for all)"
