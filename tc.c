@@ -7778,9 +7778,9 @@ static bool rd_tail_parses(const uint8_t *b, uint64_t o, uint64_t n)
  * model applies it as it goes (model_cover: G.m.ow_end, from which a task
  * not running is unknown, also where later records of the CPUs still on
  * would close its state).  The data's last MiB is read from its first
- * FINISHED_ROUND whose records parse to the end (a round as large as
- * that: nothing found, the end rule alone applies); each CPU's last
- * sched_switch there.  Where every CPU with one switched in the same task,
+ * FINISHED_ROUND whose records parse to the end (from its start if that
+ * is all of it; a round as large as that: nothing found, the end rule
+ * alone applies); each CPU's last sched_switch there.  Where every CPU with one switched in the same task,
  * and two or more did: the first of those switches; else 0.
  */
 static uint64_t rd_end_tail(void)
@@ -7796,7 +7796,7 @@ static uint64_t rd_end_tail(void)
 	b = xcalloc(1, n);
 	if (rd_pread(b, n, G.rd.end - n) < 0)
 		n = 0;
-	for (p = 0; p + 8 <= n; p += 8)
+	for (p = 0; p + 8 <= n && !(p == 0 && n == dlen && rd_tail_parses(b, 0, n)); p += 8)	/* (all: from its start) */
 		if (g32(b + p) == PR_FINISHED_ROUND && g16(b + p + 6) == 8 && rd_tail_parses(b, p, n))
 			break;
 	t = xcalloc(G.m.ncpu, sizeof(*t));

@@ -847,10 +847,10 @@ static void sim_perf_end(void)
 	snprintf(w->s1, sizeof(w->s1), "%s", r->comm);
 	for (int c = 0; c < S.ncpu; c++) {
 		S.now += 20 + rnd(&S.rs, 2000);
-		r->cpu = c;
-		rq_add(c, r->tid);
 		if (S.cpu[c].cur && tk(S.cpu[c].cur)->exiting)
 			do_exit(c);	/* (an exiting task's last switch first) */
+		r->cpu = c;
+		rq_add(c, r->tid);
 		sw(c, S.cpu[c].cur ? 0x100 : 0, r->tid, T_RUNNABLE);
 		S.now += 10 + rnd(&S.rs, 300);
 		S.off[c] = S.now;	/* its events go off */
