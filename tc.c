@@ -7780,8 +7780,9 @@ static bool rd_tail_parses(const uint8_t *b, uint64_t o, uint64_t n)
  * would close its state).  The data's last MiB is read from its first
  * FINISHED_ROUND whose records parse to the end (from its start if that
  * is all of it; a round as large as that: nothing found, the end rule
- * alone applies); each CPU's last sched_switch there.  Where every CPU with one switched in the same task,
- * and two or more did: the first of those switches; else 0.
+ * alone applies); each CPU's last sched_switch there.  Where every CPU
+ * with one switched in the same task, and two or more did: the first of
+ * those switches; else 0.
  */
 static uint64_t rd_end_tail(void)
 {
