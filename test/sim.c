@@ -813,8 +813,6 @@ static void sim_params(int seed, int *ncpu, int *ntask, int *steps)
 		*steps = 1000 + 100 * *ncpu + rnd(&s, 2000);
 }
 
-/* Run the schedule of seed: the records in S.rec, the truth in S.task
- * and S.cpu. */
 /*
  * perf record's end (--damage perf_end): the recorder, a sleeping task, is
  * woken on cpu0 and moves to each CPU in turn (as perf does to turn each
@@ -865,6 +863,8 @@ static void sim_perf_end(void)
 	}
 }
 
+/* Run the schedule of seed: the records in S.rec, the truth in S.task
+ * and S.cpu. */
 static void sim_run(int seed, int ncpu, int ntask, int steps)
 {
 	for (int c = 0; c < MAXCPU; c++)
@@ -1221,8 +1221,11 @@ static void d_perf_end(void)
 			D.drop[i] = 1;
 	for (int c = 0; c < S.ncpu; c++)
 		from = S.off[c] < from ? S.off[c] : from;
-	if (from < S.end)
-		ivs_add(&D.w, from, S.end, 0, -1);
+	if (from >= S.end) {
+		d_say(" perf_end: no task to be the recorder, the events stay on;");
+		return;
+	}
+	ivs_add(&D.w, from, S.end, 0, -1);
 	d_say(" perf_end: the CPUs' events off from %" PRIu64 " to %" PRIu64 ";", from, S.off[S.ncpu - 1]);
 }
 
