@@ -3920,6 +3920,18 @@ static bool model_end_cut(int c)
 	return G.m.overwrite || (cur && (cur->exited || cur->since > G.m.cpu[c].tp_last));
 }
 
+/* One CPU's last switch (at t, to task next) into perf record's end
+ * signature (model_end_off, rd_end_tail): *n CPUs so far, all to task *r,
+ * the first at *off.  False where it breaks it (idle, or another task). */
+static bool end_sig(uint64_t t, int next, uint64_t *off, int *r, int *n)
+{
+	if (next <= 0 || ((*n)++ && next != *r))
+		return false;
+	*r = next;
+	*off = !*off || t < *off ? t : *off;
+	return true;
+}
+
 /*
  * perf record turns its events off CPU by CPU at its end: it moves to each
  * CPU in turn and turns that CPU's off there, so every CPU's last switch
@@ -3943,12 +3955,8 @@ static uint64_t model_end_off(void)
 	for (int c = 0; c < G.m.ncpu; c++) {
 		const struct cpu *cp = &G.m.cpu[c];
 
-		if (!cp->traced)
-			continue;
-		if (!cp->sw_t || cp->sw_next <= 0 || (n++ && cp->sw_next != r))
+		if (cp->traced && (!cp->sw_t || !end_sig(cp->sw_t, cp->sw_next, &off, &r, &n)))
 			return 0;
-		r = cp->sw_next;
-		off = !off || cp->sw_t < off ? cp->sw_t : off;
 	}
 	return n > 1 && off < G.m.last ? off : 0;
 }
@@ -6916,9 +6924,10 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 }
 
 static void rd_unrec_scan(void);
-static bool rd_lost_tail(void);
+static uint8_t *rd_tail(uint64_t *n);
+static bool rd_lost_tail(const uint8_t *tail, uint64_t tn);
 static void rd_lost_scan(void);
-static uint64_t rd_end_tail(void);
+static uint64_t rd_end_tail(const uint8_t *b, uint64_t n);
 
 /* What the recording's events cover (G.rd.part, above model_evidence),
  * into a model just begun.  With rings that overwrite (perf record
@@ -6967,6 +6976,9 @@ static void rd_no_switch(void)
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
+	uint64_t tn;
+	uint8_t *tail;
+
 	G.m.ncpu = G.rd.nrcpus > 0 && G.rd.nrcpus <= MAX_CPUS ? G.rd.nrcpus : 0;
 	if (!G.m.ncpu) {
 		pe_cpus();
@@ -6974,11 +6986,13 @@ static void rd_queues(void)
 	}
 	if (G.rd.pipe)
 		rd_bind(true);
+	tail = rd_tail(&tn);
 	if ((G.ev.sampled || G.rd.overwrite) && !G.rd.pipe)
 		rd_unrec_scan();	/* (the LOST records too) */
-	else if (rd_lost_tail())
+	else if (rd_lost_tail(tail, tn))
 		rd_lost_scan();
-	G.rd.end_off = rd_end_tail();
+	G.rd.end_off = rd_end_tail(tail, tn);
+	mem_free(tail);
 	rd_no_switch();
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
@@ -7777,26 +7791,21 @@ static bool rd_tail_parses(const uint8_t *b, uint64_t o, uint64_t n)
  * perf record's end (model_end_off), found before the replay so that the
  * model applies it as it goes (model_cover: G.m.ow_end, from which a task
  * not running is unknown, also where later records of the CPUs still on
- * would close its state).  The data's last MiB is read from its first
- * FINISHED_ROUND whose records parse to the end (from its start if that
- * is all of it; a round as large as that: nothing found, the end rule
- * alone applies); each CPU's last sched_switch there.  Where every CPU
- * with one switched in the same task, and two or more did: the first of
- * those switches; else 0.
+ * would close its state).  The data's last MiB (b, n bytes: rd_tail) is
+ * read from its first FINISHED_ROUND whose records parse to the end (from
+ * its start if that is all of it; a round as large as that: nothing
+ * found, the end rule alone applies); each CPU's last sched_switch there.
+ * Where every CPU with one switched in the same task, and two or more
+ * did: the first of those switches; else 0.
  */
-static uint64_t rd_end_tail(void)
+static uint64_t rd_end_tail(const uint8_t *b, uint64_t n)
 {
-	uint64_t dlen = G.rd.end - G.rd.data_off, n = dlen < (1 << 20) ? dlen : 1 << 20, off = 0, p;
+	uint64_t dlen = G.rd.end - G.rd.data_off, off = 0, p;
 	uint64_t *t;
 	int *next, r = 0, ncpu = 0;
-	uint8_t *b;
 
-	if (G.rd.sorted || G.rd.pipe || G.rd.part == PART_TASKS || G.rd.fsize == UINT64_MAX ||
-	    G.rd.end > G.rd.fsize || n < 16 || dlen % 8)
+	if (!b || G.rd.part == PART_TASKS || dlen % 8)
 		return 0;
-	b = xcalloc(1, n);
-	if (rd_pread(b, n, G.rd.end - n) < 0)
-		n = 0;
 	for (p = 0; p + 8 <= n && !(p == 0 && n == dlen && rd_tail_parses(b, 0, n)); p += 8)	/* (all: from its start) */
 		if (g32(b + p) == PR_FINISHED_ROUND && g16(b + p + 6) == 8 && rd_tail_parses(b, p, n))
 			break;
@@ -7814,40 +7823,53 @@ static uint64_t rd_end_tail(void)
 			next[ri.cpu] = e.b;
 		}
 	}
-	for (int c = 0; c < G.m.ncpu; c++) {
-		if (!t[c])
-			continue;
-		if (next[c] <= 0 || (ncpu++ && next[c] != r)) {
+	for (int c = 0; c < G.m.ncpu; c++)
+		if (t[c] && !end_sig(t[c], next[c], &off, &r, &ncpu)) {
 			ncpu = 0;
 			break;
 		}
-		r = next[c];
-		off = !off || t[c] < off ? t[c] : off;
-	}
-	mem_free(b);
 	mem_free(t);
 	mem_free(next);
 	return ncpu > 1 ? off : 0;
 }
 
+/* The data's last MiB or less (*n bytes) of a recording tc did not
+ * write, read as a file (rd_lost_tail and rd_end_tail look there); NULL
+ * (*n 0) for tc's files, a stream, a cut file, or less than 16 bytes. */
+static uint8_t *rd_tail(uint64_t *n)
+{
+	uint64_t dlen = G.rd.end - G.rd.data_off;
+	uint8_t *b;
+
+	*n = dlen < (1 << 20) ? dlen : 1 << 20;
+	if (G.rd.sorted || G.rd.pipe || G.rd.fsize == UINT64_MAX || G.rd.end > G.rd.fsize || *n < 16) {
+		*n = 0;
+		return NULL;
+	}
+	b = xcalloc(1, *n);
+	if (rd_pread(b, *n, G.rd.end - *n) < 0) {
+		mem_free(b);
+		*n = 0;
+		return NULL;
+	}
+	return b;
+}
+
 /* Does the file end as perf record (6.0 on) ends one whose rings lost
  * events: a FINISHED_ROUND, then LOST_SAMPLES records (each event's lost
  * count, PERF_FORMAT_LOST) up to the data's end?  Then its LOST records
- * are placed first (rd_lost_scan, or rd_unrec_scan's pass).  Read in the last 64 KiB of the data, at
- * 8-byte steps back from its end (perf's records are 8-byte multiples). */
-static bool rd_lost_tail(void)
+ * are placed first (rd_lost_scan, or rd_unrec_scan's pass).  Read in the
+ * last 64 KiB of the data (of rd_tail's tn bytes at tail), at 8-byte steps
+ * back from its end (perf's records are 8-byte multiples). */
+static bool rd_lost_tail(const uint8_t *tail, uint64_t tn)
 {
-	uint64_t dlen = G.rd.end - G.rd.data_off, n = dlen < (64 << 10) ? dlen : 64 << 10;
-	uint8_t *b;
+	uint64_t n = tn < (64 << 10) ? tn : 64 << 10;
+	const uint8_t *b;
 	bool found = false;
 
-	if (G.rd.sorted || G.rd.pipe || G.rd.fsize == UINT64_MAX || G.rd.end > G.rd.fsize || n < 16 || n % 8)
+	if (!tail || n < 16 || n % 8)
 		return false;
-	b = xcalloc(1, n);
-	if (rd_pread(b, n, G.rd.end - n) < 0) {
-		mem_free(b);
-		return false;
-	}
+	b = tail + tn - n;
 	for (int64_t p = (int64_t)n - 16; !found && p >= 0; p -= 8) {
 		uint64_t o = (uint64_t)p + 8;
 
@@ -7857,7 +7879,6 @@ static bool rd_lost_tail(void)
 			o += g16(b + o + 6);
 		found = o == n && o > (uint64_t)p + 8;
 	}
-	mem_free(b);
 	return found;
 }
 
