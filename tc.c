@@ -595,8 +595,9 @@ static struct {
 		struct mq *q;		/* ncpu + 1 queues: the last for records without a CPU */
 		int nq;
 		int *heap, nheap;	/* the non-empty queues, a min-heap by oldest record */
-		struct qrun *run;	/* a file's: its runs, a min-heap by head */
-		int nrun, crun;		/* ... in it, room */
+		struct qrun *run;	/* a file's: its runs (crun slots) */
+		int *rheap, nrun, crun;	/* ... the slots of nrun, a min-heap by head */
+		int *rfree, nfree;	/* ... the free slots (nrun + nfree == crun) */
 		struct qrun cur;	/* ... the run the last record queued joined (cur_on) */
 		bool runs, cur_on;	/* a file's records are queued in runs */
 		bool grow;		/* queues grow (files) or refuse when full (rings) */
@@ -4146,10 +4147,12 @@ static void mrg_free(void)
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
 	mem_free(G.mg.run);
+	mem_free(G.mg.rheap);
 	G.mg.q = NULL;
 	G.mg.heap = NULL;
 	G.mg.run = NULL;
-	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = 0;
+	G.mg.rheap = G.mg.rfree = NULL;
+	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = G.mg.nfree = 0;
 	G.mg.cur_on = false;
 }
 
@@ -4195,16 +4198,15 @@ static bool mq_older(int qa, int qb)
 	return mq_seq(&G.mg.q[qa], a) < mq_seq(&G.mg.q[qb], b);
 }
 
-/* Restore the order of a binary min-heap of n elements of sz bytes (at
- * most sizeof(struct qrun)) at h around element k, older its order: the
- * heap of queues (of copies) and the heap of runs (a file's). */
-static void heap_fix(void *h, size_t sz, int n, int k, bool (*older)(const void *, const void *))
+/* Restore the order of a binary min-heap h of n ints at slot k, older
+ * its order (inlined with it): the heap of queues (of copies) and the heap
+ * of runs (a file's). */
+static inline void heap_fix(int *h, int n, int k, bool (*older)(int, int))
 {
-	uint8_t *b = h, v[sizeof(struct qrun)];
+	int v = h[k];
 
-	memcpy(v, b + k * sz, sz);
-	while (k > 0 && older(v, b + (k - 1) / 2 * sz)) {
-		memcpy(b + k * sz, b + (k - 1) / 2 * sz, sz);
+	while (k > 0 && older(v, h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
 		k = (k - 1) / 2;
 	}
 	for (;;) {
@@ -4212,28 +4214,21 @@ static void heap_fix(void *h, size_t sz, int n, int k, bool (*older)(const void 
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && older(b + (c + 1) * sz, b + c * sz))
+		if (c + 1 < n && older(h[c + 1], h[c]))
 			c++;
-		if (!older(b + c * sz, v))
+		if (!older(h[c], v))
 			break;
-		memcpy(b + k * sz, b + c * sz, sz);
+		h[k] = h[c];
 		k = c;
 	}
-	memcpy(b + k * sz, v, sz);
-}
-
-/* heap_fix's order of the heap of queues: is queue *a's oldest record
- * older than queue *b's? */
-static bool mq_older_at(const void *a, const void *b)
-{
-	return mq_older(*(const int *)a, *(const int *)b);
+	h[k] = v;
 }
 
 /* Restore the heap order around heap slot k (its queue's oldest record
  * changed, or the slot was just filled). */
 static void mrg_heap_fix(int k)
 {
-	heap_fix(G.mg.heap, sizeof(int), G.mg.nheap, k, mq_older_at);
+	heap_fix(G.mg.heap, G.mg.nheap, k, mq_older);
 }
 
 /* Count n more bytes of queue memory; false if queues that grow (a file's)
@@ -7071,33 +7066,41 @@ static inline int rd_merge_q(uint32_t type, const struct rinfo *ri, uint64_t rof
  * starts another one or records are released.
  */
 
-/* Is run *a's head older than run *b's? */
-static bool run_older(const void *a, const void *b)
+/* Is the head of the run in slot a older than the one's in slot b? */
+static bool run_older(int a, int b)
 {
-	const struct qrun *x = a, *y = b;
+	const struct qrun *x = &G.mg.run[a], *y = &G.mg.run[b];
 
 	return x->time != y->time ? x->time < y->time : x->pos < y->pos;
 }
 
-/* Restore the heap order of G.mg.run around slot k. */
+/* Restore the order of the heap of runs around its element k. */
 static void run_fix(int k)
 {
-	heap_fix(G.mg.run, sizeof(*G.mg.run), G.mg.nrun, k, run_older);
+	heap_fix(G.mg.rheap, G.mg.nrun, k, run_older);
 }
 
-/* Room for one more run in the heap; false if the queues may not grow. */
+/* A free slot for one more run; false if the queues may not grow.  The
+ * heap moves slot numbers, not the runs (104 bytes each: moving them was
+ * a fifth of the merge's instructions). */
 static bool run_room(void)
 {
 	int nc = G.mg.crun ? 2 * G.mg.crun : 64;
 	struct qrun *h;
+	int *x;
 
-	if (G.mg.nrun < G.mg.crun)
+	if (G.mg.nfree)
 		return true;
-	if (!mrg_take((size_t)(nc - G.mg.crun) * sizeof(*h), !G.mg.crun))
+	if (!mrg_take((size_t)(nc - G.mg.crun) * (sizeof(*h) + 2 * sizeof(int)), !G.mg.crun))
 		return false;
-	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))))
+	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))) ||
+	    !(x = mem_realloc(G.mg.rheap, 2 * (size_t)nc * sizeof(int))))
 		die("out of memory (a merge of %d runs)", nc);
 	G.mg.run = h;
+	G.mg.rheap = x;
+	G.mg.rfree = x + nc;	/* (empty: every slot is in the heap) */
+	for (int i = G.mg.crun; i < nc; i++)
+		G.mg.rfree[G.mg.nfree++] = i;
 	G.mg.crun = nc;
 	return true;
 }
@@ -7106,13 +7109,17 @@ static bool run_room(void)
  * one starts another run). */
 static void run_close(void)
 {
+	int slot;
+
 	if (!G.mg.cur_on)
 		return;
 	G.mg.cur_on = false;
 	while (!run_room())
 		if (!rd_forced())
 			die("out of memory (a merge of %d runs)", G.mg.crun);
-	G.mg.run[G.mg.nrun++] = G.mg.cur;
+	slot = G.mg.rfree[--G.mg.nfree];
+	G.mg.run[slot] = G.mg.cur;
+	G.mg.rheap[G.mg.nrun++] = slot;
 	run_fix(G.mg.nrun - 1);
 }
 
@@ -7213,15 +7220,15 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
 static bool run_release(uint64_t bound, bool one)
 {
 	run_close();
-	while (G.mg.nrun && G.mg.run[0].time <= bound) {
-		struct qrun *r = &G.mg.run[0];
+	while (G.mg.nrun && G.mg.run[G.mg.rheap[0]].time <= bound) {
+		struct qrun *r = &G.mg.run[G.mg.rheap[0]];
 		uint64_t lt = UINT64_MAX, ls = UINT64_MAX;
 		const uint8_t *p = NULL;	/* r's head's bytes, once read */
 		size_t avail = 0;
 		bool more;
 
 		if (G.mg.nrun > 1) {
-			int c = G.mg.nrun > 2 && run_older(&G.mg.run[2], &G.mg.run[1]) ? 2 : 1;
+			int *h = G.mg.rheap, c = G.mg.nrun > 2 && run_older(h[2], h[1]) ? h[2] : h[1];
 
 			lt = G.mg.run[c].time;
 			ls = G.mg.run[c].pos;
@@ -7229,8 +7236,10 @@ static bool run_release(uint64_t bound, bool one)
 		do
 			more = run_emit(r, &p, &avail);
 		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
-		if (!more)
-			G.mg.run[0] = G.mg.run[--G.mg.nrun];
+		if (!more) {
+			G.mg.rfree[G.mg.nfree++] = G.mg.rheap[0];
+			G.mg.rheap[0] = G.mg.rheap[--G.mg.nrun];
+		}
 		if (G.mg.nrun)
 			run_fix(0);
 		if (one)
