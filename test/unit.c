@@ -117,6 +117,8 @@ static void g_reset(void)
 		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
 	mem_free(G.mg.heap);
+	mem_free(G.mg.run);	/* (a file's runs: run_room) */
+	mem_free(G.mg.rheap);
 	mem_free(G.ev.idmap_id);
 	mem_free(G.ev.idmap_attr);
 	/* the model's and the view's tables (model_init, scr_setup) */
@@ -3307,6 +3309,60 @@ static void t_model_end_off(void)
 	}
 }
 
+/* The tail of a perf file (rd_end_tail, from rd_tail's last MiB): read
+ * from its first FINISHED_ROUND whose records parse to the end, not from
+ * a round-like word inside a record cut at the tail's start; the end
+ * signature (every CPU's last switch to one task) gives the first of
+ * those switches.  k 0: as perf writes it; 1: cpu1's last switch to
+ * another task; 2: a second round among the switches (cpu0's last one
+ * before it); 3: no round, the tail a part of the data; 4: no round, the
+ * tail all of it (read from its start); 5: recorded per task. */
+static void t_rd_end_tail(void)
+{
+	static const struct { int cpu, prev, next; uint64_t t; } sw[] = {
+		{ 0, 100, 400, 4000 }, { 1, 200, 300, 4500 }, { 0, 400, 900, 5000 }, { 1, 300, 900, 8000 },
+	};
+	static const uint64_t want[] = { 5000, 0, 5000, 0, 5000, 0 };
+
+	for (int k = 0; k < 6; k++) {
+		static uint8_t buf[4096];
+		size_t len = 0;
+
+		g_reset();
+		CHECK(merge_setup_file(), "setup");
+		G.m.ncpu = 2;
+		if (k != 4) {	/* a record's last 40 bytes, with a FINISHED_ROUND's header in them */
+			memset(buf, 'A', 40);
+			put_hdr(buf + 8, PR_FINISHED_ROUND, 0, 8);
+			len = 40;
+		}
+		if (k != 3 && k != 4) {
+			put_hdr(buf + len, PR_FINISHED_ROUND, 0, 8);
+			len += 8;
+		}
+		for (int i = 0; i < 4; i++) {
+			const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = sw[i].prev,
+					      .next_pid = k == 1 && i == 3 ? 500 : sw[i].next, .prev_prio = 120,
+					      .next_prio = 120, .prev_state = 1 };
+			uint8_t raw[128];
+			struct smp sm = { .id = 1, .time = sw[i].t, .pid = sw[i].prev, .tid = sw[i].prev,
+					  .cpu = sw[i].cpu, .raw = raw };
+
+			if (k == 2 && i == 3) {
+				put_hdr(buf + len, PR_FINISHED_ROUND, 0, 8);
+				len += 8;
+			}
+			sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+			len += mk_sample(buf + len, SMP_LIVE, &sm);
+		}
+		G.rd.data_off = 4096;
+		G.rd.end = G.rd.data_off + (k == 4 ? len : len + 1024);	/* the tail: the data's last len bytes */
+		G.rd.part = k == 5 ? PART_TASKS : 0;
+		CHECK(rd_end_tail(buf, len) == want[k], "k %d: end %" PRIu64 ", want %" PRIu64,
+		      k, rd_end_tail(buf, len), want[k]);
+	}
+}
+
 /* A gap of lost events between events: same rule. */
 static void t_model_lost_gap(void)
 {
@@ -5181,6 +5237,7 @@ int main(void)
 	RUN(view_axis_digits);
 	RUN(model_pause_gaps);
 	RUN(model_end_off);
+	RUN(rd_end_tail);
 	RUN(model_lost_gap);
 	RUN(model_states);
 	RUN(model_idle_bounds);
