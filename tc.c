@@ -6680,9 +6680,11 @@ static void cover_note(void)
 		     G.rd.no_switch ? "with -e sched:sched_switch" : "without --filter");
 	if (G.opt.summary && part == PART_NONE && G.rd.no_switch)	/* the counts of what was left out */
 		note("--summary's switches column is 0: no switch was recorded");
-	else if (G.opt.summary && (part == PART_RUNS || part == PART_NONE))
-		note("--summary's %s only the recorded ones: a task may have had more",
-		     part == PART_RUNS ? "wakeups column counts" : "switches and wakeups columns count");
+	else if (G.opt.summary && part)
+		note("--summary's %s only the recorded ones%s: a task may have had more",
+		     part == PART_RUNS ? "wakeups column counts" : part == PART_NONE ? "switches and wakeups columns count" :
+		     "switches, wakeups and migrations columns count",
+		     part == PART_CPUS ? " on those CPUs" : part == PART_TASKS ? " of the traced tasks" : "");
 	if (G.rd.overwrite)
 		note("recorded with rings that overwrite (--overwrite): each CPU's records begin and end at times "
 		     "of their own; a task not running is unknown while any CPU's are missing");

@@ -369,6 +369,8 @@ truth_pertask_recorded() {
 		why="no word of the recording per task: $(head -c 300 "$T/pt.err")"
 	elif [ -z "$why" ] && grep -q 'the kernel left switches out' "$T/pt.err"; then
 		why="the switches a recording per task has not put on the kernel"
+	elif [ -z "$why" ] && ! grep -q "summary's switches, wakeups and migrations columns count only the recorded ones of the traced tasks" "$T/pt.err"; then
+		why="the counts not said to be of the traced tasks' records only"
 	fi
 	[ -z "$why" ] && why=$(nested_why pt)
 	recorded_end truth_pertask_recorded "$why" \
@@ -390,6 +392,8 @@ truth_cpus_recorded() {
 		head -c 400)
 	if [ -z "$why" ] && ! grep -q 'recorded on some CPUs' "$T/c0.err"; then
 		why="no word of the recording of some CPUs: $(head -c 300 "$T/c0.err")"
+	elif [ -z "$why" ] && ! grep -q "summary's switches, wakeups and migrations columns count only the recorded ones on those CPUs" "$T/c0.err"; then
+		why="the counts not said to be of CPU 0's records only"
 	fi
 	if [ -z "$why" ]; then
 		timeout 120 "$TC" --replay "$T/c0.data" --states >"$T/c0.states" 2>/dev/null
