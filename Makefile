@@ -51,8 +51,10 @@ SANFLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 # boundary before the data (-z common-page-size=16: the data's first page
 # then also holds the code's last bytes, as the loader maps it anyway);
 # code not position-independent (-fno-pie: 2.7 KiB less; -static links a
-# non-PIE executable, which the default PIE code only made bigger).
-TC_SMALL = -Oz -fno-pie -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+# non-PIE executable, which the default PIE code only made bigger); a
+# switch as compares, not a table of addresses (-fno-jump-tables: 288
+# bytes less, a replay 1.3% more instructions and no slower).
+TC_SMALL = -Oz -fno-pie -fno-jump-tables -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
 	   -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=16
 STATIC_MAX = 161792

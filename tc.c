@@ -597,7 +597,8 @@ static struct {
 		int *heap, nheap;	/* the non-empty queues, a min-heap by oldest record */
 		struct qrun *run;	/* a file's: its runs (crun slots) */
 		int *rheap, nrun, crun;	/* ... the slots of nrun, a min-heap by head */
-		int *rfree, nfree;	/* ... the free slots (nrun + nfree == crun) */
+		int rtop, rfree;	/* ... slots used so far, the first free one + 1 (its
+					 * qi: the next's + 1; 0: none) */
 		struct qrun cur;	/* ... the run the last record queued joined (cur_on) */
 		bool runs, cur_on;	/* a file's records are queued in runs */
 		bool grow;		/* queues grow (files) or refuse when full (rings) */
@@ -616,6 +617,8 @@ static struct {
 		int ntask;		/* slots in use */
 		int32_t *task_slot;	/* tid (1..PID_MAX) -> its slot + 1, 0: none (touched
 					 * only where tids are: 4 KiB per 1024 tids) */
+		uint64_t *told;		/* a bit per slot: its task's state is told (neither
+					 * unknown nor exited: what a gap ends, model_gap_cpu) */
 		struct cpu *cpu;	/* ncpu of them */
 		uint64_t first, last;	/* first and last event time */
 		uint64_t tp_first;	/* first tracepoint record: the trace began (side-band may come before) */
@@ -2917,6 +2920,7 @@ static void model_tables(int ncpu, int ntask)
 	G.m.task = xcalloc(ntask, sizeof(*G.m.task));
 	G.m.ntask = 0;
 	G.m.task_slot = xcalloc(PID_MAX + 1, sizeof(*G.m.task_slot));
+	G.m.told = xcalloc((ntask + 63) / 64, sizeof(*G.m.told));
 	G.m.cpu = xcalloc(ncpu, sizeof(*G.m.cpu));
 	for (int c = 0; c < ncpu; c++) {
 		G.m.cpu[c].cur = -1;
@@ -3038,6 +3042,14 @@ static struct task *cpu_running(int c)
 	return cur && cur->state == ST_RUNNING && cur->run_cpu == c ? cur : NULL;
 }
 
+/* Slot i's task is in state st now: its bit in G.m.told. */
+static inline void task_told(size_t i, int st)
+{
+	uint64_t b = 1ULL << (i & 63), *w = &G.m.told[i >> 6];
+
+	*w = st != ST_UNKNOWN && st != ST_DEAD ? *w | b : *w & ~b;
+}
+
 /* The slot to reuse when the task table is full: the exited task seen
  * longest ago, else the task seen longest ago. */
 static int task_victim(void)
@@ -3081,6 +3093,7 @@ static __attribute__((noinline)) struct task *task_add(int tid, uint64_t time, b
 	t->waker = -1;
 	t->run_cpu = -1;
 	t->state = ST_UNKNOWN;
+	task_told(slot, ST_UNKNOWN);
 	t->since = t->first_seen = t->last_seen = time;
 	t->last_ival = t->last_iival = NO_IVAL;
 	G.m.task_slot[tid] = slot + 1;
@@ -3161,6 +3174,8 @@ static void task_set(struct task *t, int st, uint64_t time)
 		t->wait_start = time;
 	if (st != ST_RUNNING)
 		t->run_initial = false;
+	if (!FAST || (st == ST_UNKNOWN || st == ST_DEAD) != (t->state == ST_UNKNOWN || t->state == ST_DEAD))
+		task_told(t - G.m.task, st);	/* (the fast build: only where it changes) */
 	t->state = st;
 }
 
@@ -3409,10 +3424,16 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost, uint64_t from)
 		G.m.hole_until = at;
 		G.m.hole_aux = aux;
 	}
-	for (int i = 0; i < G.m.ntask; i++) {
-		struct task *p = &G.m.task[i];
+	for (int i = 0; i < G.m.ntask; i++) {	/* the told ones (G.m.told), in slot order */
+		uint64_t bits = G.m.told[i >> 6] >> (i & 63);
+		struct task *p;
 
-		if (p->state == ST_DEAD || p->state == ST_UNKNOWN || (p->state == ST_RUNNING && p->run_cpu != c))
+		if (!bits) {
+			i |= 63;	/* none in the rest of its word */
+			continue;
+		}
+		p = &G.m.task[i += __builtin_ctzll(bits)];
+		if (p->state == ST_RUNNING && p->run_cpu != c)
 			continue;	/* a runnable task may have been pulled to c */
 		task_unknown(p, from > p->since ? from : p->since, aux);
 		p->in_io = p->wk_pending = false;
@@ -4151,8 +4172,8 @@ static void mrg_free(void)
 	G.mg.q = NULL;
 	G.mg.heap = NULL;
 	G.mg.run = NULL;
-	G.mg.rheap = G.mg.rfree = NULL;
-	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = G.mg.nfree = 0;
+	G.mg.rheap = NULL;
+	G.mg.nq = G.mg.nheap = G.mg.nrun = G.mg.crun = G.mg.rtop = G.mg.rfree = 0;
 	G.mg.cur_on = false;
 }
 
@@ -7091,18 +7112,15 @@ static bool run_room(void)
 	struct qrun *h;
 	int *x;
 
-	if (G.mg.nfree)
+	if (G.mg.rfree || G.mg.rtop < G.mg.crun)
 		return true;
-	if (!mrg_take((size_t)(nc - G.mg.crun) * (sizeof(*h) + 2 * sizeof(int)), !G.mg.crun))
+	if (!mrg_take((size_t)(nc - G.mg.crun) * (sizeof(*h) + sizeof(int)), !G.mg.crun))
 		return false;
 	if (!(h = mem_realloc(G.mg.run, (size_t)nc * sizeof(*h))) ||
-	    !(x = mem_realloc(G.mg.rheap, 2 * (size_t)nc * sizeof(int))))
+	    !(x = mem_realloc(G.mg.rheap, (size_t)nc * sizeof(int))))
 		die("out of memory (a merge of %d runs)", nc);
 	G.mg.run = h;
 	G.mg.rheap = x;
-	G.mg.rfree = x + nc;	/* (empty: every slot is in the heap) */
-	for (int i = G.mg.crun; i < nc; i++)
-		G.mg.rfree[G.mg.nfree++] = i;
 	G.mg.crun = nc;
 	return true;
 }
@@ -7119,7 +7137,9 @@ static void run_close(void)
 	while (!run_room())
 		if (!rd_forced())
 			die("out of memory (a merge of %d runs)", G.mg.crun);
-	slot = G.mg.rfree[--G.mg.nfree];
+	slot = G.mg.rfree ? G.mg.rfree - 1 : G.mg.rtop++;
+	if (G.mg.rfree)
+		G.mg.rfree = G.mg.run[slot].qi;
 	G.mg.run[slot] = G.mg.cur;
 	G.mg.rheap[G.mg.nrun++] = slot;
 	run_fix(G.mg.nrun - 1);
@@ -7239,7 +7259,8 @@ static bool run_release(uint64_t bound, bool one)
 			more = run_emit(r, &p, &avail);
 		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
 		if (!more) {
-			G.mg.rfree[G.mg.nfree++] = G.mg.rheap[0];
+			r->qi = G.mg.rfree;	/* its slot is free */
+			G.mg.rfree = G.mg.rheap[0] + 1;
 			G.mg.rheap[0] = G.mg.rheap[--G.mg.nrun];
 		}
 		if (G.mg.nrun)
@@ -11097,6 +11118,7 @@ static bool rd_ckpt_restore(uint64_t a)
 	const struct rckpt *c = NULL;
 	struct task *task = G.m.task;
 	int32_t *slot = G.m.task_slot;
+	uint64_t *told = G.m.told;
 	struct cpu *cpu = G.m.cpu;
 	bool *online = G.m.cpu_online;
 
@@ -11107,6 +11129,7 @@ static bool rd_ckpt_restore(uint64_t a)
 	G.m = c->m;
 	G.m.task = task;
 	G.m.task_slot = slot;
+	G.m.told = told;
 	G.m.cpu = cpu;
 	G.m.cpu_online = online;
 	memcpy(task, c->task, (size_t)G.m.ntask * sizeof(*task));
@@ -11114,6 +11137,7 @@ static bool rd_ckpt_restore(uint64_t a)
 	for (int i = 0; i < G.m.ntask; i++) {	/* the pass's own chains (ival_add) */
 		task[i].last_ival = task[i].last_iival = NO_IVAL;
 		slot[task[i].tid] = i + 1;
+		task_told(i, task[i].state);
 	}
 	for (int k = 0; k < G.m.ncpu; k++)
 		cpu[k].last_ival = cpu[k].last_cival = cpu[k].last_fival = NO_IVAL;

@@ -1,14 +1,15 @@
 #!/bin/bash
 # make bench, reading: tc --replay FILE --summary against perf sched timehist -s
 # on four recordings of perf bench sched messaging (tc --record, perf record
-# with default rings, perf record -m 4096, perf sched record), with
+# with default rings, perf record -m 4096, perf sched record) and one of
+# 4,000 tasks with perf record -F (sampled tracepoints), with
 # cat FILE >/dev/null as the floor.  Wall, CPU (user+sys), peak RSS and ns
 # per event, medians of RUNS alternating rounds with the file in page cache.
 # The replay view's zoom to exact (test/zoombench).  Then one workload
 # recorded by all four recorders at once (nested), and tc's per-task run time
 # and switches compared across the four files.  Figures only, nothing
 # asserted.  Needs root.
-# BENCH_DIR=DIR keeps the four recordings in DIR and reuses them next time.
+# BENCH_DIR=DIR keeps the five recordings in DIR and reuses them next time.
 # BENCH_BIG=1 also records test/pingpong BIG_LOOPS times (1500000: issue 23's
 # 17.5M events and 1.5 GiB; 3600000 gave 42M events, 3.4 GiB in 70 s; make
 # sure of the disk space; kept in BENCH_DIR) for --summary against cat and
@@ -75,6 +76,8 @@ record() {
 	perf) job timeout 150 perf record -q -k mono "${EV[@]}" -a -o "$f" -- "${load[@]}" ;;
 	perf-m4096) job timeout 150 perf record -q -m 4096 -k mono "${EV[@]}" -a -o "$f" -- "${load[@]}" ;;
 	sched) job timeout 150 perf sched record -o "$f" -- "${load[@]}" ;;
+	perf-F) job timeout 150 perf record -q -F 1000 -k mono "${EV[@]}" -a -o "$f" -- \
+		perf bench sched messaging -g 100 -l 100 ;;
 	esac >/dev/null 2>"$T/rec.err"
 }
 
@@ -83,7 +86,10 @@ events() {
 	perf report --stats -i "$1" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }'
 }
 
-KINDS=(tc perf perf-m4096 sched)
+# perf-F: perf record -F 1000 (its tracepoints sampled: a CPU is unknown
+# after every record that stood for more than one event) of 4,000 tasks
+# (-g 100): each such gap ends every task's told state (model_gap_cpu)
+KINDS=(tc perf perf-m4096 sched perf-F)
 short=
 echo "== reading: recordings (perf bench sched messaging -g $GROUPS_ -l $LOOPS; at least $MIN_EVENTS events each)"
 for k in "${KINDS[@]}"; do
@@ -141,7 +147,7 @@ for k in "${KINDS[@]}"; do
 	f=$R/$k.data
 	[ -s "$f" ] || { echo "$k: no recording"; continue; }
 	n=$(events "$f")
-	[ "${n:-0}" -ge "$MIN_EVENTS" ] || short="$short $k"
+	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || short="$short $k"
 	rounds "$f"
 	cp "$T/tc.err" "$T/$k.tcerr"
 	read -r tw tcpu trss <"$T/tc"

@@ -124,6 +124,7 @@ static void g_reset(void)
 	/* the model's and the view's tables (model_init, scr_setup) */
 	mem_free(G.m.task);
 	mem_free(G.m.task_slot);
+	mem_free(G.m.told);
 	mem_free(G.m.cpu);
 	ival_ring(0);	/* unmaps the interval ring */
 	mem_free(G.term.scr);
