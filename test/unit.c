@@ -125,6 +125,8 @@ static void g_reset(void)
 	mem_free(G.m.task);
 	mem_free(G.m.task_slot);
 	mem_free(G.m.told);
+	mem_free(G.m.vic.key);
+	mem_free(G.m.vic.tree);
 	mem_free(G.m.cpu);
 	ival_ring(0);	/* unmaps the interval ring */
 	mem_free(G.term.scr);
@@ -3364,6 +3366,80 @@ static void t_rd_end_tail(void)
 	}
 }
 
+/* The victim scan task_victim's tree replaced: the exited task seen
+ * longest ago, else the task seen longest ago, not running; the first
+ * slot of those; slot 0 if all run. */
+static int victim_scan(void)
+{
+	int best = -1;
+	bool best_dead = false;
+
+	for (int i = 0; i < G.m.ntask; i++) {
+		const struct task *t = &G.m.task[i];
+		bool dead = t->state == ST_DEAD;
+
+		if (t->state == ST_RUNNING)
+			continue;
+		if (best < 0 || (dead && !best_dead) ||
+		    (dead == best_dead && t->last_seen < G.m.task[best].last_seen)) {
+			best = i;
+			best_dead = dead;
+		}
+	}
+	return best < 0 ? 0 : best;
+}
+
+/* A full task table under random records (tasks seen again, also at an
+ * older time, at equal times, exiting, running, woken; new tids evicting
+ * one): each eviction takes the scan's victim, and so does a search
+ * between records. */
+static void t_task_victim(void)
+{
+	uint32_t x = 777;
+	uint64_t now = 1000;
+	int next = 1;
+
+	G.m.ncpu = 2;
+	model_init(2, TC_MAX_TASKS, 65536);
+	while (G.m.ntask < TC_MAX_TASKS)
+		task_get(next++, now += (x = x * 1103515245 + 12345) >> 16 & 1, NULL);
+	for (int i = 0; i < 60000 && !why[0]; i++) {
+		uint32_t r = (x = x * 1103515245 + 12345) >> 8;
+		struct task *t = &G.m.task[(r >> 4) % G.m.ntask];
+		int want;
+
+		now += r & 1;
+		switch (r & 15) {
+		case 0:	/* a new task: the scan's victim makes room */
+			want = victim_scan();
+			task_get(next++, now, NULL);
+			CHECK(G.m.task_slot[next - 1] == want + 1, "step %d: new task in slot %d, the scan's %d",
+			      i, G.m.task_slot[next - 1] - 1, want);
+			break;
+		case 1:
+			task_get(t->tid, now - (r >> 12) % 5000, NULL);	/* an older record */
+			break;
+		case 2:
+		case 3:
+			task_set(t, ST_DEAD, now);
+			break;
+		case 4:
+			task_set(t, ST_RUNNING, now);
+			break;
+		case 5:
+			task_set(t, ST_RUNNABLE, now);
+			break;
+		case 6:
+			want = victim_scan();
+			CHECK(task_victim() == want, "step %d: victim %d, the scan's %d", i, task_victim(), want);
+			break;
+		default:
+			task_get(t->tid, now, NULL);
+		}
+	}
+	CHECK(G.m.evicted_tasks > 3000, "%" PRIu64 " evictions", G.m.evicted_tasks);
+}
+
 /* A gap of lost events between events: same rule. */
 static void t_model_lost_gap(void)
 {
@@ -5240,6 +5316,7 @@ int main(void)
 	RUN(model_end_off);
 	RUN(rd_end_tail);
 	RUN(model_lost_gap);
+	RUN(task_victim);
 	RUN(model_states);
 	RUN(model_idle_bounds);
 	RUN(model_missing_out);
