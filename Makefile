@@ -182,6 +182,9 @@ test/iorw: test/iorw.c
 test/spin: test/spin.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/spin.c
 
+test/forks: test/forks.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/forks.c
+
 # Interrupts on purpose (loopback UDP, O_DIRECT writes, sleeps), for the -Q tests (t_irq.sh).
 test/irqload: test/irqload.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/irqload.c
@@ -282,7 +285,7 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor
+bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor test/forks
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench_irq.sh
@@ -326,5 +329,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/irqload test/ringfloor test/runtime test/zoombench test/schedtruth tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/forks test/irqload test/ringfloor test/runtime test/zoombench test/schedtruth tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -1,15 +1,16 @@
 #!/bin/bash
 # make bench, reading: tc --replay FILE --summary against perf sched timehist -s
 # on four recordings of perf bench sched messaging (tc --record, perf record
-# with default rings, perf record -m 4096, perf sched record) and one of
-# 4,000 tasks with perf record -F (sampled tracepoints), with
+# with default rings, perf record -m 4096, perf sched record), one of
+# 4,000 tasks with perf record -F (sampled tracepoints) and tc's of 40,000
+# short-lived processes (test/forks), with
 # cat FILE >/dev/null as the floor.  Wall, CPU (user+sys), peak RSS and ns
 # per event, medians of RUNS alternating rounds with the file in page cache.
 # The replay view's zoom to exact (test/zoombench).  Then one workload
 # recorded by all four recorders at once (nested), and tc's per-task run time
 # and switches compared across the four files.  Figures only, nothing
 # asserted.  Needs root.
-# BENCH_DIR=DIR keeps the five recordings in DIR and reuses them next time.
+# BENCH_DIR=DIR keeps the six recordings in DIR and reuses them next time.
 # BENCH_BIG=1 also records test/pingpong BIG_LOOPS times (1500000: issue 23's
 # 17.5M events and 1.5 GiB; 3600000 gave 42M events, 3.4 GiB in 70 s; make
 # sure of the disk space; kept in BENCH_DIR) for --summary against cat and
@@ -32,7 +33,7 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "bench_read: skipped: perf is not installed"
 	exit 0
 fi
-[ -x ./tc ] && [ -x ./test/runtime ] || { echo "bench_read: ./tc or test/runtime is not built (make bench builds them)"; exit 1; }
+[ -x ./tc ] && [ -x ./test/runtime ] && [ -x ./test/forks ] || { echo "bench_read: ./tc, test/runtime or test/forks is not built (make bench builds them)"; exit 1; }
 
 T=$(mktemp -d /tmp/tc-bread.XXXXXX)
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -78,6 +79,7 @@ record() {
 	sched) job timeout 150 perf sched record -o "$f" -- "${load[@]}" ;;
 	perf-F) job timeout 150 perf record -q -F 1000 -k mono "${EV[@]}" -a -o "$f" -- \
 		perf bench sched messaging -g 100 -l 100 ;;
+	forks) job timeout 150 ./tc --record "$f" -- test/forks 40000 ;;
 	esac >/dev/null 2>"$T/rec.err"
 }
 
@@ -88,8 +90,10 @@ events() {
 
 # perf-F: perf record -F 1000 (its tracepoints sampled: a CPU is unknown
 # after every record that stood for more than one event) of 4,000 tasks
-# (-g 100): each such gap ends every task's told state (model_gap_cpu)
-KINDS=(tc perf perf-m4096 sched perf-F)
+# (-g 100): each such gap ends every task's told state (model_gap_cpu);
+# forks: tc --record of 40,000 short-lived processes, past the task
+# table's 16384 (an eviction for each new task: task_victim)
+KINDS=(tc perf perf-m4096 sched perf-F forks)
 short=
 echo "== reading: recordings (perf bench sched messaging -g $GROUPS_ -l $LOOPS; at least $MIN_EVENTS events each)"
 for k in "${KINDS[@]}"; do
@@ -147,7 +151,7 @@ for k in "${KINDS[@]}"; do
 	f=$R/$k.data
 	[ -s "$f" ] || { echo "$k: no recording"; continue; }
 	n=$(events "$f")
-	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || short="$short $k"
+	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || [ "$k" = forks ] || short="$short $k"
 	rounds "$f"
 	cp "$T/tc.err" "$T/$k.tcerr"
 	read -r tw tcpu trss <"$T/tc"
@@ -164,7 +168,8 @@ done
 [ -n "${short:-}" ] && echo "fewer than $MIN_EVENTS events in:$short (a short workload on this kernel: raise LOOPS; or the recorder lost events: see lost below)"
 echo "tc's stats lines:"
 for k in "${KINDS[@]}"; do
-	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//')"
+	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//' |
+		grep . || echo "(none printed: tc prints it where it has a count to report)")"
 done
 
 # instructions a sample: the one figure of the reading that a noisy
