@@ -1127,7 +1127,7 @@ static void fmt_to(struct sink *k, const char *f, va_list ap0)
 		}
 		w = w > FMT_MAX ? FMT_MAX : w;
 		p = p > FMT_MAX ? FMT_MAX : p;
-		for (; *f && strchr("hlzjt", *f); f++)
+		for (; *f == 'h' || *f == 'l' || *f == 'z' || *f == 'j' || *f == 't'; f++)
 			sz = *f == 'h' ? (sz < 0 ? -2 : -1) : *f == 'l' ? sz + 1 : *f == 'z' ? 3 : *f == 'j' ? 4 : 5;
 		switch (c = *f) {
 		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
