@@ -935,6 +935,8 @@ static void sink_rep(struct sink *k, char c, int n)
 {
 	char b[64];
 
+	if (n <= 0)
+		return;	/* (most fields: no padding) */
 	memset(b, c, sizeof(b));
 	for (; n > 0; n -= (int)sizeof(b))
 		sink_put(k, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b));
@@ -945,11 +947,13 @@ static void sink_rep(struct sink *k, char c, int n)
 static void fmt_field(struct sink *k, const char *pre, const char *body, size_t n, int w, int zeros,
 		      bool left, bool zpad)
 {
-	int pad = w - (int)(strlen(pre) + zeros + n);
+	size_t pl = *pre ? strlen(pre) : 0;
+	int pad = w - (int)(pl + zeros + n);
 
 	if (!left && !zpad)
 		sink_rep(k, ' ', pad);
-	sink_put(k, pre, strlen(pre));
+	if (pl)
+		sink_put(k, pre, pl);
 	sink_rep(k, '0', zeros + (zpad && !left ? pad : 0));
 	sink_put(k, body, n);
 	if (left)
