@@ -3070,7 +3070,7 @@ static inline void task_told(size_t i, int st)
  * The victim when the task table is full (task_add): the exited task seen
  * longest ago, else the task seen longest ago, not running; the first
  * slot of those.  Found in a tournament tree over the slots (G.m.vic.tree:
- * node k holds the smaller of its children's, leaves at vn + slot) by a
+ * node k holds the smaller of its children's, leaves at n + slot) by a
  * key per slot (G.m.vic.key: live 0 exited, 1 not, 2 never; then last seen)
  * that may be lower than the task's own but never above it: a key only
  * grows as the task is seen again, and where it falls (it exits, a record
@@ -3206,6 +3206,7 @@ static __attribute__((noinline)) struct task *task_add(int tid, uint64_t time, b
 HOT struct task *task_get(int tid, uint64_t time, bool *created)
 {
 	struct task *t;
+	bool back;
 
 	if (created)
 		*created = false;
@@ -3216,11 +3217,10 @@ HOT struct task *task_get(int tid, uint64_t time, bool *created)
 	if (!G.m.task_slot[tid])
 		return task_add(tid, time, created);
 	t = &G.m.task[G.m.task_slot[tid] - 1];
-	if (time < t->last_seen) {
-		t->last_seen = time;
-		task_vkey(t - G.m.task);	/* its key falls */
-	}
+	back = time < t->last_seen;
 	t->last_seen = time;
+	if (back)
+		task_vkey(t - G.m.task);	/* its key falls */
 	return t;
 }
 
