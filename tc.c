@@ -3552,6 +3552,16 @@ static void model_gap_cpu(int c, uint64_t at, uint64_t lost, uint64_t from)
 	cpu_freq(c, -1, from > cp->freq_since ? from : cp->freq_since);
 }
 
+/* Every task waiting (runnable, sleeping, blocked) is unknown from off on
+ * (untraced): a CPU whose records ended, or had not begun, may have woken
+ * or run it (model_unrecorded's G.m.ow_end, model_end_offs). */
+static void model_untraced(uint64_t off)
+{
+	for (int i = 0; i < G.m.ntask; i++)
+		if (G.m.task[i].state >= ST_RUNNABLE && G.m.task[i].state <= ST_BLOCKED)
+			task_unknown(&G.m.task[i], off, UNK_AUX(UNK_UNTRACED, 0));
+}
+
 /*
  * Events a sampled tracepoint (struct attr's sampled) left out: perf
  * counts a tracepoint's events per CPU and records one when the count
@@ -3578,9 +3588,7 @@ NOINL void model_unrecorded(uint64_t t)
 {
 	if (G.m.ow_end && t > G.m.ow_end && !G.m.ow_ended) {	/* see model_cover */
 		G.m.ow_ended = true;
-		for (int i = 0; i < G.m.ntask; i++)
-			if (G.m.task[i].state >= ST_RUNNABLE && G.m.task[i].state <= ST_BLOCKED)
-				task_unknown(&G.m.task[i], G.m.ow_end, UNK_AUX(UNK_UNTRACED, 0));
+		model_untraced(G.m.ow_end);
 	}
 	while (G.m.unrec_next < G.m.nunrec && G.m.unrec[G.m.unrec_next].from < t) {
 		const struct unrec *u = &G.m.unrec[G.m.unrec_next++];
@@ -4093,12 +4101,7 @@ static uint64_t model_end_off(void)
  * and a CPU's run ends at its own end. */
 static void model_end_offs(uint64_t off)
 {
-	for (int i = 0; i < G.m.ntask; i++) {
-		struct task *p = &G.m.task[i];
-
-		if (p->state >= ST_RUNNABLE && p->state <= ST_BLOCKED)
-			task_unknown(p, off > p->since ? off : p->since, UNK_AUX(UNK_UNTRACED, 0));
-	}
+	model_untraced(off);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		struct cpu *cp = &G.m.cpu[c];
 		struct task *cur = cpu_running(c);
@@ -7242,9 +7245,12 @@ static void run_close(void)
 	while (!run_room())
 		if (!rd_forced())
 			die("out of memory (a merge of %d runs)", G.mg.crun);
-	slot = G.mg.rfree ? G.mg.rfree - 1 : G.mg.rtop++;
-	if (G.mg.rfree)
+	if (G.mg.rfree) {	/* a freed one (its qi: the next free + 1) */
+		slot = G.mg.rfree - 1;
 		G.mg.rfree = G.mg.run[slot].qi;
+	} else {
+		slot = G.mg.rtop++;
+	}
 	G.mg.run[slot] = G.mg.cur;
 	G.mg.rheap[G.mg.nrun++] = slot;
 	run_fix(G.mg.nrun - 1);
