@@ -47,8 +47,9 @@
 # view: the guest's watchdog ends a live view not over 150 s after it began
 # and says, through the kernel's log, where every task is; a guest silent
 # 240 s after the q gets sysrq w and l, and an NMI (x86: the blocked tasks,
-# the CPUs' stacks and a panic, on the console). A guest that
-# hung is booted once more, with the first boot's account left in the
+# the CPUs' stacks and a panic, on the console), and so does one whose
+# kernel's watchdog reported 4 soft lockups (a CPU stuck in the kernel for
+# some 100 s). A guest that hung is booted once more, with the first boot's account left in the
 # output; a second hang fails. Prints PASS/FAIL/SKIP lines, a table of
 # kernels x checks and "N passed, N failed, N skipped". Failed kernels'
 # files (console log, recordings) are kept and named.
@@ -298,6 +299,17 @@ kskip() { skip "$1: $2" "$3"; echo "SKIP $2: $3" >>"$TMP/$1.results"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
+# guest_dump: a hung guest's blocked tasks and CPU stacks (sysrq w and l)
+# and an NMI (x86: a panic) on its console, through the monitor (MFD).
+guest_dump() {
+	printf 'sendkey alt-sysrq-w\n' >&"$MFD"
+	sleep 5
+	printf 'sendkey alt-sysrq-l\n' >&"$MFD"
+	sleep 5
+	printf 'nmi\n' >&"$MFD"
+	sleep 10
+}
+
 # boot K: fetch, build, boot kernel K and check what comes back.
 boot() {
 	local k=$1 row debarch suite kpkg bbsuite qemu trip con kdeb bdeb image D smp t0 t1 st
@@ -370,6 +382,14 @@ boot() {
 	while kill -0 "$QPID" 2>/dev/null; do
 		t1=$(now_ms)
 		if [ $((t1 - t0)) -gt $((BOOT_TIMEOUT * 1000)) ]; then timed_out=1; break; fi
+		if [ "$(grep -ac 'soft lockup - CPU' "$D/console.log")" -ge 4 ]; then
+			# the guest's kernel stuck on a CPU for 4 of its
+			# watchdog's periods (an amd64-5.10 guest under TCG, once
+			# in three boots, for the whole 900 s): hung now
+			timed_out=1 st=hung
+			guest_dump
+			break
+		fi
 		case $st in
 		boot)
 			if grep -aq 'BOOT-TEST LIVE-GO' "$D/console.log"; then
@@ -402,12 +422,7 @@ boot() {
 				# the guest's watchdog (150 s after LIVE-GO) did
 				# not end it either: the kernel is stuck
 				timed_out=1 st=hung
-				printf 'sendkey alt-sysrq-w\n' >&"$MFD"
-				sleep 5
-				printf 'sendkey alt-sysrq-l\n' >&"$MFD"
-				sleep 5
-				printf 'nmi\n' >&"$MFD"
-				sleep 10
+				guest_dump
 				break
 			fi ;;
 		ended)
@@ -439,7 +454,9 @@ boot() {
 	grep -ao 'BOOT-TEST INFO .*' "$D/console.txt" | sed 's/^BOOT-TEST INFO /   /'
 	if [ "$timed_out" = 1 ]; then
 		why_to="no end after ${BOOT_TIMEOUT} s (TC_BOOT_TIMEOUT): the guest hung"
-		if [ "$st" = hung ]; then
+		if grep -aq 'soft lockup - CPU' "$D/console.log"; then
+			why_to="the guest's kernel stuck on a CPU (its watchdog's soft lockups, below, with the sysrq and nmi dump)"
+		elif [ "$st" = hung ]; then
 			why_to="no end 240 s after the live view's q, nor from the guest's watchdog: the guest's kernel hung (x86: the kernel's blocked tasks, CPU stacks and panic on the monitor's sysrq and nmi are below)"
 			awk '/^\[ *[0-9]+\.[0-9]+\] (sysrq|Uhhuh)/ { on = 1 } on && /^\[ *[0-9]+\.[0-9]+\]/' "$D/console.txt" |
 				head -400 | tr -dc '[:print:]\n' | sed 's/^/   hang: /'
