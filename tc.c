@@ -95,6 +95,8 @@ enum {
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
+	RD_WIN = 2 << 20,		/* a file's window of mapping (rd_remap), */
+	RD_BACK = 512 << 10,		/* ... of which bytes before the next record (rd_at's) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -717,6 +719,7 @@ static struct {
 		uint64_t end_off;	/* perf record's end, read first (rd_end_tail): G.m.ow_end */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
+		volatile sig_atomic_t shrunk;	/* the file shrank under its mapping (rd_bus_cover) */
 		uint64_t feat_bits;	/* valid features below bit 64 */
 		uint64_t feat_off[64], feat_size[64];
 		int nrcpus;
@@ -734,8 +737,9 @@ static struct {
 		int fd;
 		bool cut;		/* silent on a broken record */
 		bool wait, eof;		/* rd_fill stopped: nothing more yet, the end */
+		bool map;		/* buf is a window of a mapping of the file (rd_remap) */
 		uint64_t next_t;	/* time of the record rd_run stopped at */
-		uint8_t *buf;		/* read buffer */
+		uint8_t *buf;		/* read buffer, or the window (map) */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
 		uint64_t tmax, round_prev, round_prev2;	/* newest time read, as of the last round
 					 * and of the one before (the release bound: merge) */
@@ -6378,11 +6382,13 @@ static void fl_stop(void)
 
 /*
  * Make at least need bytes (at most MAX_REC) available at G.rc.buf +
- * G.rc.pos; false at the end of the data.  Files and streams alike are
- * read into one buffer of RD_BUF bytes: on the machines measured (virtual
- * ones), mapping a file cost 4 times as much kernel time as read() (page
- * tables made and torn down for every page), and a small buffer stays in
- * the cache.
+ * G.rc.pos; false at the end of the data.  A regular file in file mode is
+ * read through a window of RD_WIN bytes of a mapping of it (rd_remap): no
+ * copy (read()'s was a quarter of a replay's profile, but the first reads
+ * of the mapped bytes cost most of it again: 3-7% less time in all, and a
+ * larger window or the whole file no less); streams, and a file in pipe
+ * mode, are read into one buffer of RD_BUF bytes (larger ones fall out of
+ * the cache).
  */
 static bool rd_refill(size_t need);
 
@@ -6391,9 +6397,80 @@ static inline bool rd_fill(size_t need)
 	return G.rc.len - G.rc.pos >= need || rd_refill(need);
 }
 
+/*
+ * A fault in the window of the file's mapping at addr (the file shrank
+ * under it: its pages past the new end fault): the page reads as zeros from
+ * now on, which ends the data at a bad record, and G.rd.shrunk says why
+ * (rd_shrunk; the record the cut split was read with zeros past it).
+ * False if addr is not in the window.  Run from SIGBUS's handlers.
+ */
+static bool rd_bus_cover(void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize();
+
+	if (!G.rc.map || !b || a < b || a - b >= G.rc.len)
+		return false;
+	if (mmap((void *)(a & ~(ps - 1)), ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		return false;
+	G.rd.shrunk = 1;
+	return true;
+}
+
+static struct sigaction rd_bus_old;	/* SIGBUS's handler before rd_bus */
+
+/* SIGBUS (term_fatal's in the view asks rd_bus_cover too): a shrunk file's
+ * page reads as zeros; any other fault goes to the handler tc found (the
+ * default, or a sanitizer's), as it comes again on return. */
+static void rd_bus(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!rd_bus_cover(si->si_addr))
+		sigaction(sig, &rd_bus_old, NULL);
+}
+
+/*
+ * rd_fill's reading of a mapped file: the window moves to hold at least
+ * need bytes from G.rc.pos on, with RD_BACK bytes before them (queued
+ * records that rd_at reads there, not with pread); false at the end of
+ * the data.  Where the file cannot be mapped, the pass reads it into a
+ * buffer from here on.
+ */
+static bool rd_remap(size_t need)
+{
+	uint64_t at = G.rc.off + G.rc.pos, from;
+	size_t ps = getpagesize(), n;
+	void *m;
+
+	if (at >= G.rd.end || (G.rc.buf && G.rc.off + G.rc.len >= G.rd.end))
+		return false;
+	from = (at > RD_BACK ? at - RD_BACK : 0) / ps * ps;
+	n = G.rd.end - from < RD_WIN ? G.rd.end - from : RD_WIN;
+	if (G.rc.buf)
+		munmap(G.rc.buf, G.rc.len);
+	G.rc.buf = NULL;
+	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
+	if (m == MAP_FAILED || G.rd.shrunk) {
+		if (m != MAP_FAILED)
+			munmap(m, n);
+		G.rc.map = false;	/* read() it: pread and read see the file's end */
+		G.rc.buf = xcalloc(1, RD_BUF);
+		G.rc.off = at;
+		G.rc.len = G.rc.pos = 0;
+		return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
+	}
+	madvise(m, n, MADV_SEQUENTIAL);
+	G.rc.buf = m;
+	G.rc.off = from;
+	G.rc.pos = at - from;
+	G.rc.len = n;
+	return G.rc.len - G.rc.pos >= need;
+}
+
 /* rd_fill's reading, when the buffer holds less than need. */
 static bool rd_refill(size_t need)
 {
+	if (G.rc.map)
+		return rd_remap(need);
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
@@ -6424,6 +6501,17 @@ static bool rd_refill(size_t need)
 		G.rc.len += n;
 	}
 	return true;
+}
+
+/* Give back the pass's read buffer, or unmap its window. */
+static void rd_buf_free(void)
+{
+	if (G.rc.map && G.rc.buf)
+		munmap(G.rc.buf, G.rc.len);
+	else
+		mem_free(G.rc.buf);
+	G.rc.buf = NULL;
+	G.rc.len = G.rc.pos = 0;
 }
 
 /* pread exactly n bytes at off; -1 if the file is shorter. */
@@ -6866,18 +6954,36 @@ static void rd_features(const char *path)
 	}
 }
 
-/* Read the file from its data on (file mode), or from off (pipe mode). */
+/*
+ * Read the file from offset off on: its data (file mode), or from 16 (pipe
+ * mode), or a checkpoint's offset.  A regular file in file mode is mapped
+ * (a window at a time, rd_remap) from here on, once its data's end is
+ * known; a stream is read into G.rc.buf.
+ */
 static void rd_seek(const char *path, uint64_t off)
 {
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
+	if (G.rc.map || (!G.rd.pipe && G.rd.fsize != UINT64_MAX && G.rd.end <= G.rd.fsize && !G.rd.shrunk)) {
+		static bool handled;	/* before the view's term_fatal, which asks rd_bus_cover */
+
+		if (!handled) {
+			struct sigaction sa = { .sa_sigaction = rd_bus, .sa_flags = SA_SIGINFO };
+
+			sigemptyset(&sa.sa_mask);
+			sigaction(SIGBUS, &sa, &rd_bus_old);
+			handled = true;
+		}
+		rd_buf_free();	/* rd_remap maps a window at off */
+		G.rc.map = true;
+	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
 	G.rc.len = G.rc.pos = 0;
 }
 
 /*
  * The queued record at file offset pos of queue q (one that stays in the
- * file): in the read buffer if it still is, else in q's window, read again
+ * file): in the read buffer or mapped window if it still is, else in q's window, read again
  * from there on when it is not (a window that served few records reads
  * less the next time: records of q far apart in the file cost one small
  * read each, not a large one); *avail gets the bytes there from it on.
@@ -7581,6 +7687,23 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 }
 
 /*
+ * At a broken record at file offset off: if the file shrank while it was
+ * read (rd_bus_cover, or shorter now than its data), say so and true.
+ */
+static bool rd_shrunk(uint64_t off)
+{
+	struct stat st;
+	bool ok = fstat(G.rc.fd, &st) == 0;
+
+	if (!G.rc.map || !(G.rd.shrunk || (ok && (uint64_t)st.st_size < G.rd.end)))
+		return false;
+	note("the recording shrank while tc read it (to %" PRIu64 " bytes, from %" PRIu64
+	     "): its records from offset %" PRIu64 " on are gone",
+	     ok ? (uint64_t)st.st_size : 0, G.rd.fsize, off);
+	return true;
+}
+
+/*
  * Stream the records of the opened recording through the merge to emit()
  * (rd_record), up to the first record newer than limit (which stays
  * unread, for paced replay).  Returns 1 at the limit, 2 when a followed stream has nothing
@@ -7604,7 +7727,7 @@ static int rd_run(uint64_t limit)
 			rd_ckpt(roff, roff, 0);
 
 		if (sz < 8 || !rd_type_ok(type)) {
-			if (!G.rc.cut)
+			if (!G.rc.cut && !rd_shrunk(roff))
 				note("bad record at offset %" PRIu64 " (type %u, size %zu): the rest is skipped",
 				     roff, type, sz);
 			G.bad.corrupt += !G.rc.cut;
@@ -7614,7 +7737,7 @@ static int rd_run(uint64_t limit)
 		if (!rd_fill(sz)) {
 			if (G.rc.wait)
 				return 2;
-			if (!G.rc.cut)
+			if (!G.rc.cut && !rd_shrunk(roff))
 				note("the recording ends inside a record at offset %" PRIu64, roff);
 			ret = -1;
 			break;
@@ -7726,6 +7849,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	}
 	rd_pass_swap(view);
 	G.rc.fd = fd;
+	G.rc.map = false;
 	G.rc.buf = xcalloc(1, RD_BUF);
 	rd_seek(G.opt.replay_path, G.rd.data_off);
 	mrg_init(G.m.ncpu + 1, 0, true);
@@ -7738,7 +7862,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 static void rd_pass_close(struct rd_pass *view)
 {
 	mrg_free();
-	mem_free(G.rc.buf);
+	rd_buf_free();
 	close(G.rc.fd);
 	rd_pass_swap(view);
 }
@@ -10426,6 +10550,8 @@ static struct sigaction term_fatal_old[5];	/* the default's, or a sanitizer's */
 static void term_fatal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
+	if (sig == SIGBUS && rd_bus_cover(si->si_addr))
+		return;	/* a page of a recording that shrank: zeros */
 	term_restore();
 	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
 		if (term_fatal_sig[i] == sig)

@@ -4485,10 +4485,10 @@ static void rec_fake_tfs(const char *dir)
 	scopy(G.ev.tfs_root, sizeof(G.ev.tfs_root), dir);
 }
 
-/* Record REC_NEV switches (i = 0..: time 1000 + 10 i, CPU i % 2, prev pid
+/* Record nev switches (i = 0..: time 1000 + 10 i, CPU i % 2, prev pid
  * 100 + i) through emit, with a checkpoint half way and a copy of the file
  * after it in cut (NULL: none). */
-static void rec_write(const char *path, const char *cut)
+static void rec_write(const char *path, const char *cut, int nev)
 {
 	const struct sw_layout *L = &layouts[0];
 	uint8_t raw[128], rec[256];
@@ -4497,8 +4497,8 @@ static void rec_write(const char *path, const char *cut)
 	live_attrs(SMP_LIVE);
 	G.opt.rec_path = path;
 	rec_open(2);
-	for (int i = 0; i < REC_NEV; i++) {
-		char prev[16];
+	for (int i = 0; i < nev; i++) {
+		char prev[24];
 		struct sw s = { .prev_comm = prev, .next_comm = "next", .prev_pid = 100 + i,
 				.next_pid = 7, .prev_prio = 120, .next_prio = 120,
 				.common_pid = 100 + i, .prev_state = 1 };
@@ -4512,7 +4512,7 @@ static void rec_write(const char *path, const char *cut)
 		n = mk_sample(rec, SMP_LIVE, &sm);
 		if (rec_info(rec, n, &ri) == 0)
 			emit(rec, n, sm.time, &ri);
-		if (i == REC_NEV / 2) {
+		if (i == nev / 2) {
 			rec_round();
 			rec_checkpoint();
 			if (cut) {
@@ -4546,7 +4546,7 @@ static int rec_read(const char *path)
 	ms_sync();
 	for (int i = 0; i < G.ev.nattr; i++)
 		mem_free(G.ev.attr[i].ids);
-	mem_free(G.rc.buf);
+	rd_buf_free();
 	close(G.rc.fd);
 	return ret;
 }
@@ -4567,7 +4567,7 @@ static void t_rec_roundtrip(void)
 	snprintf(cut, sizeof(cut), "%s/rec-cut.data", keep ? keep : dir);
 	unlink(path);
 	unlink(cut);
-	rec_write(path, keep ? cut : NULL);
+	rec_write(path, keep ? cut : NULL, REC_NEV);
 	g_reset();
 	ret = rec_read(path);
 	if (ms_buf)
@@ -4595,6 +4595,64 @@ static void t_rec_roundtrip(void)
 			break;
 	}
 	CHECK(n == REC_NEV, "%d events read back, want %d", n, REC_NEV);
+}
+
+/*
+ * A recording that shrinks while tc reads it through its mapping (another
+ * program truncated it): its pages past the new end, which fault, read as
+ * zeros (rd_bus_cover), so the data ends there as broken (-1) with the
+ * reason kept (G.rd.shrunk); every record wholly before the cut was read.
+ */
+static void t_rd_shrunk(void)
+{
+	enum { NEV = 4000, STOP = 100 };
+	char dir[] = "/tmp/tc-unit-shrink.XXXXXX", path[600], tfs[600];
+	size_t ps = getpagesize();
+	uint64_t at, cut, whole = 0;
+	int ret1, ret2, n = 0;
+	struct stat st;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	snprintf(tfs, sizeof(tfs), "%s/tfs", dir);
+	mkdir(tfs, 0700);
+	rec_fake_tfs(tfs);
+	snprintf(path, sizeof(path), "%s/rec.data", dir);
+	rec_write(path, NULL, NEV);
+	g_reset();
+	ms_open();
+	rd_open(path);
+	ret1 = rd_run(1000 + 10 * STOP - 1);	/* stops at record STOP, unread */
+	at = G.rc.off + G.rc.pos;
+	cut = (at + ps - 1) / ps * ps + 2 * ps;
+	CHECK(G.rc.map && stat(path, &st) == 0 && (uint64_t)st.st_size > cut + 2 * ps,
+	      "the file (%" PRIu64 " bytes) is not mapped, or too short to cut at %" PRIu64,
+	      (uint64_t)st.st_size, cut);
+	CHECK(truncate(path, cut) == 0, "truncate: %s", strerror(errno));
+	for (uint64_t o = at; o + 8 <= cut; ) {	/* the records wholly before the cut */
+		uint16_t sz;
+
+		CHECK(pread(G.rc.fd, &sz, 2, o + 6) == 2 && sz >= 8, "no record at %" PRIu64, o);
+		if (o + sz > cut)
+			break;
+		whole++;
+		o += sz;
+	}
+	ret2 = rd_run(UINT64_MAX);
+	ms_sync();
+	for (const char *l = ms_buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		n++;
+	rd_buf_free();
+	close(G.rc.fd);
+	for (int i = 0; i < G.ev.nattr; i++)
+		mem_free(G.ev.attr[i].ids);
+	unlink(path);
+	snprintf(tfs, sizeof(tfs), "rm -rf '%s'", dir);
+	CHECK(system(tfs) == 0, "could not remove %s", dir);
+	CHECK(ret1 == 1, "rd_run to record %d: %d, want 1 (at the limit)", STOP, ret1);
+	CHECK(ret2 == -1, "rd_run after the cut: %d, want -1 (a broken end)", ret2);
+	CHECK(G.rd.shrunk, "no fault past the cut was seen (G.rd.shrunk)");
+	CHECK((uint64_t)n >= STOP + whole && (uint64_t)n <= STOP + whole + 1,
+	      "%d events read, want %" PRIu64 " (and the one the cut split)", n, STOP + whole);
 }
 
 /* ---------------------------------------------------------------- answers */
@@ -5315,6 +5373,7 @@ int main(void)
 	RUN(model_pause_gaps);
 	RUN(model_end_off);
 	RUN(rd_end_tail);
+	RUN(rd_shrunk);
 	RUN(model_lost_gap);
 	RUN(task_victim);
 	RUN(model_states);
