@@ -6386,9 +6386,9 @@ static void fl_stop(void)
  * read through a window of RD_WIN bytes of a mapping of it (rd_remap): no
  * copy (read()'s was a quarter of a replay's profile, but the first reads
  * of the mapped bytes cost most of it again: 3-7% less time in all, and a
- * larger window or the whole file no less); streams, and a file in pipe
- * mode, are read into one buffer of RD_BUF bytes (larger ones fall out of
- * the cache).
+ * larger window or the whole file no less); streams, a file in pipe mode,
+ * and every file in the static build (FAST 0: 1 KiB less), are read into
+ * one buffer of RD_BUF bytes (larger ones fall out of the cache).
  */
 static bool rd_refill(size_t need);
 
@@ -6408,7 +6408,7 @@ static bool rd_bus_cover(void *addr)
 {
 	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize();
 
-	if (!G.rc.map || !b || a < b || a - b >= G.rc.len)
+	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len)
 		return false;
 	if (mmap((void *)(a & ~(ps - 1)), ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return false;
@@ -6469,7 +6469,7 @@ static bool rd_remap(size_t need)
 /* rd_fill's reading, when the buffer holds less than need. */
 static bool rd_refill(size_t need)
 {
-	if (G.rc.map)
+	if (FAST && G.rc.map)
 		return rd_remap(need);
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
@@ -6506,7 +6506,7 @@ static bool rd_refill(size_t need)
 /* Give back the pass's read buffer, or unmap its window. */
 static void rd_buf_free(void)
 {
-	if (G.rc.map && G.rc.buf)
+	if (FAST && G.rc.map && G.rc.buf)
 		munmap(G.rc.buf, G.rc.len);
 	else
 		mem_free(G.rc.buf);
@@ -6964,7 +6964,7 @@ static void rd_seek(const char *path, uint64_t off)
 {
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	if (G.rc.map || (!G.rd.pipe && G.rd.fsize != UINT64_MAX && G.rd.end <= G.rd.fsize && !G.rd.shrunk)) {
+	if (FAST && (G.rc.map || (!G.rd.pipe && G.rd.fsize != UINT64_MAX && G.rd.end <= G.rd.fsize && !G.rd.shrunk))) {
 		static bool handled;	/* before the view's term_fatal, which asks rd_bus_cover */
 
 		if (!handled) {
@@ -7686,21 +7686,14 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 	rd_queue(r, sz, t, ri, roff, qi);
 }
 
-/*
- * At a broken record at file offset off: if the file shrank while it was
- * read (rd_bus_cover, or shorter now than its data), say so and true.
- */
-static bool rd_shrunk(uint64_t off)
+/* At a broken record: why, if the file shrank while it was read
+ * (rd_bus_cover, or it is shorter now than its data), else "". */
+static const char *rd_shrunk(void)
 {
 	struct stat st;
-	bool ok = fstat(G.rc.fd, &st) == 0;
 
-	if (!G.rc.map || !(G.rd.shrunk || (ok && (uint64_t)st.st_size < G.rd.end)))
-		return false;
-	note("the recording shrank while tc read it (to %" PRIu64 " bytes, from %" PRIu64
-	     "): its records from offset %" PRIu64 " on are gone",
-	     ok ? (uint64_t)st.st_size : 0, G.rd.fsize, off);
-	return true;
+	return FAST && G.rc.map && (G.rd.shrunk || (fstat(G.rc.fd, &st) == 0 && (uint64_t)st.st_size < G.rd.end)) ?
+	       " (the file shrank while tc read it)" : "";
 }
 
 /*
@@ -7727,9 +7720,9 @@ static int rd_run(uint64_t limit)
 			rd_ckpt(roff, roff, 0);
 
 		if (sz < 8 || !rd_type_ok(type)) {
-			if (!G.rc.cut && !rd_shrunk(roff))
-				note("bad record at offset %" PRIu64 " (type %u, size %zu): the rest is skipped",
-				     roff, type, sz);
+			if (!G.rc.cut)
+				note("bad record at offset %" PRIu64 " (type %u, size %zu)%s: the rest is skipped",
+				     roff, type, sz, rd_shrunk());
 			G.bad.corrupt += !G.rc.cut;
 			ret = -1;
 			break;
@@ -7737,8 +7730,8 @@ static int rd_run(uint64_t limit)
 		if (!rd_fill(sz)) {
 			if (G.rc.wait)
 				return 2;
-			if (!G.rc.cut && !rd_shrunk(roff))
-				note("the recording ends inside a record at offset %" PRIu64, roff);
+			if (!G.rc.cut)
+				note("the recording ends inside a record at offset %" PRIu64 "%s", roff, rd_shrunk());
 			ret = -1;
 			break;
 		}

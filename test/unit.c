@@ -4612,6 +4612,8 @@ static void t_rd_shrunk(void)
 	int ret1, ret2, n = 0;
 	struct stat st;
 
+	if (!FAST)
+		return;	/* a build for size reads files with read(): no mapping */
 	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
 	snprintf(tfs, sizeof(tfs), "%s/tfs", dir);
 	mkdir(tfs, 0700);
