@@ -12222,13 +12222,20 @@ static void fmt_secs(char *out, size_t n, uint64_t d, uint64_t step)
 		sfmt(out, n, "%" PRIu64 "s", (uint64_t)(d / NS_PER_SEC));
 }
 
-/* Time t as seconds from the first event, with the digits a one-column
- * step of the view needs. */
+/* The time the view's seconds count from (the cursor, the axis): the
+ * first event; before it, the window's start, not the clock's zero. */
+static uint64_t view_base(void)
+{
+	return G.m.first ? G.m.first : G.v.start;
+}
+
+/* Time t as seconds from the first event (view_base), with the digits a
+ * one-column step of the view needs. */
 static void fmt_at(char *out, size_t n, uint64_t t)
 {
 	int ncol = G.term.cols - LABEL_W > 0 ? G.term.cols - LABEL_W : 1;
 
-	fmt_secs(out, n, t > G.m.first ? t - G.m.first : 0, (G.v.end - G.v.start) / ncol);
+	fmt_secs(out, n, t > view_base() ? t - view_base() : 0, (G.v.end - G.v.start) / ncol);
 }
 
 /* The shares of the states in the cursor's column of row (from G.term.acc
@@ -12483,7 +12490,7 @@ static void draw_axis(int r)
 {
 	static const uint64_t steps[] = { 1, 2, 5 };
 	int ncol = G.term.cols - LABEL_W;
-	uint64_t span = G.v.end - G.v.start, step = 1, base = G.m.first ? G.m.first : G.v.start, first;
+	uint64_t span = G.v.end - G.v.start, step = 1, base = view_base(), first;
 
 	if (ncol < 10 || !span)
 		return;

@@ -3062,6 +3062,14 @@ static void t_view_fmt_at(void)
 	G.v.end = V_T0 + 1000000;		/* 10 us a column */
 	fmt_at(b, sizeof(b), V_T0 + 1234567890);
 	CHECK(!strcmp(b, "1.23456s"), "1 ms over 100 columns: %s", b);
+	/* before the first event (a live view's first moments) the seconds
+	 * count from the window's start, not from the clock's zero: once a
+	 * test read "cursor 10667.8s" there as 3.5 s of events seen */
+	G.m.first = 0;
+	G.v.start = V_T0 + 7 * NS_PER_SEC;
+	G.v.end = G.v.start + 3 * NS_PER_SEC;
+	fmt_at(b, sizeof(b), G.v.end);
+	CHECK(!strcmp(b, "3.00s"), "no event yet, the cursor at the end of a 3 s window: %s", b);
 }
 
 /* The axis: tick labels with the digits their step needs, so that a
