@@ -6958,7 +6958,8 @@ static void rd_features(const char *path)
  * Read the file from offset off on: its data (file mode), or from 16 (pipe
  * mode), or a checkpoint's offset.  A regular file in file mode is mapped
  * (a window at a time, rd_remap) from here on, once its data's end is
- * known; a stream is read into G.rc.buf.
+ * known; anything else is read into G.rc.buf (made here when the pass has
+ * none).
  */
 static void rd_seek(const char *path, uint64_t off)
 {
@@ -6976,6 +6977,8 @@ static void rd_seek(const char *path, uint64_t off)
 		}
 		rd_buf_free();	/* rd_remap maps a window at off */
 		G.rc.map = true;
+	} else if (!G.rc.buf) {
+		G.rc.buf = xcalloc(1, RD_BUF);
 	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
 	G.rc.len = G.rc.pos = 0;
@@ -7843,7 +7846,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	rd_pass_swap(view);
 	G.rc.fd = fd;
 	G.rc.map = false;
-	G.rc.buf = xcalloc(1, RD_BUF);
+	G.rc.buf = NULL;	/* rd_seek maps the file or makes a buffer */
 	rd_seek(G.opt.replay_path, G.rd.data_off);
 	mrg_init(G.m.ncpu + 1, 0, true);
 	G.rc.cut = true;	/* silent: no note on a broken record ... */
