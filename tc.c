@@ -6986,11 +6986,11 @@ static void rd_seek(const char *path, uint64_t off)
 
 /*
  * The queued record at file offset pos of queue q (one that stays in the
- * file): in the read buffer or mapped window if it still is, else in q's window, read again
- * from there on when it is not (a window that served few records reads
- * less the next time: records of q far apart in the file cost one small
- * read each, not a large one); *avail gets the bytes there from it on.
- * NULL if the file no longer has it.
+ * file): in the read buffer or mapped window if it still is, else in q's
+ * own window, read again from there on when it is not (a window that
+ * served few records reads less the next time: records of q far apart in
+ * the file cost one small read each, not a large one); *avail gets the
+ * bytes there from it on.  NULL if the file no longer has it.
  */
 static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail)
 {
