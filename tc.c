@@ -6399,19 +6399,23 @@ static inline bool rd_fill(size_t need)
 
 /*
  * A fault in the window of the file's mapping at addr (the file shrank
- * under it: its pages past the new end fault): the page reads as zeros from
- * now on, which ends the data at a bad record, and G.rd.shrunk says why
- * (rd_shrunk; the record the cut split was read with zeros past it).
- * False if addr is not in the window.  Run from SIGBUS's handlers.
+ * under it: its pages past the new end fault): the window from that page
+ * on reads as zeros from now on, which ends the data at a bad record, and
+ * G.rd.shrunk says why (rd_shrunk; the record the cut split was read with
+ * zeros past it).  False if addr is not in the window, or was covered
+ * already (a fault there again is not the file's: qemu-user's arm once).
+ * Run from SIGBUS's handlers.
  */
 static bool rd_bus_cover(void *addr)
 {
-	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize();
+	static uintptr_t covered;	/* the page covered last */
+	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize(), pg = a & ~(ps - 1);
 
-	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len)
+	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len || pg == covered)
 		return false;
-	if (mmap((void *)(a & ~(ps - 1)), ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+	if (mmap((void *)pg, b + G.rc.len - pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return false;
+	covered = pg;
 	G.rd.shrunk = 1;
 	return true;
 }
