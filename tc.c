@@ -6397,25 +6397,26 @@ static inline bool rd_fill(size_t need)
 	return G.rc.len - G.rc.pos >= need || rd_refill(need);
 }
 
+static uintptr_t rd_bus_page;	/* the page rd_bus_cover covered last (0: none in this window) */
+
 /*
  * A fault in the window of the file's mapping at addr (the file shrank
  * under it: its pages past the new end fault): the window from that page
  * on reads as zeros from now on, which ends the data at a bad record, and
  * G.rd.shrunk says why (rd_shrunk; the record the cut split was read with
  * zeros past it).  False if addr is not in the window, or was covered
- * already (a fault there again is not the file's: qemu-user's arm once).
- * Run from SIGBUS's handlers.
+ * already (a fault there again is not the file's: qemu-user's arm, mips,
+ * s390x and i386 fault so).  Run from SIGBUS's handlers.
  */
 static bool rd_bus_cover(void *addr)
 {
-	static uintptr_t covered;	/* the page covered last */
 	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize(), pg = a & ~(ps - 1);
 
-	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len || pg == covered)
+	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len || pg == rd_bus_page)
 		return false;
 	if (mmap((void *)pg, b + G.rc.len - pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return false;
-	covered = pg;
+	rd_bus_page = pg;
 	G.rd.shrunk = 1;
 	return true;
 }
@@ -6463,6 +6464,7 @@ static bool rd_remap(size_t need)
 		return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
 	}
 	madvise(m, n, MADV_SEQUENTIAL);
+	rd_bus_page = 0;
 	G.rc.buf = m;
 	G.rc.off = from;
 	G.rc.pos = at - from;
