@@ -6385,7 +6385,7 @@ static void fl_stop(void)
  * G.rc.pos; false at the end of the data.  A regular file in file mode is
  * read through a window of RD_WIN bytes of a mapping of it (rd_remap): no
  * copy (read()'s was a quarter of a replay's profile, but the first reads
- * of the mapped bytes cost most of it again: 3-7% less time in all, and a
+ * of the mapped bytes cost most of it again: 0-10% less time in all, and a
  * larger window or the whole file no less); streams, a file in pipe mode,
  * and every file in the static build (FAST 0: 1 KiB less), are read into
  * one buffer of RD_BUF bytes (larger ones fall out of the cache).
