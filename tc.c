@@ -6453,10 +6453,8 @@ static bool rd_remap(size_t need)
 	if (G.rc.buf)
 		munmap(G.rc.buf, G.rc.len);
 	G.rc.buf = NULL;
-	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
-	if (m == MAP_FAILED || G.rd.shrunk) {
-		if (m != MAP_FAILED)
-			munmap(m, n);
+	m = G.rd.shrunk ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
+	if (m == MAP_FAILED) {
 		G.rc.map = false;	/* read() it: pread and read see the file's end */
 		G.rc.buf = xcalloc(1, RD_BUF);
 		G.rc.off = at;
