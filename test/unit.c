@@ -4543,6 +4543,15 @@ static void rec_write(const char *path, const char *cut, int nev)
 	mem_free(G.rec.buf);
 }
 
+/* What rd_open took for a read of a recording, given back. */
+static void rec_read_end(void)
+{
+	for (int i = 0; i < G.ev.nattr; i++)
+		mem_free(G.ev.attr[i].ids);
+	rd_buf_free();
+	close(G.rc.fd);
+}
+
 /* Read path to the script stream (ms_buf); returns rd_run's result. */
 static int rec_read(const char *path)
 {
@@ -4552,10 +4561,7 @@ static int rec_read(const char *path)
 	rd_open(path);
 	ret = rd_run(UINT64_MAX);
 	ms_sync();
-	for (int i = 0; i < G.ev.nattr; i++)
-		mem_free(G.ev.attr[i].ids);
-	rd_buf_free();
-	close(G.rc.fd);
+	rec_read_end();
 	return ret;
 }
 
@@ -4718,10 +4724,7 @@ static void t_rd_shrunk(void)
 	ms_sync();
 	for (const char *l = ms_buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
 		n++;
-	rd_buf_free();
-	close(G.rc.fd);
-	for (int i = 0; i < G.ev.nattr; i++)
-		mem_free(G.ev.attr[i].ids);
+	rec_read_end();
 	unlink(path);
 	snprintf(tfs, sizeof(tfs), "rm -rf '%s'", dir);
 	CHECK(system(tfs) == 0, "could not remove %s", dir);
