@@ -35,7 +35,27 @@
  *              wakings, -I as an overlay (also as drawn), LOST amid each
  */
 #pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
+#define _GNU_SOURCE		/* as tc.c: its headers are included first */
+#include <sys/mman.h>
+static void *unit_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+#define mmap unit_mmap		/* tc's mmap calls, to make a file's fail (map_fail) */
 #include "../tc.c"
+#undef mmap
+
+/* Mappings of files (rd_remap's windows) that unit_mmap lets through
+ * before one fails with ENOMEM (-1: none fails), and how many failed. */
+static int map_fail = -1, map_failed;
+
+/* mmap, but a read-only mapping of a file fails when map_fail says. */
+static void *unit_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (fd >= 0 && !(flags & MAP_ANONYMOUS) && prot == PROT_READ && map_fail >= 0 && map_fail-- == 0) {
+		map_failed++;
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return mmap(addr, len, prot, flags, fd, off);
+}
 
 /* ---------------------------------------------------------------- harness */
 
@@ -4566,8 +4586,10 @@ static int rec_read(const char *path)
 }
 
 /* nev records written (rec_write) and read back (rec_read), every event
- * as written, in order; the files stay in keep (NULL: removed). */
-static void rec_roundtrip(int nev, const char *keep)
+ * as written, in order; the files stay in keep (NULL: removed).  fail:
+ * the reader's mappings of the file that succeed before one fails (-1:
+ * none fails; see map_fail). */
+static void rec_roundtrip(int nev, const char *keep, int fail)
 {
 	char dir[] = "/tmp/tc-unit-rec.XXXXXX", path[600], cut[600], tfs[600];
 	char *text = NULL, *line;
@@ -4588,7 +4610,10 @@ static void rec_roundtrip(int nev, const char *keep)
 	g_reset();
 	if (stat(path, &st) == 0)
 		size = st.st_size;
+	map_fail = fail;
+	map_failed = 0;
 	ret = rec_read(path);
+	map_fail = -1;
 	if (ms_buf)
 		text = strdup(ms_buf);
 	g_reset();
@@ -4615,11 +4640,13 @@ static void rec_roundtrip(int nev, const char *keep)
 	}
 	CHECK(n == nev, "%d events read back, want %d", n, nev);
 	CHECK(nev == REC_NEV || size > 2 * RD_WIN, "%" PRIu64 " bytes: the window did not move", size);
+	CHECK(fail < 0 || !FAST || map_failed == 1, "%d mappings failed, want 1 (the one after %d)", map_failed,
+	      fail);
 }
 
 static void t_rec_roundtrip(void)
 {
-	rec_roundtrip(REC_NEV, getenv("TC_UNIT_REC"));
+	rec_roundtrip(REC_NEV, getenv("TC_UNIT_REC"), -1);
 }
 
 /* 40,000 records (about 4.7 MiB): the reader's mapped window (RD_WIN) moves
@@ -4627,7 +4654,16 @@ static void t_rec_roundtrip(void)
  * back as written, in order. */
 static void t_rd_windows(void)
 {
-	rec_roundtrip(40000, NULL);
+	rec_roundtrip(40000, NULL, -1);
+}
+
+/* The same when a mapping of the file fails (address space used up,
+ * ulimit -v): at the first window, the second or the third (the last),
+ * rd_remap reads the rest with read(), from where the reader was. */
+static void t_rd_map_fails(void)
+{
+	for (int fail = 0; fail < 3 && !why[0]; fail++)
+		rec_roundtrip(40000, NULL, fail);
 }
 
 /* rd_shrunk_probe's child: a page of a file mapped and then cut away
@@ -5455,6 +5491,7 @@ int main(void)
 	RUN(rd_end_tail);
 	RUN(rd_shrunk);
 	RUN(rd_windows);
+	RUN(rd_map_fails);
 	RUN(model_lost_gap);
 	RUN(task_victim);
 	RUN(model_states);
