@@ -24,6 +24,10 @@
  *   decoding   rec_info and ev_decode of perf's and tc's sample layouts,
  *              side-band records with sample_id_all, every truncation
  *   tracing    td_parse of a TRACING_DATA blob, every prefix of it
+ *   reader     recordings written and read back: through the moving
+ *              mapped window, with a mapping that fails (unit_mmap), a
+ *              file cut short while it is read; the tail of a perf file
+ *              (rd_end_tail: its end signature)
  *   libc       tc's printf, number parsing, search, sort, UTC date, memory
  *              blocks and /proc directories, against the C library's
  *   misc       CPU lists, escaping of hostile task names
