@@ -2376,6 +2376,18 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Elements of 12 bytes (sort_swap's 8 at a time and the rest), ordered by
+ * all three words. */
+static int cmp_3u32(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	for (int w = 0; w < 3; w++)
+		if (x[w] != y[w])
+			return x[w] < y[w] ? -1 : 1;
+	return 0;
+}
+
 static void t_str_sort_libc(void)
 {
 	static const char *const h[] = { "", "a", "abc", "aab", "xabcabd", "ttracefs", "nodev\ttracefs\n",
@@ -2395,6 +2407,17 @@ static void t_str_sort_libc(void)
 		sort(x, len, sizeof(x[0]), cmp_u32);
 		qsort(y, len, sizeof(y[0]), cmp_u32);
 		CHECK(!memcmp(x, y, len * sizeof(x[0])), "sort of %zu differs from qsort", len);
+	}
+	for (size_t n = 0; n <= 333; n += n < 12 ? 1 : 107) {	/* x and y hold 333 of 12 bytes */
+		uint32_t (*a)[3] = (uint32_t (*)[3])x, (*b)[3] = (uint32_t (*)[3])y;
+
+		for (size_t i = 0; i < n; i++)
+			for (int w = 0; w < 3; w++)
+				a[i][w] = b[i][w] = (seed = seed * 1103515245 + 12345) >> (w == 2 ? 0 : 16) &
+						    (w == 0 ? 7 : w == 1 ? 3 : 0xffffffff);
+		sort(a, n, sizeof(a[0]), cmp_3u32);
+		qsort(b, n, sizeof(b[0]), cmp_3u32);
+		CHECK(!memcmp(a, b, n * sizeof(a[0])), "sort of %zu elements of 12 bytes differs from qsort", n);
 	}
 }
 
