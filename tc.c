@@ -8875,13 +8875,21 @@ static void out_summary_irqs(struct out *f)
 		     " with their entry or exit lost (time unknown)", G.m.irq_full, IRQ_STATS, G.m.irq_lost);
 }
 
+/* A row of the summary by its sort key, sorted as such, not as slots of
+ * the task table (a compare then reads two keys of 16 bytes, not two
+ * tasks of 16,000 scattered: 6% of the summary of 40,000 processes). */
+struct sum_key {
+	uint64_t run;
+	int tid, slot;
+};
+
 /* Summary order: run time, largest first, then tid. */
 static int out_cmp_run(const void *a, const void *b)
 {
-	const struct task *x = &G.m.task[*(const int *)a], *y = &G.m.task[*(const int *)b];
+	const struct sum_key *x = a, *y = b;
 
-	if (x->total[ST_RUNNING] != y->total[ST_RUNNING])
-		return x->total[ST_RUNNING] < y->total[ST_RUNNING] ? 1 : -1;
+	if (x->run != y->run)
+		return x->run < y->run ? 1 : -1;
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
@@ -8893,7 +8901,8 @@ static int out_cmp_run(const void *a, const void *b)
  */
 static void out_summary(struct out *f)
 {
-	int *idx = xcalloc(G.m.ntask, sizeof(int)), n = 0;
+	struct sum_key *key = xcalloc(G.m.ntask, sizeof(*key));
+	int n = 0;
 
 	for (int i = 0; i < G.m.ntask; i++) {
 		const struct task *t = &G.m.task[i];
@@ -8902,13 +8911,13 @@ static void out_summary(struct out *f)
 		for (int s = ST_RUNNING; s < ST_DEAD; s++)
 			known += t->total[s];
 		if ((known || t->switches || t->wakeups || t->io_count) && filter_task(t))
-			idx[n++] = i;
+			key[n++] = (struct sum_key){ t->total[ST_RUNNING], t->tid, i };
 	}
-	sort(idx, n, sizeof(int), out_cmp_run);
+	sort(key, n, sizeof(*key), out_cmp_run);
 	oputs("tid\tpid\tcomm\trun_ms\trunnable_ms\tsleep_ms\tblocked_ms\tio_ms\tswitches\twakeups\tmax_delay_ms\tunknown_ms\tinferred\tinitial_ms"
 	      "\tio_calls\tio_call_ms\tread_bytes\twrite_bytes\tio_errors\tmissing_out\tlost_gaps\tirq_ms\tmigrations\n", f);
 	for (int i = 0; i < n; i++) {
-		const struct task *t = &G.m.task[idx[i]];
+		const struct task *t = &G.m.task[key[i].slot];
 		char row[20 * 25 + 1], *p;	/* the columns after the name */
 
 		ofmt(f, "%d\t%d\t", t->tid, t->pid);
@@ -8936,7 +8945,7 @@ static void out_summary(struct out *f)
 		*p++ = '\n';
 		out_write(f, row, p - row);
 	}
-	mem_free(idx);
+	mem_free(key);
 	out_summary_cpus(f);
 	out_summary_irqs(f);
 	out_flush(f);
