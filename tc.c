@@ -943,7 +943,7 @@ static void sink_put(struct sink *k, const char *p, size_t n)
 {
 	struct out *o = k->o;
 
-	if (FAST && o && n < o->cap - o->n) {	/* fits, with room left: no flush (--script: 9% less) */
+	if (FAST && o && n < o->cap - o->n) {	/* fits with room to spare: no flush, no loop */
 		memcpy(o->b + o->n, p, n);
 		o->n += n;
 	} else if (o)
