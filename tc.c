@@ -359,10 +359,11 @@ struct irq_stat {
  * ST_UNKNOWN, a CPU's tid -1) is UNK_AUX(why, gap): before its first
  * event, a gap (the gap log says which: events lost on a CPU, a pause),
  * a switch the kernel left out, a CPU whose tracepoints were not on yet,
- * or a recording per task or of some CPUs that has not its events (enum
- * part, above model_evidence).
+ * a recording per task or of some CPUs that has not its events (enum
+ * part, above model_evidence), or a task switched out asleep after a
+ * wakeup whose end the recording has not (model_switch).
  */
-enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK, UNK_CPUS, UNK_FILTER };
+enum unk { UNK_UNSEEN, UNK_GAP, UNK_MISSING, UNK_UNTRACED, UNK_PERTASK, UNK_CPUS, UNK_FILTER, UNK_WOKEN };
 /* What a recording's events cover, the least first: every task on every
  * CPU, all but some wakeups (--filter on them), some CPUs, the traced
  * tasks, not every switch (--filter on sched_switch or others). */
@@ -2921,9 +2922,14 @@ static void lat_wake_only(struct task *p);
  *                  the wakeup is open, and a switch-out S or D meanwhile was
  *                  woken after its dequeue: runnable from it, one wakeup.  A
  *                  sched_wakeup while it still runs came before the dequeue:
- *                  it goes on running, and its next sleep is a sleep.  A
- *                  switch-in of a task believed sleeping or blocked (its
- *                  wakeup lost) makes that sleep unknown.  A sched_waking
+ *                  it goes on running, and its next sleep is a sleep.  With
+ *                  no sched_wakeup in the recording (perf sched record's
+ *                  events) the switch-out cannot tell the two apart: it is
+ *                  unknown (woken), and runnable since if the task is
+ *                  switched in with no sched_waking of it before (a sleep
+ *                  needs one to end).  A switch-in of a task believed
+ *                  sleeping or blocked (its wakeup lost) makes that sleep
+ *                  unknown.  A sched_waking
  *                  (it needs a sleeping task) of one woken and not seen
  *                  running since: it ran and slept on switches the kernel
  *                  did not report, unknown since that wakeup, runnable again.
@@ -3072,12 +3078,14 @@ static void unk_text(int32_t aux, bool word, char *s, size_t n)
 		{ "per_task", "recorded per task (perf record without -a)" },
 		{ "some_cpus", "recorded on some CPUs (-C): it may run on the others" },
 		{ "filtered", "recorded with --filter: events may be left out" },
+		{ "woken", "woken as it went to sleep, sched_wakeup not recorded: runnable or asleep" },
 	};
 	uint32_t g = (uint32_t)aux >> 3;
 	uint64_t full = G.m.gaps - ((G.m.gaps - g) & 0xffffff);	/* the gap's number */
 	const struct gaplog *l = &G.m.gapv[full % GAP_LOG];
 	int k = (aux & 7) == UNK_UNSEEN ? 0 : (aux & 7) == UNK_MISSING ? 1 : (aux & 7) == UNK_UNTRACED ? 6 :
 		(aux & 7) == UNK_PERTASK ? 8 : (aux & 7) == UNK_CPUS ? 9 : (aux & 7) == UNK_FILTER ? 10 :
+		(aux & 7) == UNK_WOKEN ? 11 :
 		G.m.gaps - full >= GAP_LOG ? 2 : l->sampled ? 7 : !l->lost ? (l->cpu < 0 ? 3 : 5) : 4;
 
 	if (k == 7 && !word)
@@ -3761,6 +3769,23 @@ static void model_infer_run(int c, int tid, struct task *p, uint64_t t)
 	cp->cur_last = t;
 }
 
+/*
+ * Task p, switched in, has been unknown (woken) since a switch-out S or D
+ * while a wakeup of it was open, in a recording without sched_wakeup (see
+ * "wakeups"), and no sched_waking of it came since: a sleeping task needs
+ * one to run again, so p was woken after its dequeue and runnable since.
+ * (A waking says nothing: it may be of p back on a CPU by a switch-in the
+ * kernel left out, on its way to sleep again.)
+ */
+static void model_woken_runnable(struct task *p)
+{
+	p->waker = p->wk_waker;
+	p->wakeups++;
+	p->wait_start = p->since;
+	p->state = ST_RUNNABLE;
+	task_told(p - G.m.task, ST_RUNNABLE);
+}
+
 /* sched_switch on CPU c (checked) at time t: prev leaves with the state its
  * prev_state says, or runnable if a wakeup was open; next runs; the CPU
  * runs next. */
@@ -3786,7 +3811,9 @@ static void model_switch(const struct ev *e, uint64_t t)
 		/* exited: X or Z at its last switch, or TASK_DEAD on old kernels
 		 * (0x40, now P, parked) once its exit was seen */
 		st = e->v & 0x30 || (p->exited && (e->v & 0x70)) ? ST_DEAD : model_prev_state(e->v);
-		if (p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED)) {
+		bool woken = p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED);
+
+		if (woken && model_traced(EV_WAKEUP)) {
 			p->waker = p->wk_waker;		/* woken after its dequeue */
 			p->wakeups++;
 			st = ST_RUNNABLE;
@@ -3795,11 +3822,15 @@ static void model_switch(const struct ev *e, uint64_t t)
 		}
 		p->wk_pending = false;
 		task_set(p, st, t);
+		if (woken && p->state == st && st != ST_RUNNABLE)	/* see "wakeups" */
+			task_unknown(p, t, UNK_AUX(UNK_WOKEN, 0));
 		p->run_cpu = -1;
 		p->cpu = c;
 	}
 	if ((n = task_get(e->b, t, NULL))) {
 		task_name(n, e->comm2);
+		if (n->state == ST_UNKNOWN && n->unk_aux == UNK_AUX(UNK_WOKEN, 0))
+			model_woken_runnable(n);
 		if (n->state == ST_RUNNING)	/* its switch-out is missing */
 			model_displace(n);
 		else if (n->state == ST_SLEEPING || n->state == ST_BLOCKED)	/* its wakeup is missing */

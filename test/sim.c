@@ -72,8 +72,10 @@
  * a CPU's interval of a task is not contradicted by the task's row, the
  * intervals add up to task_total and cpu_total, and those add up to the span.
  *
- * run: for each seed (CPUs, tasks, byte order, word size and tc's own
- * file layout varied by seed) and damage kind (--rotate: one kind per
+ * run: for each seed (CPUs, tasks, byte order, word size, tc's own file
+ * layout, and a third of perf's files recorded without sched_wakeup, as
+ * perf sched record records: --waking-only, varied by seed) and damage
+ * kind (--rotate: one kind per
  * seed, in turn), gen, tc --replay --states, check and invariants; one
  * line per damage kind: seeds, failed (wrong time or a broken invariant),
  * claimed_ns, wrong_ns, wrong_iv (contradicting pieces of claims),
@@ -275,6 +277,7 @@ static struct sim {
 	uint64_t off[MAXCPU];		/* perf_end: when each CPU's events went off */
 } S;
 static int perf_end;			/* sim_run ends as perf record does (sim_perf_end) */
+static int waking_only;			/* no sched_wakeup recorded, as perf sched record's events */
 
 static struct task *tk(int tid)
 {
@@ -1481,6 +1484,14 @@ static void damage(int kind, int nround, const int *round)
 	case D_OVERWRITE: d_overwrite(); break;
 	case D_PERF_END: d_perf_end(); break;
 	}
+	if (waking_only) {	/* sched_wakeup not recorded: none of its records */
+		int n = 0;
+
+		for (size_t i = 0; i < S.nrec; i++)
+			if (S.rec[i].kind == K_WAKEUP && !D.drop[i])
+				D.drop[i] = 1, n++;
+		d_say(" waking_only: no sched_wakeup (%d records);", n);
+	}
 	if (kind == D_IDLE_OUT || kind == D_SWITCH_OUT || kind == D_ALL)
 		for (size_t i = 0; i < S.nrec; i++)
 			if (D.drop[i] && S.rec[i].kind == K_SWITCH && (!D.t1 || (S.rec[i].t >= D.t0 && S.rec[i].t <= D.t1)))
@@ -1581,6 +1592,8 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
 	attr[A_DUMMY] = (struct pw_attr){ 1, 9, SB_ST,
 					  1ull << PW_A_COMM | 1ull << PW_A_TASK | 1ull << PW_A_SAMPLE_ID_ALL |
 					  1ull << PW_A_COMM_EXEC, 1 };
+	if (waking_only)	/* in sched_wakeup's place (its ids unused): a dummy with no records */
+		attr[K_WAKEUP] = (struct pw_attr){ 1, 9, SB_ST, 1ull << PW_A_SAMPLE_ID_ALL, 1 };
 	/* synthesized for the tasks alive at the start: FORK, COMM at time 0 */
 	for (int i = 0; i < S.ntask; i++) {
 		const struct task *p = &S.task[i];
@@ -2458,6 +2471,10 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 			int kind = kinds[ki], be = seed & 1, long4 = seed >> 1 & 1;
 			int tcfile = seed % 4 == 3 && kind != D_LATE && kind != D_PERTASK && kind != D_CPUS &&
 				     kind != D_FILTER && kind != D_OVERWRITE && kind != D_PERF_END, rc, nv;
+			/* a third of perf's files without sched_wakeup, as perf sched record's; not
+			 * those whose command line names the events it recorded */
+			int wo = seed % 3 == 2 && !tcfile && kind != D_PERTASK && kind != D_CPUS && kind != D_FILTER &&
+				 kind != D_OVERWRITE;
 			struct res r = { .show = shown < show ? 6 : 0 };
 			struct stat_line *s = &st[kind];
 			struct stat sb;
@@ -2466,10 +2483,12 @@ static int cmd_run(const char *tc, int from, int nseed, const int *kinds, int nk
 			snprintf(path, sizeof(path), "%s/s%d-%s.data", dir, seed, dnames[kind]);
 			snprintf(out, sizeof(out), "%s.states", path);
 			snprintf(err, sizeof(err), "%s.err", path);
+			waking_only = wo;
 			gen(seed, 0, 0, 0, kind, be, long4, tcfile, writer, path);
-			snprintf(cmd, sizeof(cmd), "test/sim gen --seed %d --damage %s%s%s%s OUT && %s --replay OUT "
+			snprintf(cmd, sizeof(cmd), "test/sim gen --seed %d --damage %s%s%s%s%s OUT && %s --replay OUT "
 				 "--states > OUT.states && test/sim check OUT.truth OUT.states", seed, dnames[kind],
-				 be ? " --be" : "", long4 ? " --long4" : "", tcfile ? " --tcfile" : "", tc);
+				 be ? " --be" : "", long4 ? " --long4" : "", tcfile ? " --tcfile" : "",
+				 wo ? " --waking-only" : "", tc);
 			rc = run_tc(tc, path, out, err);
 			s->seeds++;
 			if (rc == 1 && !tp_kept() && stat(err, &sb) == 0 && sb.st_size) {
@@ -2635,7 +2654,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND] [--be] [--long4]\n"
-		"               [--tcfile] [--writer 'tc VERSION'] OUT\n"
+		"               [--tcfile] [--waking-only] [--writer 'tc VERSION'] OUT\n"
 		"       sim check OUT.truth STATES\n"
 		"       sim agree REF.states STATES [TOL_NS]  (where both claim, they agree)\n"
 		"       sim invariants STATES\n"
@@ -2682,6 +2701,8 @@ int main(int argc, char **argv)
 			long4 = 1;
 		} else if (!strcmp(a, "--tcfile")) {
 			tcfile = 1;
+		} else if (!strcmp(a, "--waking-only")) {
+			waking_only = 1;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--rotate")) {

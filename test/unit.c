@@ -3636,6 +3636,16 @@ static void ev_wake(uint64_t t, int kind, int cpu, int waker, int wakee, unsigne
 	model_event(&e);
 }
 
+/* The recording has sched_waking and sched_wakeup (model_traced), as tc's
+ * own and perf record -e 'sched:*' have (without sched_wakeup:
+ * t_model_waking_only). */
+static void traced_wakeups(void)
+{
+	G.ev.attr[0].kind = EV_WAKING;
+	G.ev.attr[1].kind = EV_WAKEUP;
+	G.ev.nattr = 2;
+}
+
 /* Collects the running intervals ival_walk finds (up to max). */
 struct runs { struct ival *v; int n, max; };
 
@@ -4079,6 +4089,7 @@ static void t_model_early_waking(void)
 
 	G.m.ncpu = 2;
 	model_init(2, 64, 65536);
+	traced_wakeups();
 	ev_switch(t, 1, 0, 0, 9);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		int tid = 100 + i;
@@ -4135,9 +4146,57 @@ static void t_model_early_waking(void)
 	CHECK_INVARIANTS();
 }
 
+/*
+ * Recorded without sched_wakeup (perf sched record's events): a switch-out
+ * S or D after a sched_waking of the task while it ran may be either a
+ * wakeup after the dequeue (runnable since) or one before it and a new
+ * sleep, so it is unknown (woken).  A switch-in with no waking since says
+ * runnable since the switch-out (a sleep needs a waking to end); a waking
+ * leaves it unknown (the task may be back on a CPU by a switch-in the
+ * kernel left out).  With sched_wakeup recorded: t_model_early_waking.
+ */
+static void t_model_waking_only(void)
+{
+	struct task *p;
+	char cause[64];
+
+	G.m.ncpu = 2;
+	model_init(2, 64, 65536);
+	G.ev.attr[0].kind = EV_WAKING;
+	G.ev.nattr = 1;
+	ev_switch(1000, 1, 0, 0, 9);
+	/* 100: woken after its dequeue, switched in without a waking */
+	ev_switch(1000, 0, 0, 0, 100);
+	ev_wake(1100, EV_WAKING, 1, 9, 100, 0);
+	ev_switch(1200, 0, 100, 1, 0);				/* S */
+	p = task_of(100);
+	unk_text(p->unk_aux, true, cause, sizeof(cause));
+	CHECK(p->state == ST_UNKNOWN && !strcmp(cause, "woken") && p->wakeups == 0,
+	      "after the switch-out: %s (%s), wakeups %u", st_names[p->state], cause, p->wakeups);
+	ev_switch(1500, 0, 0, 0, 100);
+	CHECK(p->total[ST_RUNNABLE] == 300 && p->total[ST_UNKNOWN] == 0 && p->total[ST_SLEEPING] == 0 &&
+	      p->wakeups == 1 && p->waker == 9 && p->max_delay == 300,
+	      "switched in: runnable %" PRIu64 " unknown %" PRIu64 " sleeping %" PRIu64 " wakeups %u waker %d "
+	      "max_delay %" PRIu64 " (want 300 0 0 1 9 300)", p->total[ST_RUNNABLE], p->total[ST_UNKNOWN],
+	      p->total[ST_SLEEPING], p->wakeups, p->waker, p->max_delay);
+	/* 101: blocked (D) after a waking, woken again: unknown until then */
+	ev_switch(2000, 0, 100, 1, 101);
+	ev_wake(2100, EV_WAKING, 1, 9, 101, 0);
+	ev_switch(2200, 0, 101, 2, 0);				/* D */
+	ev_wake(2600, EV_WAKING, 1, 9, 101, 0);
+	ev_switch(2700, 0, 0, 0, 101);
+	p = task_of(101);
+	CHECK(p->total[ST_UNKNOWN] == 400 && p->total[ST_BLOCKED] == 0 && p->total[ST_RUNNABLE] == 100 &&
+	      p->wakeups == 1,
+	      "woken again: unknown %" PRIu64 " blocked %" PRIu64 " runnable %" PRIu64 " wakeups %u "
+	      "(want 400 0 100 1)", p->total[ST_UNKNOWN], p->total[ST_BLOCKED], p->total[ST_RUNNABLE], p->wakeups);
+	CHECK_INVARIANTS();
+}
+
 /* The events of t_model_io_overlay, with the I/O calls when io. */
 static void io_seq(bool io)
 {
+	traced_wakeups();
 	ev_switch(1000, 1, 0, 0, 9);
 	ev_switch(1000, 0, 0, 0, 100);
 	if (io)
@@ -5527,6 +5586,7 @@ int main(void)
 	RUN(model_missing_in);
 	RUN(model_first_prev);
 	RUN(model_early_waking);
+	RUN(model_waking_only);
 	RUN(model_waking_again);
 	RUN(model_end_unsaid);
 	RUN(model_end_untraced);
