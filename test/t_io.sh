@@ -424,8 +424,13 @@ live_screen() {
 		return 1
 	fi
 	tmux -L "$sock" kill-server 2>/dev/null
-	# shellcheck disable=SC2086
-	left=$(alive $kids)
+	# (up to 3 s: one may still be exiting, as timeout was once in CI)
+	for ((i = 0; i < 30; i++)); do
+		# shellcheck disable=SC2086
+		left=$(alive $kids)
+		[ -z "$left" ] && break
+		nap 0.1
+	done
 	if [ -n "$left" ]; then
 		fail "$name" "left running after q: $(ps -o pid=,args= -p "${left//$'\n'/,}" | tr '\n' ';')"
 		# shellcheck disable=SC2086
