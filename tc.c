@@ -2929,10 +2929,10 @@ static void lat_wake_only(struct task *p);
  *                  switched in with no sched_waking of it before (a sleep
  *                  needs one to end).  A switch-in of a task believed
  *                  sleeping or blocked (its wakeup lost) makes that sleep
- *                  unknown.  A sched_waking
- *                  (it needs a sleeping task) of one woken and not seen
- *                  running since: it ran and slept on switches the kernel
- *                  did not report, unknown since that wakeup, runnable again.
+ *                  unknown.  A sched_waking (it needs a sleeping task) of
+ *                  one woken and not seen running since: it ran and slept
+ *                  on switches the kernel did not report, unknown since
+ *                  that wakeup, runnable again.
  *                  A sched_wakeup of a task believed sleeping or blocked,
  *                  where sched_waking is recorded (it always comes first):
  *                  its sched_waking is missing and may have come before the

@@ -75,10 +75,10 @@
  * run: for each seed (CPUs, tasks, byte order, word size, tc's own file
  * layout, and a third of perf's files recorded without sched_wakeup, as
  * perf sched record records: --waking-only, varied by seed) and damage
- * kind (--rotate: one kind per
- * seed, in turn), gen, tc --replay --states, check and invariants; one
- * line per damage kind: seeds, failed (wrong time or a broken invariant),
- * claimed_ns, wrong_ns, wrong_iv (contradicting pieces of claims),
+ * kind (--rotate: one kind per seed, in turn), gen, tc --replay --states,
+ * check and invariants; one line per damage kind: seeds, failed (wrong
+ * time or a broken invariant), claimed_ns, wrong_ns, wrong_iv
+ * (contradicting pieces of claims),
  * unknown% (of the alive task time in the trace's span), unknown%W (in
  * the damaged stretch), none%W (the same stretch of the seed's undamaged
  * trace: what the damage added), inv (invariant violations).  Exit 1 on
