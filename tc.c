@@ -1289,15 +1289,11 @@ static void out_name(struct out *f, const char *s)
  * end (p has room for 21 bytes). */
 static char *put_col(char *p, uint64_t v)
 {
-	int n = 1;
+	char d[20], *s = fmt_digits(d + sizeof(d), v, 10, false);
 
-	for (uint64_t x = v; x >= 10; x /= 10)
-		n++;
 	*p = '\t';
-	p += 1 + n;
-	for (char *e = p; e > p - n; v /= 10)
-		*--e = (char)('0' + v % 10);
-	return p;
+	memcpy(p + 1, s, d + sizeof(d) - s);
+	return p + 1 + (d + sizeof(d) - s);
 }
 
 /* ns as a tab and milliseconds with three decimals, exactly (truncated to
@@ -3812,8 +3808,9 @@ static void model_switch(const struct ev *e, uint64_t t)
 		 * (0x40, now P, parked) once its exit was seen */
 		st = e->v & 0x30 || (p->exited && (e->v & 0x70)) ? ST_DEAD : model_prev_state(e->v);
 		bool woken = p->wk_pending && (st == ST_SLEEPING || st == ST_BLOCKED);
+		bool open = woken && !model_traced(EV_WAKEUP);	/* no sched_wakeup to close it */
 
-		if (woken && model_traced(EV_WAKEUP)) {
+		if (woken && !open) {
 			p->waker = p->wk_waker;		/* woken after its dequeue */
 			p->wakeups++;
 			st = ST_RUNNABLE;
@@ -3822,7 +3819,7 @@ static void model_switch(const struct ev *e, uint64_t t)
 		}
 		p->wk_pending = false;
 		task_set(p, st, t);
-		if (woken && p->state == st && st != ST_RUNNABLE)	/* see "wakeups" */
+		if (open && p->state == st)	/* see "wakeups" */
 			task_unknown(p, t, UNK_AUX(UNK_WOKEN, 0));
 		p->run_cpu = -1;
 		p->cpu = c;
