@@ -45,12 +45,14 @@
 #
 # A boot has a timeout (TC_BOOT_TIMEOUT, default 900 s), and so has the live
 # view: the guest's watchdog ends a live view not over 150 s after it began
-# and says, through the kernel's log, where every task is; a guest silent
-# 240 s after the q gets sysrq w and l, and an NMI (x86: the blocked tasks,
-# the CPUs' stacks and a panic, on the console), and so does one whose
-# kernel's watchdog reported 4 soft lockups (a CPU stuck in the kernel for
-# some 100 s). A guest that hung is booted once more, with the first boot's account left in the
-# output; a second hang fails. Prints PASS/FAIL/SKIP lines, a table of
+# and says, through the kernel's log, where every task is.  A guest with
+# nothing on its console for TC_BOOT_SILENT s (default 180; a whole boot
+# takes 40-80), or not done 240 s after the q, gets sysrq w and l, and an
+# NMI (x86: the blocked tasks, the CPUs' stacks and a panic, on the
+# console), and so does one whose kernel's watchdog reported 4 soft
+# lockups (a CPU stuck in the kernel for some 100 s). A guest that hung is
+# booted once more, with the first boot's account left in the output; a
+# second hang fails. Prints PASS/FAIL/SKIP lines, a table of
 # kernels x checks and "N passed, N failed, N skipped". Failed kernels'
 # files (console log, recordings) are kept and named.
 
@@ -60,6 +62,7 @@ ROOT=$PWD
 TC=$ROOT/tc
 CACHE=${TC_BOOT_CACHE:-/var/cache/tc-boot}
 BOOT_TIMEOUT=${TC_BOOT_TIMEOUT:-900}
+BOOT_SILENT=${TC_BOOT_SILENT:-180}
 README=$ROOT/README.md
 
 # The kernels: name, Debian architecture, suite, kernel package (a
@@ -314,6 +317,7 @@ guest_dump() {
 boot() {
 	local k=$1 row debarch suite kpkg bbsuite qemu trip con kdeb bdeb image D smp t0 t1 st
 	local live_off=0 key1=0 key2=0 live_t=0 help_t=0 done_t=0 q_t=0 timed_out=0 KFD MFD mem=1024
+	local con_size=0 con_t silent=0
 	local append why_to
 	row=$(kernel_row "$k")
 	read -r _ debarch suite kpkg bbsuite qemu trip con <<<"$row"
@@ -378,10 +382,21 @@ boot() {
 	: >"$D/console.log"
 	cat "$D/con.out" >"$D/console.log" &
 	CATPID=$!
-	st=boot
+	st=boot con_t=$t0
 	while kill -0 "$QPID" 2>/dev/null; do
 		t1=$(now_ms)
 		if [ $((t1 - t0)) -gt $((BOOT_TIMEOUT * 1000)) ]; then timed_out=1; break; fi
+		if [ "$(fsize "$D/console.log")" != "$con_size" ]; then
+			con_size=$(fsize "$D/console.log") con_t=$t1
+		elif [ "$st" != ended ] && [ $((t1 - con_t)) -gt $((BOOT_SILENT * 1000)) ]; then
+			# nothing on the console for BOOT_SILENT s, where a
+			# whole boot takes 40-80: hung (the amd64-5.10 guest
+			# under TCG, once in some ten boots, silent after
+			# its first replays, without a soft lockup)
+			timed_out=1 st=hung silent=1
+			guest_dump
+			break
+		fi
 		if [ "$(grep -ac 'soft lockup - CPU' "$D/console.log")" -ge 4 ]; then
 			# the guest's kernel stuck on a CPU for 4 of its
 			# watchdog's periods (an amd64-5.10 guest under TCG, once
@@ -457,7 +472,9 @@ boot() {
 		if grep -aq 'soft lockup - CPU' "$D/console.log"; then
 			why_to="the guest's kernel stuck on a CPU (its watchdog's soft lockups, below, with the sysrq and nmi dump)"
 		elif [ "$st" = hung ]; then
-			why_to="no end 240 s after the live view's q, nor from the guest's watchdog: the guest's kernel hung (x86: the kernel's blocked tasks, CPU stacks and panic on the monitor's sysrq and nmi are below)"
+			why_to="no end 240 s after the live view's q, nor from the guest's watchdog"
+			[ "$silent" = 1 ] && why_to="nothing on the console for ${BOOT_SILENT} s (TC_BOOT_SILENT)"
+			why_to="$why_to: the guest's kernel hung (x86: the kernel's blocked tasks, CPU stacks and panic on the monitor's sysrq and nmi are below)"
 			awk '/^\[ *[0-9]+\.[0-9]+\] (sysrq|Uhhuh)/ { on = 1 } on && /^\[ *[0-9]+\.[0-9]+\]/' "$D/console.txt" |
 				head -400 | tr -dc '[:print:]\n' | sed 's/^/   hang: /'
 		fi
