@@ -716,6 +716,8 @@ static struct {
 		bool no_switch;		/* tracepoints but not sched_switch (rd_queues: PART_NONE) */
 		bool switch_output;	/* perf record --switch-output (rd_cmdline): one file of a
 					 * session, whose last has the session's lost counts */
+		bool inject;		/* the command line is perf inject's (rd_inject_part) */
+		bool idle_out;		/* ... and a switch out of idle was seen */
 		uint64_t *tp_last;	/* ... per CPU its last tracepoint record's time (rd_unrec_scan; 0: none) */
 		uint64_t end_off;	/* perf record's end, read first (rd_end_tail): G.m.ow_end */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
@@ -6647,6 +6649,7 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 			flags = bitrev64(flags);
 		memcpy((uint8_t *)pa + 40, &flags, 8);
 	}
+	G.rd.overwrite |= pa->write_backward;	/* perf record --overwrite's (perf inject keeps it) */
 	a->ids = ids;
 	a->nids = n;
 	return 0;
@@ -6839,6 +6842,7 @@ struct cmdl {
 	bool some_cpus;		/* -C LIST, not every CPU */
 	bool overwrite;		/* --overwrite, or an event's overwrite term */
 	bool switch_output;	/* --switch-output: one of the files of a session */
+	bool inject;		/* perf inject's: the recording's own is lost */
 	int part;		/* the filters' (PART_RUNS, PART_NONE) */
 	const char *ev;		/* the last -e's value */
 };
@@ -6898,7 +6902,8 @@ static bool in_list(const char *list, const char *word)
  * those out.  Short options come alone or in groups (-aC0, -ae EVENT),
  * long ones with =VALUE or the next word.  perf's options end at "--" or
  * at its first word that is neither (the workload's: perf record -e E
- * make -C dir); tc's at "--".
+ * make -C dir); tc's at "--".  perf inject's says nothing of the
+ * recording (G.rd.inject: rd_inject_part).
  */
 static void rd_cmdline(const uint8_t *b, size_t sz)
 {
@@ -6916,6 +6921,10 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 
 		if (i == 0)
 			continue;	/* the program */
+		if (i == 1 && !strcmp(w, "inject")) {
+			c.inject = true;
+			break;
+		}
 		if (want) {
 			rd_cmdline_opt(&c, want, w);
 			want = NULL;
@@ -6955,8 +6964,9 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 		G.rd.part = PART_TASKS;
 	else if (c.some_cpus && G.rd.part < PART_CPUS)
 		G.rd.part = PART_CPUS;
-	G.rd.overwrite = c.overwrite;
+	G.rd.overwrite |= c.overwrite;
 	G.rd.switch_output = c.switch_output;
+	G.rd.inject = c.inject;
 }
 
 /* What a recording of some tasks or CPUs, or with filters, or without
@@ -7293,6 +7303,32 @@ static void rd_no_switch(void)
 		G.rd.part = PART_NONE;
 }
 
+/*
+ * A recording whose command line is perf inject's: how it was recorded
+ * (-a, -C, --filter) is lost, and what the records show stands for it
+ * (G.rd.part; rd_unrec_scan's pass found them): per task (PART_TASKS)
+ * unless a switch out of idle was recorded, which no task's events have;
+ * then on some CPUs (PART_CPUS) unless every CPU has tracepoint records.
+ * A stream (no pass) is read as per task.  A --filter does not show.
+ */
+static void rd_inject_part(void)
+{
+	int seen = 0;
+
+	for (int c = 0; G.rd.tp_last && c < G.m.ncpu; c++)
+		seen += G.rd.tp_last[c] != 0;
+	G.rd.part = !G.rd.idle_out ? PART_TASKS : seen < G.m.ncpu ? PART_CPUS : PART_ALL;
+	if (G.rd.part == PART_CPUS)
+		note("the command line in %s is perf inject's, not the recording's: by its records (%d of %d CPUs have "
+		     "some), it was recorded on some CPUs; were tracepoints filtered (--filter), tc cannot tell",
+		     G.opt.replay_path, seen, G.m.ncpu);
+	else
+		note("the command line in %s is perf inject's, not the recording's: by its records, it was recorded %s; "
+		     "were tracepoints filtered (--filter), tc cannot tell", G.opt.replay_path,
+		     G.rd.part == PART_ALL ? "on every CPU" : G.rd.pipe ? "per task (a stream: not known, read as per task)" :
+		     "per task (no switch out of idle, which a task's events never have)");
+}
+
 /* Size the merge for the recording's CPUs, at its first event. */
 static void rd_queues(void)
 {
@@ -7307,13 +7343,15 @@ static void rd_queues(void)
 	if (G.rd.pipe)
 		rd_bind(true);
 	tail = rd_tail(&tn);
-	if ((G.ev.sampled || G.rd.overwrite) && !G.rd.pipe)
+	if ((G.ev.sampled || G.rd.overwrite || G.rd.inject) && !G.rd.pipe)
 		rd_unrec_scan();	/* (the LOST records too) */
 	else if (rd_lost_tail(tail, tn))
 		rd_lost_scan();
 	G.rd.end_off = rd_end_tail(tail, tn);
 	mem_free(tail);
 	rd_no_switch();
+	if (G.rd.inject)
+		rd_inject_part();
 	mrg_init(G.m.ncpu + 1, G.rd.fsize != UINT64_MAX ? 0 : 2 * MAX_REC, true);
 	if (G.opt.summary || G.opt.states || G.opt.view || G.opt.ftrace)	/* --ftrace: the comm of each pid */
 		model_init(G.m.ncpu, TC_MAX_TASKS, G.opt.view ? TC_MAX_IVALS : 0);
@@ -7973,6 +8011,8 @@ NOINL void rd_unrec_rec(const struct rinfo *ri)
 		return;
 	if (G.rd.tp_last && ri->has_time && (a->kind < EV_NTP || a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT))
 		G.rd.tp_last[ri->cpu] = ri->time;	/* as the model's cpu traced */
+	if (G.rd.inject && a->kind == EV_SWITCH && ri->raw && !fld_int(a->fp[F_PREV_PID], ri->raw, ri->rawsz, -1))
+		G.rd.idle_out = true;
 	if (!a->sampled || !ri->has_time)
 		return;
 	n = rec_unrecorded(ri);
@@ -8043,7 +8083,7 @@ static void rd_unrec_scan(void)
 	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
-	if (G.rd.overwrite)
+	if (G.rd.overwrite || G.rd.inject)
 		G.rd.tp_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	G.rd.scanning = G.rd.saving = true;
 	rd_run(UINT64_MAX);

@@ -825,6 +825,45 @@ replay_evicts_tasks() {
 	fi
 }
 
+# perf inject writes its own command line over the recording's: tc tells
+# how it was recorded from its records (a switch out of idle: not per
+# task; a CPU without records: some CPUs), and reads -C 0 and per-task
+# recordings after perf inject as before it (--states the same, byte for
+# byte), saying so; -a's too.
+replay_perf_inject() {
+	if ! have_perf; then
+		skip replay_perf_inject "perf is not installed"
+		return
+	fi
+	local how k want bad=
+	for k in a c0 task; do
+		case $k in
+		a) how="-a" want="on every CPU" ;;
+		c0) how="-C 0" want="(1 of $(nproc) CPUs have some), it was recorded on some CPUs" ;;
+		task) how="" want="recorded per task" ;;
+		esac
+		# shellcheck disable=SC2086
+		timeout 60 perf record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup $how \
+			-o "$T/$k" -- test/pingpong 3000 >/dev/null 2>&1
+		timeout 60 perf inject -i "$T/$k" -o "$T/$k.inj" 2>/dev/null
+		timeout 60 "$TC_SAN" --replay "$T/$k" --states >"$T/$k.st" 2>/dev/null
+		timeout 60 "$TC_SAN" --replay "$T/$k.inj" --states >"$T/$k.inj.st" 2>"$T/$k.inj.err"
+		if [ ! -s "$T/$k.st" ]; then
+			bad="$bad; $k: no states from perf record $how"
+		elif ! cmp -s "$T/$k.st" "$T/$k.inj.st"; then
+			bad="$bad; $k: --states differ after perf inject ($(diff "$T/$k.st" "$T/$k.inj.st" | wc -l) lines)"
+		elif ! grep -q "perf inject's, not the recording's.*$want" "$T/$k.inj.err"; then
+			bad="$bad; $k: no '$want' on stderr: $(head -2 "$T/$k.inj.err")"
+		fi
+	done
+	[ "$(nproc)" -lt 2 ] && { skip replay_perf_inject "one CPU: -C 0 is every CPU"; return; }
+	if [ -n "$bad" ]; then
+		fail replay_perf_inject "${bad#; }"
+	else
+		pass replay_perf_inject
+	fi
+}
+
 # Concurrency (run.sh): perf against tc on perf's recordings of perf bench
 # wants what a loss makes perf and tc fill in differently (timehist: the
 # tasks it touches are set aside; three forms: all the tasks must agree,
@@ -832,9 +871,9 @@ replay_evicts_tasks() {
 test_class exact replay_timehist_agrees replay_perf_big_rings replay_perf_sched_record
 test_class sensitive replay_three_forms
 test_class cpu bad_input_recording
-test_class busy replay_stdin replay_killed_perf replay_evicts_tasks replay_perf_lost_once
+test_class busy replay_stdin replay_killed_perf replay_evicts_tasks replay_perf_lost_once replay_perf_inject
 test_class quiet replay_compressed
 test_slow 17 bad_input_recording
 kernel_tests bad_input_recording replay_timehist_agrees replay_perf_big_rings \
 	replay_perf_sched_record replay_stdin replay_three_forms \
-	replay_killed_perf replay_compressed replay_evicts_tasks replay_perf_lost_once
+	replay_killed_perf replay_compressed replay_evicts_tasks replay_perf_lost_once replay_perf_inject
