@@ -5126,9 +5126,12 @@ static void pe_setup(void)
 	if (pages & (pages - 1) || pages == 0)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
-	for (int c = G.m.ncpu; G.opt.cpu_filt && c < MAX_CPUS; c++)
-		if (G.opt.cpu_filt[c])
-			note("-C: there is no CPU %d here (CPUs 0-%d), skipped", c, G.m.ncpu - 1);
+	for (int c = G.m.ncpu, n = 0, first = 0; G.opt.cpu_filt && c <= MAX_CPUS; c++) {
+		if (c < MAX_CPUS && G.opt.cpu_filt[c] && !n++)
+			first = c;
+		else if (c == MAX_CPUS && n)	/* one line for them all */
+			note("-C: %d of its CPUs (%d and up) are not here (CPUs 0-%d): skipped", n, first, G.m.ncpu - 1);
+	}
 	for (int c = 0; c < G.m.ncpu; c++) {
 		if (!G.m.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
@@ -6964,7 +6967,9 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 		G.rd.part = PART_TASKS;
 	else if (c.some_cpus && G.rd.part < PART_CPUS)
 		G.rd.part = PART_CPUS;
-	G.rd.overwrite |= c.overwrite;
+	G.rd.overwrite = c.overwrite;
+	for (int a = 0; a < G.ev.nattr; a++)	/* (read before CMDLINE: rd_add_attr) */
+		G.rd.overwrite |= G.ev.attr[a].pa.write_backward;
 	G.rd.switch_output = c.switch_output;
 	G.rd.inject = c.inject;
 }
@@ -9171,6 +9176,33 @@ static void attr_name(const struct attr *a, char *s, size_t n)
 		scopy(s, n, sw[c]);
 	else
 		sfmt(s, n, "type %u config 0x%" PRIx64, a->pa.type, c);
+}
+
+/* After --script, on stderr: the samples of events tc does not read
+ * (kind EV_NONE), which it left out, by event; false if it printed no
+ * event at all. */
+static bool out_script_skipped(const char *path)
+{
+	char name[96];
+	uint64_t n = 0, printed = 0;
+	int k = 0;
+
+	for (int i = 0; i < EV_NKIND; i++)
+		printed += G.n.kind[i];
+	for (int a = 0; a < G.ev.nattr; a++)
+		n += G.ev.attr[a].kind == EV_NONE ? G.ev.attr[a].nsamples : 0;
+	if (n) {
+		ofmt(&tc_err, "tc: --script left out %" PRIu64 " samples of events tc does not read (", n);
+		for (int a = 0; a < G.ev.nattr; a++)
+			if (G.ev.attr[a].kind == EV_NONE && G.ev.attr[a].nsamples) {
+				attr_name(&G.ev.attr[a], name, sizeof(name));
+				ofmt(&tc_err, "%s%s %" PRIu64, k++ ? ", " : "", name, G.ev.attr[a].nsamples);
+			}
+		ofmt(&tc_err, "): perf script -i %s shows them\n", path);
+	}
+	if (!printed)
+		note("%s has no event tc reads: --script printed none", path);
+	return printed > 0;
 }
 
 /*
@@ -13960,16 +13992,21 @@ static void sig_setup_one(int sig)
 	sigaction(sig, &sa, NULL);
 }
 
-/* Install the handlers and the self-pipe. */
+/* Install the handlers and the self-pipe.  Every signal whose default
+ * ends a process stops tc as SIGTERM does (the terminal restored, the
+ * command and what it started ended), but the faults' and SIGKILL. */
 static void sig_setup(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT,
-				    SIGUSR2 };
+				    SIGUSR2, SIGUSR1, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+				    SIGSYS, SIGPWR };
 
 	if (pipe2(G.sig.pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		die("pipe: %s", strerror(errno));
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sig_setup_one(sigs[i]);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sig_setup_one(s);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -14453,8 +14490,11 @@ static int run_replay(void)
 		note("%s", fl_mark_text(G.rd.mark, &t));
 	}
 	ret = rd_run(UINT64_MAX);
-	if (out_script)
+	if (out_script) {
 		out_flush(out_script);
+		if (!out_script_skipped(G.opt.replay_path))
+			return 1;
+	}
 	if ((G.opt.summary || G.opt.states) && !rd_useful(G.opt.replay_path))
 		return 1;
 	if (G.opt.states && G.m.task) {
@@ -14651,6 +14691,8 @@ static bool opt_cpus(const char *v)
 {
 	G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
 	G.opt.cpu_arg = v;
+	if (cpulist_count(v) > MAX_CPUS)
+		die("-C %s: CPU numbers go up to %d", v, MAX_CPUS - 1);
 	return parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) && cpulist_count(v);
 }
 
@@ -14670,8 +14712,8 @@ static void opt_modes_text(char *s, size_t n, unsigned mask)
 /* What a value of option o must be, in the words of every error about it. */
 static void opt_want(char *s, size_t n, const struct optdef *o)
 {
-	const char *what = o->arg == OA_NS ? "a number of seconds" : o->flags & OF_POW2 ? "a power of two" :
-			   o->arg == OA_UINT ? "a whole number" : "a number";
+	const char *what = o->arg == OA_NS || (o->meta && !strcmp(o->meta, "SECONDS")) ? "a number of seconds" :
+			   o->flags & OF_POW2 ? "a power of two" : o->arg == OA_UINT ? "a whole number" : "a number";
 	size_t l;
 
 	if (o->arg != OA_FN) {
