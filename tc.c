@@ -2143,9 +2143,39 @@ static const struct tfs_fmt *fmt_by_id(uint64_t id)
 	return NULL;
 }
 
+/* Load the format of the tracepoint with id from the local tracefs, any
+ * event's (events/SYS/NAME/id read until one is id); NULL if none is. */
+static const struct tfs_fmt *fmt_scan_id(uint64_t id)
+{
+	char path[600], buf[32];
+	const struct tfs_fmt *f = NULL;
+	DIR *d, *e;
+	struct dirent *s, *n;
+
+	sfmt(path, sizeof(path), "%s/events", G.ev.tfs_root);
+	if (!(d = opendir(path)))
+		return NULL;
+	while (!f && (s = readdir(d))) {
+		if (s->d_name[0] == '.')
+			continue;
+		sfmt(path, sizeof(path), "%s/events/%s", G.ev.tfs_root, s->d_name);
+		if (!(e = opendir(path)))
+			continue;
+		while (!f && (n = readdir(e))) {
+			sfmt(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, s->d_name, n->d_name);
+			if (n->d_name[0] != '.' && read_small(path, buf, sizeof(buf)) > 0 && num_u(buf, NULL, 10) == id)
+				f = fmt_load(s->d_name, n->d_name);
+		}
+		closedir(e);
+	}
+	closedir(d);
+	return f;
+}
+
 /* For attrs whose format is unknown (a recording without tracing data), look
- * the tracepoints tc knows up in the local tracefs by id.  Returns how many
- * attrs were resolved this way. */
+ * the tracepoints up in the local tracefs by id: tc's first, then any
+ * (fmt_scan_id: --repair writes every attr's format, or perf cannot read
+ * the file).  Returns how many attrs were resolved this way. */
 static int fmt_from_local(void)
 {
 	int n = 0;
@@ -2169,6 +2199,7 @@ static int fmt_from_local(void)
 				break;
 			}
 		}
+		n += !fmt_by_id(a->pa.config) && fmt_scan_id(a->pa.config);
 	}
 	return n;
 }

@@ -308,9 +308,10 @@ shared() {
 }
 
 # killed_perf_make DIR: the killed perf record (killed_perf) of
-# sched_switch and sched_wakeup that repair_killed_perf_record (on a copy)
-# and replay_killed_perf read, as DIR/p.
-killed_perf_make() { killed_perf "$1/p" -e sched:sched_switch -e sched:sched_wakeup; }
+# sched_switch, sched_wakeup and sched_stat_runtime (an event tc does not
+# read, whose format the repair must write too) that
+# repair_killed_perf_record (on a copy) and replay_killed_perf read, as DIR/p.
+killed_perf_make() { killed_perf "$1/p" -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_stat_runtime; }
 
 # The schedule: one job per test function, in the order handed over; the
 # class of each (test_class), the slow ones (test_slow) and the shared

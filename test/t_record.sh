@@ -418,6 +418,8 @@ repair_killed_perf_record() {
 		fail repair_killed_perf_record "perf script of the repaired file: $(head -3 "$T/perf.err")"
 	elif n=$(grep -c 'sched:sched_switch:' "$T/script"); [ "$n" -lt 1 ]; then
 		fail repair_killed_perf_record "no sched_switch line after repair"
+	elif ! grep -q 'sched:sched_stat_runtime:' "$T/script"; then
+		fail repair_killed_perf_record "no sched_stat_runtime line after repair (its format not written?)"
 	else
 		pass repair_killed_perf_record
 	fi
