@@ -1,7 +1,7 @@
 # tc: a live timechart for Linux. One C file; see README.md.
 #
 #   make                 ./tc (gcc by default; make CC=clang works too)
-#   make static          ./tc-static, static with musl-gcc, stripped (at most 160 KiB)
+#   make static          ./tc-static, static with musl-gcc, stripped (at most 161 KiB)
 #   make install         $(DESTDIR)$(PREFIX)/bin/$(NAME) and its man page: PREFIX=/usr/local, NAME=tc
 #   make tc.1            the man page, from tc --help
 #   make docs            tc.1 and README's command list, from tc --help
@@ -57,7 +57,7 @@ SANFLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 TC_SMALL = -Oz -fno-pie -fno-jump-tables -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
 	   -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=16
-STATIC_MAX = 163840
+STATIC_MAX = 164864
 # and, for musl-gcc (gcc), functions called once stay functions: 400 bytes
 # less than inlined into their caller.
 MUSL_SMALL = -fno-inline-functions-called-once
@@ -108,7 +108,7 @@ tc-san: tc.c
 tc32: tc.c
 	$(CC) -m32 $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
-# make static says how the size stands against the 160 KiB goal;
+# make static says how the size stands against the 161 KiB goal;
 # make static-check fails when it is over (CI runs it).
 static: tc-static
 	@size=$$(stat -c %s tc-static); \

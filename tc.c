@@ -1670,8 +1670,9 @@ struct dent64 {
 };
 _Static_assert(offsetof(struct dent64, name) == 19, "linux_dirent64 layout");
 
-/* A directory of /proc read by getdents64, for its numeric entries (pids,
- * tids): the C library's DIR needs its malloc.  fd < 0: at the end. */
+/* A directory read by getdents64 (of /proc for its numeric entries, pids
+ * and tids; of tracefs): the C library's DIR needs its malloc.  fd < 0:
+ * at the end. */
 struct numdir {
 	int fd, pos, len;
 	uint64_t buf[512];
@@ -1683,14 +1684,12 @@ static void numdir_open(struct numdir *d, const char *path)
 	d->pos = d->len = 0;
 }
 
-/* The next entry whose name is a number above 0, or 0 at the end (the
- * directory is closed then). */
-static int numdir_next(struct numdir *d)
+/* The next entry's name (valid until the next call), or NULL at the end
+ * (the directory is closed then). */
+static const char *dir_next(struct numdir *d)
 {
 	while (d->fd >= 0) {
 		const struct dent64 *e;
-		char *end;
-		uint64_t v;
 
 		if (d->pos >= d->len) {
 			d->len = syscall(SYS_getdents64, d->fd, d->buf, sizeof(d->buf));
@@ -1700,11 +1699,23 @@ static int numdir_next(struct numdir *d)
 				d->fd = -1;
 				break;
 			}
+			continue;
 		}
 		e = (const struct dent64 *)((const char *)d->buf + d->pos);
 		d->pos += e->reclen;
-		v = num_u(e->name, &end, 10);
-		if (end != e->name && !*end && v > 0 && v <= INT_MAX)
+		return e->name;
+	}
+	return NULL;
+}
+
+/* The next entry whose name is a number above 0, or 0 at the end. */
+static int numdir_next(struct numdir *d)
+{
+	for (const char *n; (n = dir_next(d));) {
+		char *end;
+		uint64_t v = num_u(n, &end, 10);
+
+		if (end != n && !*end && v > 0 && v <= INT_MAX)
 			return (int)v;
 	}
 	return 0;
@@ -2149,26 +2160,26 @@ static const struct tfs_fmt *fmt_scan_id(uint64_t id)
 {
 	char path[600], buf[32];
 	const struct tfs_fmt *f = NULL;
-	DIR *d, *e;
-	struct dirent *s, *n;
+	static struct numdir d, e;
+	const char *s, *n;
 
 	sfmt(path, sizeof(path), "%s/events", G.ev.tfs_root);
-	if (!(d = opendir(path)))
-		return NULL;
-	while (!f && (s = readdir(d))) {
-		if (s->d_name[0] == '.')
+	numdir_open(&d, path);
+	while (!f && (s = dir_next(&d))) {
+		if (s[0] == '.')
 			continue;
-		sfmt(path, sizeof(path), "%s/events/%s", G.ev.tfs_root, s->d_name);
-		if (!(e = opendir(path)))
-			continue;
-		while (!f && (n = readdir(e))) {
-			sfmt(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, s->d_name, n->d_name);
-			if (n->d_name[0] != '.' && read_small(path, buf, sizeof(buf)) > 0 && num_u(buf, NULL, 10) == id)
-				f = fmt_load(s->d_name, n->d_name);
+		sfmt(path, sizeof(path), "%s/events/%s", G.ev.tfs_root, s);
+		numdir_open(&e, path);
+		while (!f && (n = dir_next(&e))) {
+			sfmt(path, sizeof(path), "%s/events/%s/%s/id", G.ev.tfs_root, s, n);
+			if (n[0] != '.' && read_small(path, buf, sizeof(buf)) > 0 && num_u(buf, NULL, 10) == id)
+				f = fmt_load(s, n);
 		}
-		closedir(e);
+		if (e.fd >= 0)
+			close(e.fd);	/* (found: left before its end) */
 	}
-	closedir(d);
+	if (d.fd >= 0)
+		close(d.fd);
 	return f;
 }
 
@@ -7349,20 +7360,18 @@ static void rd_no_switch(void)
  */
 static void rd_inject_part(void)
 {
+	char why[48] = " (a stream: not scanned)";
 	int seen = 0;
 
 	for (int c = 0; G.rd.tp_last && c < G.m.ncpu; c++)
 		seen += G.rd.tp_last[c] != 0;
 	G.rd.part = !G.rd.idle_out ? PART_TASKS : seen < G.m.ncpu ? PART_CPUS : PART_ALL;
-	if (G.rd.part == PART_CPUS)
-		note("the command line in %s is perf inject's, not the recording's: by its records (%d of %d CPUs have "
-		     "some), it was recorded on some CPUs; were tracepoints filtered (--filter), tc cannot tell",
-		     G.opt.replay_path, seen, G.m.ncpu);
-	else
-		note("the command line in %s is perf inject's, not the recording's: by its records, it was recorded %s; "
-		     "were tracepoints filtered (--filter), tc cannot tell", G.opt.replay_path,
-		     G.rd.part == PART_ALL ? "on every CPU" : G.rd.pipe ? "per task (a stream: not known, read as per task)" :
-		     "per task (no switch out of idle, which a task's events never have)");
+	if (G.rd.part == PART_CPUS || !G.rd.pipe)
+		sfmt(why, sizeof(why), G.rd.part == PART_CPUS ? " (%d of %d CPUs have some)" :
+		     G.rd.part ? " (no switch out of idle)" : "", seen, G.m.ncpu);
+	note("the command line in %s is perf inject's, not the recording's: by its records, it was recorded %s%s; "
+	     "were tracepoints filtered (--filter), tc cannot tell", G.opt.replay_path,
+	     G.rd.part == PART_ALL ? "on every CPU" : G.rd.part == PART_CPUS ? "on some CPUs" : "per task", why);
 }
 
 /* Size the merge for the recording's CPUs, at its first event. */

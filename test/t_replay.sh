@@ -842,7 +842,7 @@ replay_perf_inject() {
 	for k in a c0 task; do
 		case $k in
 		a) how="-a" want="on every CPU" ;;
-		c0) how="-C 0" want="(1 of $(nproc) CPUs have some), it was recorded on some CPUs" ;;
+		c0) how="-C 0" want="recorded on some CPUs (1 of $(nproc) CPUs have some)" ;;
 		task) how="" want="recorded per task" ;;
 		esac
 		# shellcheck disable=SC2086
