@@ -9113,8 +9113,8 @@ static uint64_t lost_total(void)
 
 /* Where events were lost, for the account on stderr: per CPU the count and
  * the span from where its first loss began to its last LOST record, in
- * seconds from the first event; then what only the events' own counts
- * hold (lost_total). */
+ * seconds from the first event (where that is known: not in --script);
+ * then what only the events' own counts hold (lost_total). */
 static void out_lost(void)
 {
 	uint64_t t0 = G.m.first ? G.m.first : G.rec.first;
@@ -9126,7 +9126,7 @@ static void out_lost(void)
 		if (!l->n)
 			continue;
 		ofmt(&tc_err, "%scpu%d%s %" PRIu64, sep, c, c < 63 ? "" : " and up", l->n);
-		if (l->first)
+		if (l->first && t0)	/* (--script has no first event time: no span) */
 			ofmt(&tc_err, " between %.3f and %.3f s", l->first > t0 ? (l->first - t0) / 1e9 : 0.0,
 			     l->last > t0 ? (l->last - t0) / 1e9 : 0.0);
 		sep = ", ";
