@@ -7366,9 +7366,10 @@ static void rd_inject_part(void)
 	for (int c = 0; G.rd.tp_last && c < G.m.ncpu; c++)
 		seen += G.rd.tp_last[c] != 0;
 	G.rd.part = !G.rd.idle_out ? PART_TASKS : seen < G.m.ncpu ? PART_CPUS : PART_ALL;
-	if (G.rd.part == PART_CPUS || !G.rd.pipe)
-		sfmt(why, sizeof(why), G.rd.part == PART_CPUS ? " (%d of %d CPUs have some)" :
-		     G.rd.part ? " (no switch out of idle)" : "", seen, G.m.ncpu);
+	if (G.rd.part == PART_CPUS)
+		sfmt(why, sizeof(why), " (%d of %d CPUs have some)", seen, G.m.ncpu);
+	else if (!G.rd.pipe)
+		scopy(why, sizeof(why), G.rd.part ? " (no switch out of idle)" : "");
 	note("the command line in %s is perf inject's, not the recording's: by its records, it was recorded %s%s; "
 	     "were tracepoints filtered (--filter), tc cannot tell", G.opt.replay_path,
 	     G.rd.part == PART_ALL ? "on every CPU" : G.rd.part == PART_CPUS ? "on some CPUs" : "per task", why);
