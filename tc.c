@@ -7361,18 +7361,20 @@ static void rd_no_switch(void)
 static void rd_inject_part(void)
 {
 	char why[48] = " (a stream: not scanned)";
-	int seen = 0;
+	int seen = 0, part;
 
 	for (int c = 0; G.rd.tp_last && c < G.m.ncpu; c++)
 		seen += G.rd.tp_last[c] != 0;
-	G.rd.part = !G.rd.idle_out ? PART_TASKS : seen < G.m.ncpu ? PART_CPUS : PART_ALL;
-	if (G.rd.part == PART_CPUS)
+	part = !G.rd.idle_out ? PART_TASKS : seen < G.m.ncpu ? PART_CPUS : PART_ALL;
+	if (part == PART_CPUS)
 		sfmt(why, sizeof(why), " (%d of %d CPUs have some)", seen, G.m.ncpu);
 	else if (!G.rd.pipe)
-		scopy(why, sizeof(why), G.rd.part ? " (no switch out of idle)" : "");
+		scopy(why, sizeof(why), part ? " (no switch out of idle)" : "");
 	note("the command line in %s is perf inject's, not the recording's: by its records, it was recorded %s%s; "
 	     "were tracepoints filtered (--filter), tc cannot tell", G.opt.replay_path,
-	     G.rd.part == PART_ALL ? "on every CPU" : G.rd.part == PART_CPUS ? "on some CPUs" : "per task", why);
+	     part == PART_ALL ? "on every CPU" : part == PART_CPUS ? "on some CPUs" : "per task", why);
+	if (part > G.rd.part)
+		G.rd.part = part;	/* (without sched_switch: PART_NONE, rd_no_switch) */
 }
 
 /* Size the merge for the recording's CPUs, at its first event. */
