@@ -487,9 +487,16 @@ truth_overwrite_recorded() {
 	recorded_end truth_overwrite_recorded "$why" "$(tail -1 "$T/ow.agree")"
 }
 
-# schedstat_check NAME FILE TRUTH: FILE's summary against the kernel's
-# counters in TRUTH (test/schedtruth.awk), equal switch-ins unless tc's
-# account says it lost events; a failure is added to the caller's out.
+# steal_ms: the time this VM's CPUs were stolen by the host so far, in ms
+# (/proc/stat's 8th column, in USER_HZ ticks of 10 ms): the kernel's task
+# clock leaves it out (paravirt steal time), the trace's clock does not.
+steal_ms() { awk '$1 == "cpu" { print $9 * 10; exit }' /proc/stat; }
+
+# schedstat_check NAME FILE TRUTH STEAL_MS: FILE's summary against the
+# kernel's counters in TRUTH (test/schedtruth.awk), equal switch-ins
+# unless tc's account says it lost events, run time above the kernel's by
+# at most its margin and the STEAL_MS stolen while it ran; a failure is
+# added to the caller's out.
 schedstat_check() {
 	local exact=1 res
 	if ! timeout 60 "$TC_SAN" --replay "$2" --summary >"$2.sum" 2>"$2.err"; then
@@ -497,7 +504,7 @@ schedstat_check() {
 		return
 	fi
 	grep -q ', lost 0' "$2.err" || exact=0
-	res=$(awk -F'\t' -v exact=$exact -f "$ROOT/test/schedtruth.awk" "$3" "$2.sum")
+	res=$(awk -F'\t' -v exact=$exact -v steal="${4:-0}" -f "$ROOT/test/schedtruth.awk" "$3" "$2.sum")
 	# shellcheck disable=SC2086
 	set -- "$1" $res
 	note "$1: $2 children, switch-ins $3 (the kernel's runs $4), run time up to $5% above the kernel's, $6% below; runnable $7 ms (the kernel's run delay $8 ms)"
@@ -509,18 +516,20 @@ schedstat_check() {
 # claims of recordings of it: the ground truth of a real kernel, beside the
 # simulator's (see schedstat_check).
 truth_schedstat() {
-	local out=
+	local out= s0
 	[ -r /proc/self/schedstat ] || { skip truth_schedstat "no /proc/PID/schedstat (CONFIG_SCHED_INFO)"; return; }
+	s0=$(steal_ms)
 	if ! timeout 60 "$TC" --record "$T/tc.data" -- sh -c "$SCHEDTRUTH 8 150 >$T/tc.truth" >/dev/null 2>"$T/tc.err"; then
 		fail truth_schedstat "tc --record failed: $(head -2 "$T/tc.err" | tr '\n' ' ')"
 		return
 	fi
-	schedstat_check "tc --record" "$T/tc.data" "$T/tc.truth"
+	schedstat_check "tc --record" "$T/tc.data" "$T/tc.truth" $(($(steal_ms) - s0))
+	s0=$(steal_ms)
 	if ! have_perf; then
 		:
 	elif timeout 60 perf record -q -k mono "${SCHED_EVENTS[@]}" -a -o "$T/perf.data" -- \
 		sh -c "$SCHEDTRUTH 8 150 >$T/perf.truth" >/dev/null 2>"$T/perf.err"; then
-		schedstat_check "perf record" "$T/perf.data" "$T/perf.truth"
+		schedstat_check "perf record" "$T/perf.data" "$T/perf.truth" $(($(steal_ms) - s0))
 	else
 		out="$out perf record failed: $(head -2 "$T/perf.err" | tr '\n' ' ')"
 	fi
