@@ -152,6 +152,10 @@ harm_orphans_sigterm() { harm_orphans_record harm_orphans_sigterm SIGTERM; }
 harm_orphans_sigint() { harm_orphans_record harm_orphans_sigint SIGINT; }
 harm_orphans_sighup() { harm_orphans_record harm_orphans_sighup SIGHUP; }
 harm_orphans_exit() { harm_orphans_record harm_orphans_exit exit; }
+# signals whose default would end tc at once (the terminal raw, the
+# command's children left running): they stop it as SIGTERM does
+harm_orphans_sigusr1() { harm_orphans_record harm_orphans_sigusr1 SIGUSR1; }
+harm_orphans_sigalrm() { harm_orphans_record harm_orphans_sigalrm SIGALRM; }
 
 # Under sudo (SUDO_UID/SUDO_GID), the recording belongs to that user,
 # mode 0600, and that user can replay it.
@@ -384,8 +388,16 @@ harm_err_cpulist() {
 	local on
 	on=$(cat /sys/devices/system/cpu/online)
 	timeout 30 "$TC" --record "$T/rec" -C 4000 -d 0.2 >"$T/out" 2>"$T/err"
+	# CPUs that are not here: one line for them all (it was one a CPU)
+	timeout 30 "$TC" --record "$T/rec2" -C "0-$(($(nproc) + 61))" -d 0.2 >"$T/out" 2>"$T/err2"
+	timeout 30 "$TC" --record "$T/rec3" -C 0-5000 -d 0.2 >"$T/out" 2>"$T/err3"
 	if ! grep -qF "online CPUs are $on" "$T/err"; then
 		fail harm_err_cpulist "$(head -2 "$T/err")"
+	elif [ "$(grep -c -- '-C: ' "$T/err2")" != 1 ] ||
+	     ! grep -qE -- "-C: [0-9]+ of its CPUs \([0-9]+ and up\) are not here" "$T/err2"; then
+		fail harm_err_cpulist "-C 0-$(($(nproc) + 61)): $(grep -c -- '-C: ' "$T/err2") lines, want one: $(head -2 "$T/err2")"
+	elif ! grep -qF -- "-C 0-5000: CPU numbers go up to 4095" "$T/err3"; then
+		fail harm_err_cpulist "-C 0-5000: $(head -2 "$T/err3")"
 	else
 		pass harm_err_cpulist
 	fi
@@ -394,11 +406,12 @@ harm_err_cpulist() {
 # Concurrency (run.sh): short recordings of no workload, errors, and
 # processes found by their own command lines.
 test_class quiet harm_output_paths harm_orphans_duration harm_orphans_sigterm harm_orphans_sigint \
-	harm_orphans_sighup harm_orphans_exit harm_sudo_owner harm_long_path \
-	harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
+	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_sudo_owner \
+	harm_long_path harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
 	harm_err_ring harm_err_cpulist
 test_class busy harm_record_stdout harm_repair
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
-	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_sudo_owner \
+	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 \
+	harm_orphans_sigalrm harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \
 	harm_err_paranoid harm_err_fd_limit harm_err_ring harm_err_cpulist

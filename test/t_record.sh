@@ -434,7 +434,7 @@ test_class exact record_pingpong
 test_class busy record_perf_agrees record_crash_repair repair_killed_perf_record
 shared_by pp exact record_pingpong record_script_format record_merge_order \
 	record_cpu_continuity record_perf_agrees
-shared_by killed_perf busy repair_killed_perf_record replay_killed_perf
+shared_by killed_perf busy repair_killed_perf_record replay_killed_perf replay_script_left_out
 kernel_tests record_exit_status record_exit_signal record_missing_command \
 	record_pingpong record_script_format record_merge_order \
 	record_cpu_continuity record_perf_agrees record_file_mode_and_old \

@@ -825,6 +825,33 @@ replay_evicts_tasks() {
 	fi
 }
 
+# --script names on stderr the samples of events it does not read (the
+# killed perf record's sched_stat_runtime), as many as perf script shows
+# of it once repaired;
+# a recording with no event tc reads (perf stat record's) exits 1, saying so.
+replay_script_left_out() {
+	have_perf || { skip replay_script_left_out "perf is not installed"; return; }
+	local n rc
+	shared killed_perf killed_perf_make
+	cp "$TMP/shared/killed_perf/p" "$T/p" && timeout 60 "$TC" --repair "$T/p" >/dev/null 2>&1
+	n=$(timeout 60 perf script -i "$T/p" 2>/dev/null | grep -c 'sched:sched_stat_runtime:')
+	timeout 60 "$TC_SAN" --replay "$TMP/shared/killed_perf/p" --script >"$T/out" 2>"$T/err"
+	timeout 60 perf stat record -o "$T/stat" -- true >/dev/null 2>&1
+	timeout 60 "$TC_SAN" --replay "$T/stat" --script >"$T/out2" 2>"$T/err2"
+	rc=$?
+	if [ "${n:-0}" -lt 1 ]; then
+		fail replay_script_left_out "perf script shows no sched_stat_runtime in the killed perf record"
+	elif ! grep -qE "left out $n samples of events tc does not read \(sched:sched_stat_runtime $n\)" "$T/err"; then
+		fail replay_script_left_out "want $n sched_stat_runtime samples named: $(grep -v replayed "$T/err" | head -2)"
+	elif [ ! -s "$T/stat" ]; then
+		skip replay_script_left_out "perf stat record wrote no file (its left-out note passed)"
+	elif [ "$rc" != 1 ] || ! grep -q "has no event tc reads: --script printed none" "$T/err2"; then
+		fail replay_script_left_out "perf stat record's file: exit $rc, $(head -2 "$T/err2")"
+	else
+		pass replay_script_left_out
+	fi
+}
+
 # perf inject writes its own command line over the recording's: tc tells
 # how it was recorded from its records (a switch out of idle: not per
 # task; a CPU without records: some CPUs), and reads -C 0 and per-task
@@ -877,9 +904,11 @@ replay_perf_inject() {
 test_class exact replay_timehist_agrees replay_perf_big_rings replay_perf_sched_record
 test_class sensitive replay_three_forms
 test_class cpu bad_input_recording
-test_class busy replay_stdin replay_killed_perf replay_evicts_tasks replay_perf_lost_once replay_perf_inject
+test_class busy replay_stdin replay_killed_perf replay_evicts_tasks replay_perf_lost_once replay_perf_inject \
+	replay_script_left_out
 test_class quiet replay_compressed
 test_slow 17 bad_input_recording
 kernel_tests bad_input_recording replay_timehist_agrees replay_perf_big_rings \
 	replay_perf_sched_record replay_stdin replay_three_forms \
-	replay_killed_perf replay_compressed replay_evicts_tasks replay_perf_lost_once replay_perf_inject
+	replay_killed_perf replay_compressed replay_evicts_tasks replay_perf_lost_once replay_perf_inject \
+	replay_script_left_out
