@@ -5115,7 +5115,7 @@ static void pe_setup(void)
 {
 	long psz = getpagesize();
 	unsigned pages;
-	int need, ncpu = 0;
+	int need, ncpu = 0, nout = 0, first = 0;
 
 	pe_cpus();
 	for (int c = 0; c < G.m.ncpu; c++)
@@ -5168,12 +5168,11 @@ static void pe_setup(void)
 	if (pages & (pages - 1) || pages == 0)
 		die("-m %u: the ring size must be a power of two pages", pages);
 
-	for (int c = G.m.ncpu, n = 0, first = 0; G.opt.cpu_filt && c <= MAX_CPUS; c++) {
-		if (c < MAX_CPUS && G.opt.cpu_filt[c] && !n++)
-			first = c;
-		else if (c == MAX_CPUS && n)	/* one line for them all */
-			note("-C: %d of its CPUs (%d and up) are not here (CPUs 0-%d): skipped", n, first, G.m.ncpu - 1);
-	}
+	for (int c = MAX_CPUS - 1; G.opt.cpu_filt && c >= G.m.ncpu; c--)
+		if (G.opt.cpu_filt[c])
+			nout++, first = c;
+	if (nout)	/* one line for them all */
+		note("-C: %d of its CPUs (%d and up) are not here (CPUs 0-%d): skipped", nout, first, G.m.ncpu - 1);
 	for (int c = 0; c < G.m.ncpu; c++) {
 		if (!G.m.cpu_online[c] && filter_cpu(c))
 			note("CPU %d is offline, skipped", c);
@@ -6694,7 +6693,6 @@ static int rd_add_attr(const uint8_t *p, size_t len, uint64_t *ids, int n)
 			flags = bitrev64(flags);
 		memcpy((uint8_t *)pa + 40, &flags, 8);
 	}
-	G.rd.overwrite |= pa->write_backward;	/* perf record --overwrite's (perf inject keeps it) */
 	a->ids = ids;
 	a->nids = n;
 	return 0;
@@ -7010,8 +7008,6 @@ static void rd_cmdline(const uint8_t *b, size_t sz)
 	else if (c.some_cpus && G.rd.part < PART_CPUS)
 		G.rd.part = PART_CPUS;
 	G.rd.overwrite = c.overwrite;
-	for (int a = 0; a < G.ev.nattr; a++)	/* (read before CMDLINE: rd_add_attr) */
-		G.rd.overwrite |= G.ev.attr[a].pa.write_backward;
 	G.rd.switch_output = c.switch_output;
 	G.rd.inject = c.inject;
 }
@@ -7391,6 +7387,8 @@ static void rd_queues(void)
 	if (G.rd.pipe)
 		rd_bind(true);
 	tail = rd_tail(&tn);
+	for (int a = 0; a < G.ev.nattr; a++)	/* perf record --overwrite's, which perf inject keeps */
+		G.rd.overwrite |= G.ev.attr[a].pa.write_backward;
 	if ((G.ev.sampled || G.rd.overwrite || G.rd.inject) && !G.rd.pipe)
 		rd_unrec_scan();	/* (the LOST records too) */
 	else if (rd_lost_tail(tail, tn))
@@ -8059,7 +8057,8 @@ NOINL void rd_unrec_rec(const struct rinfo *ri)
 		return;
 	if (G.rd.tp_last && ri->has_time && (a->kind < EV_NTP || a->kind == EV_SYS_ENTER || a->kind == EV_SYS_EXIT))
 		G.rd.tp_last[ri->cpu] = ri->time;	/* as the model's cpu traced */
-	if (G.rd.inject && a->kind == EV_SWITCH && ri->raw && !fld_int(a->fp[F_PREV_PID], ri->raw, ri->rawsz, -1))
+	if (G.rd.inject && !G.rd.idle_out && a->kind == EV_SWITCH && ri->raw &&
+	    !fld_int(a->fp[F_PREV_PID], ri->raw, ri->rawsz, -1))
 		G.rd.idle_out = true;
 	if (!a->sampled || !ri->has_time)
 		return;

@@ -317,7 +317,7 @@ guest_dump() {
 boot() {
 	local k=$1 row debarch suite kpkg bbsuite qemu trip con kdeb bdeb image D smp t0 t1 st
 	local live_off=0 key1=0 key2=0 live_t=0 help_t=0 done_t=0 q_t=0 timed_out=0 KFD MFD mem=1024
-	local con_size=0 con_t silent=0
+	local con_size=0 con_t silent=0 sz
 	local append why_to
 	row=$(kernel_row "$k")
 	read -r _ debarch suite kpkg bbsuite qemu trip con <<<"$row"
@@ -386,8 +386,9 @@ boot() {
 	while kill -0 "$QPID" 2>/dev/null; do
 		t1=$(now_ms)
 		if [ $((t1 - t0)) -gt $((BOOT_TIMEOUT * 1000)) ]; then timed_out=1; break; fi
-		if [ "$(fsize "$D/console.log")" != "$con_size" ]; then
-			con_size=$(fsize "$D/console.log") con_t=$t1
+		sz=$(fsize "$D/console.log")
+		if [ "$sz" != "$con_size" ]; then
+			con_size=$sz con_t=$t1
 		elif [ "$st" != ended ] && [ $((t1 - con_t)) -gt $((BOOT_SILENT * 1000)) ]; then
 			# nothing on the console for BOOT_SILENT s, where a
 			# whole boot takes 40-80: hung (the amd64-5.10 guest
