@@ -592,6 +592,7 @@ static struct {
 		/* every event was on from on_from to on_until (0: still on);
 		 * records outside were left out (pe_outside) */
 		uint64_t on_from, on_until, trimmed;
+		bool off;		/* the capture has ended (capture_off) */
 	} rg;
 
 	struct merge {			/* merge (a reader's pass has its own: rd_pass) */
@@ -759,6 +760,7 @@ static struct {
 		int status;
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
+		bool tty;		/* --record from the terminal's foreground: the command has it */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
 	} child;
@@ -1315,6 +1317,7 @@ static char *put_ms(char *p, uint64_t ns)
 /* ---------------------------------------------------------------- utilities */
 
 static void cmd_kill(void);
+static void sig_setup_one(int sig);
 static void term_restore(void);
 static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
@@ -8588,8 +8591,10 @@ static void cmd_start(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* what the command orphans comes to tc */
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
+	sigaddset(&go, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
 	out_flush(&tc_out);	/* nothing buffered is written twice */
+	G.child.tty = !G.opt.view && isatty(0) && tcgetpgrp(0) == getpgrp();
 	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
 				   C library's thread locks (1.5 KiB of a static binary) */
 	if (pid < 0)
@@ -8598,6 +8603,8 @@ static void cmd_start(void)
 		int e;
 
 		setpgid(0, 0);
+		if (G.child.tty)	/* SIGTTOU blocked: a group in the background may take it */
+			tcsetpgrp(0, getpid());
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
 			_exit(127);
 		close(err[0]);
@@ -8613,14 +8620,64 @@ static void cmd_start(void)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	setpgid(pid, pid);
+	if (G.child.tty)	/* in the background now: its notes and taking the terminal back */
+		signal(SIGTTOU, SIG_IGN);
 	close(err[1]);
 	G.child.pid = pid;
 	G.child.held = true;
 	cmd_err_fd = err[0];
 }
 
-/* Let the held command run.  If it cannot be executed, the recording made
- * for it is removed (an older one put back) and tc dies. */
+/* tc dies because the command cannot be executed (errno e), with the
+ * status shells, env and timeout give: 127 not found, else 126. */
+static void cmd_cannot_run(int e)
+{
+	die_status = e == ENOENT ? 127 : 126;
+	die("cannot run %s: %s%s", G.opt.cmd[0], strerror(e),
+	    e == ENOENT && !strchr(G.opt.cmd[0], '/') ? " (not found in PATH)" : "");
+}
+
+/*
+ * Before anything is opened or renamed: die (cmd_cannot_run) unless the
+ * command is an executable file, looked up in PATH as execvp does (the C
+ * library's default path when PATH is unset).  What only the exec can
+ * tell (a bad binary) is still caught by cmd_go.
+ */
+static void cmd_check(void)
+{
+	const char *name = G.opt.cmd[0], *path = getenv("PATH"), *p;
+	char full[PATH_MAX];
+	struct stat st;
+	int e = ENOENT;
+
+	if (!*name)
+		cmd_cannot_run(ENOENT);
+	if (strchr(name, '/')) {
+		if (stat(name, &st) < 0)
+			cmd_cannot_run(errno);
+		if (S_ISDIR(st.st_mode) || access(name, X_OK) < 0)
+			cmd_cannot_run(S_ISDIR(st.st_mode) ? EISDIR : errno);
+		return;
+	}
+	for (p = path ? path : "/usr/local/bin:/bin:/usr/bin";; p++) {
+		size_t n = strcspn(p, ":");
+
+		if ((size_t)sfmt(full, sizeof(full), "%.*s%s%s", (int)n, p, n ? "/" : "", name) < sizeof(full) &&
+		    stat(full, &st) == 0) {
+			if (!S_ISDIR(st.st_mode) && access(full, X_OK) == 0)
+				return;
+			e = EACCES;	/* execvp goes on, and says this if nothing else runs */
+		}
+		p += n;
+		if (!*p)
+			break;
+	}
+	cmd_cannot_run(e);
+}
+
+/* Let the held command run.  If it cannot be executed (after cmd_check,
+ * only a bad binary), the recording made for it is removed (an older one
+ * put back) and tc dies. */
 static void cmd_go(void)
 {
 	int e;
@@ -8638,15 +8695,41 @@ static void cmd_go(void)
 			if (G.rec.kept_old)
 				rename(old, G.opt.rec_path);
 		}
-		die_status = e == ENOENT ? 127 : 126;	/* as shells, env and timeout say it */
-		die("cannot run %s: %s%s", G.opt.cmd[0], strerror(e),
-		    e == ENOENT && !strchr(G.opt.cmd[0], '/') ? " (not found in PATH)" : "");
+		cmd_cannot_run(e);
 	}
 	close(cmd_err_fd);
 }
 
+/* The terminal back to tc's group, if the command has it (G.child.tty). */
+static void cmd_tty_back(void)
+{
+	if (G.child.tty && tcgetpgrp(0) != getpgrp())
+		tcsetpgrp(0, getpgrp());	/* SIGTTOU is ignored */
+}
+
+/*
+ * The command, holding the terminal, was stopped (Ctrl-Z, or it read the
+ * terminal from the background): take the terminal back and stop tc the
+ * same way, so the shell sees its job stopped.  After fg, the terminal and
+ * SIGCONT go to the command; after bg, only SIGCONT.
+ */
+static void cmd_stopped(int st)
+{
+	int sig = WSTOPSIG(st) == SIGSTOP ? SIGSTOP : SIGTSTP;
+
+	cmd_tty_back();
+	signal(SIGTSTP, SIG_DFL);
+	raise(sig);
+	sig_setup_one(SIGTSTP);
+	G.sig.tstp = 0;
+	if (tcgetpgrp(0) == getpgrp())
+		tcsetpgrp(0, G.child.pid);
+	kill(-G.child.pid, SIGCONT);
+}
+
 /* Reap the command if it has exited, and whatever else tc inherited as
- * subreaper; true once the command has exited. */
+ * subreaper; true once the command has exited.  A command holding the
+ * terminal that stops stops tc (cmd_stopped). */
 static bool cmd_reap(void)
 {
 	int st;
@@ -8654,11 +8737,14 @@ static bool cmd_reap(void)
 
 	if (G.child.pid <= 0)
 		return true;
-	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		if (p == G.child.pid && !G.child.done) {
+	while ((p = waitpid(-1, &st, WNOHANG | (G.child.tty ? WUNTRACED : 0))) > 0)
+		if (p == G.child.pid && WIFSTOPPED(st)) {
+			cmd_stopped(st);
+		} else if (p == G.child.pid && !G.child.done) {
 			G.child.status = st;
 			G.child.done = true;
 			G.child.done_at = now_ns();
+			cmd_tty_back();
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
 	return G.child.done;
@@ -8760,7 +8846,9 @@ static void cmd_kill(void)
 		G.child.held = false;
 	}
 	cmd_reap();
+	cmd_tty_back();
 	kill(-G.child.pid, SIGTERM);
+	kill(-G.child.pid, SIGCONT);	/* a stopped one, too */
 	if (cmd_signal_tree(SIGTERM)) {
 		until = now_ns() + GRACE_NS;
 		while (now_ns() < until && (cmd_reap(), cmd_signal_tree(0)))
@@ -13856,7 +13944,7 @@ static bool view_key(int key, int mx, int my)
 		break;
 	case KA_FIND: G.v.search = true; G.v.query[0] = 0; break;
 	case KA_HELP: G.v.help = true; break;
-	case KA_PAUSE: if (G.opt.live || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
+	case KA_PAUSE: if ((G.opt.live && !G.rg.off) || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
 	case KA_CPUCOL: G.v.cpucol = !G.v.cpucol; break;
 	case KA_SAVE: view_save(); break;
 	case KA_HIDE: G.v.hide = !G.v.hide;
@@ -14053,18 +14141,19 @@ static void sig_setup(void)
 }
 
 /*
- * Stop capturing: disable the events, release everything still in the
- * rings, close the recording if there is one, wait until every file saved
- * is on the disk (rec_fsync_later), stop the command.  Returns
- * the command's exit status (128+signal if killed) if it ended on its own;
- * 0 if tc ended it (q, -d, SIGINT, SIGTERM) or there is none.
+ * End the capture, once: disable the events, release everything still in
+ * the rings, close the recording if there is one, wait until every file
+ * saved is on the disk (rec_fsync_later).  The view calls it when its
+ * command has exited (product.md: recording stops then), capture_stop at
+ * the end.
  */
-static int capture_stop(void)
+static void capture_off(void)
 {
 	uint64_t t0;
-	int status = 0;
-	bool ended_by_tc = G.opt.cmd && !cmd_reap();
 
+	if (G.rg.off)
+		return;
+	G.rg.off = true;
 	pe_enable(false);
 	pe_flush();
 	pe_read_lost();
@@ -14078,6 +14167,19 @@ static int capture_stop(void)
 		fl_stop();
 	rec_fsync_reap(true);	/* every file written is on the disk */
 	G.rec.close_ns = now_ns() - t0;	/* out_stats says it when the disk was slow */
+}
+
+/*
+ * Stop capturing (capture_off) and stop the command.  Returns the
+ * command's exit status (128+signal if killed) if it ended on its own;
+ * 0 if tc ended it (q, -d, SIGINT, SIGTERM) or there is none.
+ */
+static int capture_stop(void)
+{
+	int status = 0;
+	bool ended_by_tc = G.opt.cmd && !cmd_reap();
+
+	capture_off();
 	if (G.opt.cmd) {
 		cmd_kill();
 		if (ended_by_tc)
@@ -14366,7 +14468,7 @@ static bool view_input(struct vloop *l, bool readable, uint64_t now)
  * event rate. */
 static void view_events(struct vloop *l, uint64_t now)
 {
-	if (G.opt.live && !G.v.paused) {
+	if (G.opt.live && !G.v.paused && !G.rg.off) {
 		capture_pump();
 		G.v.now = G.mg.pass_bound;
 	}
@@ -14395,6 +14497,10 @@ static void view_events(struct vloop *l, uint64_t now)
 				sfmt(G.v.exit, sizeof(G.v.exit), "%.20s killed by signal %d: q quits", b,
 				     WTERMSIG(G.child.status));
 		}
+	}
+	if (G.opt.live && G.opt.cmd && G.child.done && !G.rg.off && cmd_out()) {
+		capture_off();	/* its last switch-out is in: the capture ends with it */
+		G.v.now = G.mg.pass_bound;
 	}
 	if (now - l->rate_t >= NS_PER_SEC) {
 		uint64_t n = 0;
@@ -14465,7 +14571,7 @@ static int run_view(void)
 		pfd[np++] = (struct pollfd){ .fd = G.sig.pipe[0], .events = POLLIN };
 		pfd[np++] = (struct pollfd){ .fd = G.term.tty_in, .events = POLLIN };
 		pfd[np++] = (struct pollfd){ .fd = 1, .events = G.term.ob_len ? POLLOUT : 0 };
-		for (int i = 0; G.opt.live && !G.v.paused && i < G.rg.nrb; i++)
+		for (int i = 0; G.opt.live && !G.v.paused && !G.rg.off && i < G.rg.nrb; i++)
 			pfd[np++] = (struct pollfd){ .fd = G.rg.rb[i].fd, .events = POLLIN };
 		poll(pfd, np, timeout);
 		while (read(G.sig.pipe[0], drain, sizeof(drain)) > 0)
@@ -14531,6 +14637,8 @@ static int run_replay(void)
 
 		note("%s", fl_mark_text(G.rd.mark, &t));
 	}
+	if (out_script && G.opt.ftrace)
+		out_ftrace_head(out_script);	/* once the file is known to be one */
 	ret = rd_run(UINT64_MAX);
 	if (out_script) {
 		out_flush(out_script);
@@ -14908,11 +15016,10 @@ int main(int argc, char **argv)
 
 	G.rec.fd = -1;
 	parse_args(argc, argv);
-	if (G.opt.script) {
+	if (G.opt.script)
 		out_script = &tc_out;
-		if (G.opt.ftrace)
-			out_ftrace_head(&tc_out);
-	}
+	if (G.opt.cmd)
+		cmd_check();
 	if (G.opt.repair_path) {
 		rp_repair(G.opt.repair_path);
 		ret = 0;

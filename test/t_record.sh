@@ -48,13 +48,23 @@ record_exit_signal() {
 	fi
 }
 
+# A command that cannot run: 127 (126 not executable) as a shell says it,
+# the recording and the one before it (FILE and FILE.old) both untouched.
 record_missing_command() {
 	local cmd=/nonexistent/tc-test-cmd rc left
+	echo "the recording" >"$T/f"
+	echo "the one before" >"$T/f.old"
 	timeout 30 "$TC" --record "$T/f" -- "$cmd" arg >"$T/out" 2>"$T/err"
 	rc=$?
 	left=$(pgrep -f "$cmd")
-	if [ "$rc" = 0 ] || [ "$rc" = 124 ]; then
-		fail record_missing_command "exit status $rc"
+	timeout 30 "$TC" --record "$T/g" -- /etc/passwd >/dev/null 2>"$T/err2"
+	local rc2=$?
+	if [ "$rc" != 127 ] || [ "$rc2" != 126 ]; then
+		fail record_missing_command "exit status $rc and $rc2 (not executable), want 127 and 126"
+	elif [ "$(cat "$T/f")" != "the recording" ] || [ "$(cat "$T/f.old" 2>/dev/null)" != "the one before" ]; then
+		fail record_missing_command "FILE or FILE.old changed: '$(head -c 40 "$T/f")' '$(head -c 40 "$T/f.old" 2>/dev/null)'"
+	elif [ -e "$T/g" ]; then
+		fail record_missing_command "a recording was made for a command that cannot run"
 	elif ! grep -qF "$cmd" "$T/err"; then
 		fail record_missing_command "stderr does not name $cmd: $(head -3 "$T/err")"
 	elif [ -n "$left" ]; then
@@ -63,6 +73,25 @@ record_missing_command() {
 		kill -KILL $left 2>/dev/null
 	else
 		pass record_missing_command
+	fi
+}
+
+# --record from a terminal (a pty of script(1), where tc is in the
+# foreground): the command gets the terminal, reads a line from it and sets
+# it (stty) instead of stopping on SIGTTIN/SIGTTOU; its output and exit
+# status come through.
+record_tty_command() {
+	local out rc
+	command -v script >/dev/null || { skip record_tty_command "script(1) is not installed"; return; }
+	out=$(printf 'hello\n' | timeout 30 script -qec "$TC --record $T/tty.data -- sh -c 'read x; stty -echo; stty echo; echo got=\$x; exit 5'; echo rc=\$?" /dev/null 2>&1)
+	rc=$?
+	out=$(printf '%s' "$out" | tr -d '\r')
+	if [ "$rc" = 124 ]; then
+		fail record_tty_command "hung (the command stopped on the terminal?): $(printf '%s' "$out" | head -3)"
+	elif [[ $out != *got=hello* ]] || [[ $out != *rc=5* ]]; then
+		fail record_tty_command "want got=hello and rc=5: $(printf '%s' "$out" | grep -v '^tc: recorded' | head -4)"
+	else
+		pass record_tty_command
 	fi
 }
 
@@ -427,7 +456,7 @@ repair_killed_perf_record() {
 
 # Concurrency (run.sh): the ping-pong recording must hold all of
 # pingpong's switches; its readers only read it.
-test_class quiet record_exit_status record_exit_signal record_missing_command \
+test_class quiet record_exit_status record_exit_signal record_missing_command record_tty_command \
 	record_script_format record_merge_order record_cpu_continuity \
 	record_file_mode_and_old record_duration record_stop_sigterm record_stop_sigint
 test_class exact record_pingpong
@@ -435,7 +464,7 @@ test_class busy record_perf_agrees record_crash_repair repair_killed_perf_record
 shared_by pp exact record_pingpong record_script_format record_merge_order \
 	record_cpu_continuity record_perf_agrees
 shared_by killed_perf busy repair_killed_perf_record replay_killed_perf replay_script_left_out
-kernel_tests record_exit_status record_exit_signal record_missing_command \
+kernel_tests record_exit_status record_exit_signal record_missing_command record_tty_command \
 	record_pingpong record_script_format record_merge_order \
 	record_cpu_continuity record_perf_agrees record_file_mode_and_old \
 	record_duration record_stop_sigterm record_stop_sigint \

@@ -444,6 +444,40 @@ view_suspend() {
 	if [ -n "$why" ]; then fail view_suspend "$why"; else pass view_suspend; fi
 }
 
+# product.md: recording stops when the traced command exits.  --live
+# --record -- CMD: once CMD has exited (the status line says so), the file
+# is finished and grows no more while the view stays up (before, it went
+# on recording everything until q); tc --replay reads it whole then, and
+# space does not start the capture again.
+view_command_end_stops() {
+	local why='' data=$T/end.data s1 s2
+	tv_begin 100 30 || { fail view_command_end_stops "tmux did not start"; tv_end; return; }
+	if ! tv_run "--live --record $data -- sleep 1.5"; then
+		why="tc did not start"
+	elif ! tv_wait 15 tv_shows 'exited'; then
+		why="no 'exited' message"
+	else
+		tv_tmux send-keys -t t ' '
+		nap 1
+		s1=$(stat -c %s "$data")
+		nap 1.5
+		s2=$(stat -c %s "$data")
+		if [ "$s1" != "$s2" ]; then
+			why="the recording grew from $s1 to $s2 bytes after the command exited"
+		elif ! timeout 30 "$TC" --replay "$data" --summary >/dev/null 2>"$T/end.err" ||
+		     grep -q 'cut off' "$T/end.err"; then
+			why="the recording is not finished while the view is up: $(head -2 "$T/end.err")"
+		elif tv_status_has PAUSED; then
+			why="space paused a capture that had ended: $(tv_status)"
+		fi
+	fi
+	tv_tmux send-keys -t t q
+	tv_wait_exit || why=${why:-"q did not end tc"}
+	tv_end
+	[ -n "$why" ] || [ "$(stat -c %s "$data")" = "$s2" ] || why="the recording changed at q"
+	if [ -n "$why" ]; then fail view_command_end_stops "$why"; else pass view_command_end_stops; fi
+}
+
 # A command that writes to the terminal must not break the view: when it
 # has exited (and said "exited ... q quits"), the status line is still on
 # the first row. pingpong prints "pids A B" when it is done.
@@ -988,7 +1022,7 @@ view_fatal_signal() {
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
-		 view_suspend view_command_output view_hostile_name view_replay view_replay_speed \
+		 view_suspend view_command_output view_command_end_stops view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
 		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal \
@@ -1008,7 +1042,7 @@ else
 	test_class busy view_history_live view_pause_frozen view_live_80x24 \
 		view_live_200x60 view_live_ascii view_keys view_restore_q view_restore_ctrl_c \
 		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
-		view_command_output view_hostile_name view_resize view_sigcont view_orphans_q \
+		view_command_output view_command_end_stops view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
 	test_slow 13 view_history_live
 	test_slow 6 view_history_replay view_cpu_migrate
@@ -1019,7 +1053,7 @@ else
 	kernel_tests view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_hostile_name view_resize \
+		view_restore_sigquit view_suspend view_command_output view_command_end_stops view_hostile_name view_resize \
 		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
 		view_worst_waits view_chain_panel
 fi
