@@ -11145,7 +11145,7 @@ static const struct keydef {
 	{ { ' ' }, KA_PAUSE, "space", "pause / resume" },
 	{ { K_CTRL_Z }, KA_SUSPEND, "Ctrl-Z", "suspend (fg)" },
 	{ { '?' }, KA_HELP, "?", "this help" },
-	{ { 'q', K_CTRL_C }, KA_QUIT, "q Ctrl-C", "quit" },
+	{ { 'q', K_CTRL_C }, KA_QUIT, "q Ctrl-C", "quit (q closes a panel)" },
 	{ { K_MOUSE_CLICK }, KA_CLICK, "mouse click", "select row and time" },
 };
 #define N_KEYS ((int)(sizeof(keydefs) / sizeof(keydefs[0])))
@@ -13908,8 +13908,12 @@ static bool view_key(int key, int mx, int my)
 		}
 		return true;
 	}
-	if (G.v.help && key != 'q' && key != K_CTRL_C) {
+	if (G.v.help && key != K_CTRL_C) {	/* q too, as in htop and less */
 		G.v.help = false;
+		return true;
+	}
+	if (G.v.panel && key == 'q') {
+		G.v.panel = 0;
 		return true;
 	}
 	if (G.v.panel && view_panel_key(key))
@@ -14653,6 +14657,9 @@ static int run_replay(void)
 	}
 	if (G.opt.summary && G.m.task) {
 		model_end(true);
+		if (G.opt.cpu_filt)	/* a task's states are not split by CPU */
+			note("-C %s: the CPU rows are of these CPUs; the task rows are of every CPU in %s",
+			     G.opt.cpu_arg, G.opt.replay_path);
 		out_summary(&tc_out);
 		if (G.opt.latency)
 			out_latency(&tc_out);

@@ -347,7 +347,9 @@ filter_replay() {
 	fi
 	timeout 60 "$TC_SAN" --replay "$PP_DATA" --summary -C 1 >"$T/s3" 2>"$T/e3"
 	rows=$(io_sum_rows "$T/s3" | awk '$1 == "cpu" { print $2 }' | tr '\n' ' ')
-	if [ "$rows" = "1 " ]; then
+	if [ "$rows" = "1 " ] && ! grep -q '^tc: -C 1: the CPU rows are of these CPUs; the task rows are of every CPU' "$T/e3"; then
+		fail filter_replay_cpu "stderr does not say the task rows are of every CPU: $(head -2 "$T/e3")"
+	elif [ "$rows" = "1 " ]; then
 		pass filter_replay_cpu
 	else
 		fail filter_replay_cpu "--summary -C 1 CPU block rows: '$rows', want '1 '"

@@ -392,7 +392,7 @@ poke64() {
 # at exit costs 47 ms a run here (most of the test's time), and a flipped
 # byte takes the paths a cut or a random file takes.
 bad_corpus() {
-	local name=$1 src=$2 fsize ao asz dof dsz ft fb fbs pos i f rc why n=0 bad= lk
+	local name=$1 src=$2 fsize ao asz dof dsz ft fb fbs pos i f rc why n=0 bad= lk out
 	mkdir -p "$T/c"
 	: >"$T/c/empty"
 	head -c 10 "$src" >"$T/c/ten"
@@ -446,6 +446,13 @@ bad_corpus() {
 			fi
 			[ -z "$why" ] || bad="$bad [${f##*/} $mode: $why]"
 		done
+	done
+	# what is not a recording gets no --ftrace header on stdout either
+	for f in "$T/c/empty" "$T/c/ten" "$T/c/random"; do
+		out=$(timeout 20 "$TC_SAN" --replay "$f" --script --ftrace 2>/dev/null)
+		rc=$?
+		[ "$rc" = 1 ] && [ -z "$out" ] ||
+			bad="$bad [${f##*/} --script --ftrace: exit status $rc, ${#out} bytes on stdout]"
 	done
 	if [ -z "$bad" ]; then
 		pass "$name"

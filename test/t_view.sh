@@ -346,13 +346,14 @@ view_keys() {
 		fail view_keys_pause "no PAUSED after space: $(tv_status)"
 	fi
 
+	# q closes the help (as in htop and less), then quits
 	tv_tmux send-keys -t t '?'
 	if tv_wait 10 tv_shows 'tc keys' && tv_shows 'zoom in'; then
-		tv_tmux send-keys -t t x
-		if tv_wait 10 tv_hides 'tc keys'; then
+		tv_tmux send-keys -t t q
+		if tv_wait 10 tv_hides 'tc keys' && nap 0.5 && tv_alive "$TV_TC" && tv_status_has ' tc live '; then
 			pass view_keys_help
 		else
-			fail view_keys_help "a key did not close the help"
+			fail view_keys_help "q did not close the help, or quit: $(tv_status)"
 		fi
 	else
 		fail view_keys_help "no help after ?"
