@@ -7871,6 +7871,16 @@ static const char *rd_shrunk(void)
 	       " (the file shrank while tc read it)" : "";
 }
 
+/* A stream (pipe mode) that ends inside the record at offset roff: its
+ * writer stopped, so it is cut off as a file can be (exit 0), and said once. */
+static void rd_stream_cut(uint64_t roff)
+{
+	if (!G.rc.cut)
+		note("%s was cut off inside a record at offset %" PRIu64 ": read up to its last complete record",
+		     !G.opt.replay_path || !strcmp(G.opt.replay_path, "-") ? "the stream" : G.opt.replay_path, roff);
+	G.rc.cut = true;
+}
+
 /*
  * Stream the records of the opened recording through the merge to emit()
  * (rd_record), up to the first record newer than limit (which stays
@@ -7905,7 +7915,9 @@ static int rd_run(uint64_t limit)
 		if (!rd_fill(sz)) {
 			if (G.rc.wait)
 				return 2;
-			if (!G.rc.cut)
+			if (G.rd.pipe)
+				rd_stream_cut(roff);
+			else if (!G.rc.cut)
 				note("the recording ends inside a record at offset %" PRIu64 "%s", roff, rd_shrunk());
 			ret = -1;
 			break;
@@ -7925,6 +7937,10 @@ static int rd_run(uint64_t limit)
 			break;
 		}
 		rd_record(r, sz, type, roff, parsed, &ri);
+	}
+	if (!ret && !G.rc.wait && G.rd.pipe && G.rc.len > G.rc.pos) {	/* a piece of a header */
+		rd_stream_cut(G.rc.off + G.rc.pos);
+		ret = -1;
 	}
 	if (G.rc.wait)
 		return 2;	/* more may come: the queues wait for their rounds */
