@@ -761,6 +761,7 @@ static struct {
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
 		bool tty;		/* --record alone in the terminal's foreground: the command has it */
+		struct termios tio;	/* with tty: the terminal's settings before the command */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
 	} child;
@@ -8595,6 +8596,21 @@ static void rp_repair(const char *path)
  */
 static int cmd_err_fd = -1;
 
+/* The foreground process group of the terminal on standard input (-1:
+ * none), and making g that group (tcgetpgrp, tcsetpgrp without their
+ * C library wrappers: 140 bytes of a static binary). */
+static pid_t tty_fg(void)
+{
+	pid_t g;
+
+	return ioctl(0, TIOCGPGRP, &g) == 0 ? g : -1;
+}
+
+static void tty_give(pid_t g)
+{
+	ioctl(0, TIOCSPGRP, &g);
+}
+
 /* Fork the held command G.opt.cmd; G.child.pid is its pid (and process group). */
 static void cmd_start(void)
 {
@@ -8611,7 +8627,8 @@ static void cmd_start(void)
 	out_flush(&tc_out);	/* nothing buffered is written twice */
 	/* tc alone in the terminal's foreground (not in a pipeline: another
 	 * of its members, such as a view, may need the terminal) */
-	G.child.tty = !G.opt.view && isatty(0) && isatty(1) && tcgetpgrp(0) == getpgrp();
+	G.child.tty = !G.opt.view && isatty(0) && isatty(1) && tty_fg() == getpgrp() &&
+		      tcgetattr(0, &G.child.tio) == 0;
 	if (G.child.tty)	/* tc in the background soon: its notes, taking the terminal back */
 		signal(SIGTTOU, SIG_IGN);
 	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
@@ -8623,7 +8640,7 @@ static void cmd_start(void)
 
 		setpgid(0, 0);
 		if (G.child.tty) {	/* SIGTTOU ignored: a group in the background may take it */
-			tcsetpgrp(0, getpid());
+			tty_give(getpid());
 			signal(SIGTTOU, SIG_DFL);
 		}
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
@@ -8669,16 +8686,9 @@ static void cmd_check(void)
 	struct stat st;
 	int e = ENOENT;
 
-	if (!*name)
-		cmd_cannot_run(ENOENT);
-	if (strchr(name, '/')) {
-		if (stat(name, &st) < 0)
-			cmd_cannot_run(errno);
-		if (S_ISDIR(st.st_mode) || access(name, X_OK) < 0)
-			cmd_cannot_run(S_ISDIR(st.st_mode) ? EISDIR : errno);
-		return;
-	}
-	for (p = path ? path : "/usr/local/bin:/bin:/usr/bin";; p++) {
+	/* a name with a slash is looked up as it is: one empty PATH entry */
+	p = strchr(name, '/') ? "" : path ? path : "/usr/local/bin:/bin:/usr/bin";
+	for (; *name; p++) {
 		size_t n = strcspn(p, ":");
 
 		if ((size_t)sfmt(full, sizeof(full), "%.*s%s%s", (int)n, p, n ? "/" : "", name) < sizeof(full) &&
@@ -8719,11 +8729,16 @@ static void cmd_go(void)
 	close(cmd_err_fd);
 }
 
-/* The terminal back to tc's group, if the command has it (G.child.tty). */
-static void cmd_tty_back(void)
+/* The terminal back to tc's group, if the command has it (G.child.tty);
+ * with restore, in the settings it had before the command (a command
+ * stopped or killed could not restore them), as a shell does for a job. */
+static void cmd_tty_back(bool restore)
 {
-	if (G.child.tty && G.child.pid > 0 && tcgetpgrp(0) == G.child.pid)
-		tcsetpgrp(0, getpgrp());	/* SIGTTOU is ignored */
+	if (G.child.tty && G.child.pid > 0 && tty_fg() == G.child.pid) {
+		tty_give(getpgrp());	/* SIGTTOU is ignored */
+		if (restore)
+			tcsetattr(0, TCSADRAIN, &G.child.tio);
+	}
 }
 
 /*
@@ -8735,14 +8750,19 @@ static void cmd_tty_back(void)
 static void cmd_stopped(int st)
 {
 	int sig = WSTOPSIG(st) == SIGSTOP ? SIGSTOP : SIGTSTP;
+	struct termios its;	/* the command's settings, for fg */
+	bool had = tty_fg() == G.child.pid && tcgetattr(0, &its) == 0;
 
-	cmd_tty_back();
+	cmd_tty_back(true);
 	signal(SIGTSTP, SIG_DFL);
 	raise(sig);
 	sig_setup_one(SIGTSTP);
 	G.sig.tstp = 0;
-	if (tcgetpgrp(0) == getpgrp())
-		tcsetpgrp(0, G.child.pid);
+	if (tty_fg() == getpgrp()) {
+		if (had)
+			tcsetattr(0, TCSADRAIN, &its);
+		tty_give(G.child.pid);
+	}
 	kill(-G.child.pid, SIGCONT);
 }
 
@@ -8763,7 +8783,7 @@ static bool cmd_reap(void)
 			G.child.status = st;
 			G.child.done = true;
 			G.child.done_at = now_ns();
-			cmd_tty_back();
+			cmd_tty_back(WIFSIGNALED(st));
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
 	return G.child.done;
@@ -8865,7 +8885,8 @@ static void cmd_kill(void)
 		G.child.held = false;
 	}
 	cmd_reap();
-	cmd_tty_back();
+	cmd_tty_back(true);
+	G.child.tty = false;	/* stopping it: its stops no longer stop tc */
 	kill(-G.child.pid, SIGTERM);
 	kill(-G.child.pid, SIGCONT);	/* a stopped one, too */
 	if (cmd_signal_tree(SIGTERM)) {

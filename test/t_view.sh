@@ -445,14 +445,15 @@ view_suspend() {
 }
 
 # tc --record typed at an interactive shell hands the terminal to its
-# command: the command reads a line from it; Ctrl-Z stops the job (tc and
-# the command: the shell says Stopped), fg resumes both, and fg gives the
-# command's exit status.  Before, the command stopped on SIGTTIN at its
+# command: the command sets it and reads a line from it; Ctrl-Z stops the
+# job (tc and the command: the shell says Stopped, and has its own terminal
+# settings back), fg resumes both with the command's settings, and gives
+# the command's exit status.  Before, the command stopped on SIGTTIN at its
 # read, and tc waited with no word and ignored Ctrl-Z.
 record_tty_job_control() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_job_control "tmux did not start"; tv_end; return; }
-	tv_tmux send-keys -t t -l "$TC --record $T/jc.data -- sh -c 'read x; echo got=\$x; exit 4' 2>$T/jc.err"
+	tv_tmux send-keys -t t -l "stty -g >$T/st.before; $TC --record $T/jc.data -- sh -c 'stty -echo; read x; stty echo; echo got=\$x; exit 4' 2>$T/jc.err"
 	tv_tmux send-keys -t t Enter
 	if ! tv_wait 10 tv_find_tc; then
 		why="tc did not start"
@@ -463,7 +464,7 @@ record_tty_job_control() {
 		if ! tv_wait 10 tv_shows 'Stopped'; then
 			why="Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
 		else
-			tv_tmux send-keys -t t -l "fg; echo fgrc=\$? >$T/rc2"
+			tv_tmux send-keys -t t -l "stty -g >$T/st.stopped; fg; echo fgrc=\$? >$T/rc2"
 			tv_tmux send-keys -t t Enter
 			nap 0.5
 			tv_tmux send-keys -t t -l abc
@@ -472,6 +473,10 @@ record_tty_job_control() {
 				why="the job did not end after fg and a line: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
 			elif [ "$(cat "$T/rc2")" != fgrc=4 ] || ! tv_shows 'got=abc'; then
 				why="want got=abc and exit status 4: $(cat "$T/rc2"), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+			elif ! cmp -s "$T/st.before" "$T/st.stopped"; then
+				why="the shell got the command's terminal settings while it was stopped: $(cat "$T/st.before") $(cat "$T/st.stopped")"
+			elif tv_screen | grep -qx 'abc'; then
+				why="the command's settings (stty -echo) were not back after fg: abc was echoed"
 			fi
 		fi
 	fi
