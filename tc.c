@@ -13984,7 +13984,7 @@ static bool view_key(int key, int mx, int my)
 		break;
 	case KA_FIND: G.v.search = true; G.v.query[0] = 0; break;
 	case KA_HELP: G.v.help = true; break;
-	case KA_PAUSE: if ((G.opt.live && !G.rg.off) || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
+	case KA_PAUSE: if ((G.opt.live && !G.child.done) || G.v.speed > 0) G.v.want_pause = !G.v.want_pause; break;
 	case KA_CPUCOL: G.v.cpucol = !G.v.cpucol; break;
 	case KA_SAVE: view_save(); break;
 	case KA_HIDE: G.v.hide = !G.v.hide;
