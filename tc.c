@@ -6492,14 +6492,14 @@ static bool fl_poll(bool in_view)
 	return G.fl.written >= G.fl.keep;
 }
 
-/* tc stops: write a pending file with what there is, or, if nothing was
- * written, the last SECONDS. */
-static void fl_stop(void)
+/* The capture ends: write a pending file with what there is, or, if
+ * nothing was written, the last SECONDS (said as fl_write says it). */
+static void fl_stop(bool in_view)
 {
 	if (G.fl.pending)
-		fl_write(G.fl.from, G.fl.until, false);
+		fl_write(G.fl.from, G.fl.until, in_view);
 	else if (!G.fl.written && G.fl.newest)
-		fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, false);
+		fl_write(G.fl.newest > G.fl.secs_ns ? G.fl.newest - G.fl.secs_ns : 0, G.fl.newest, in_view);
 }
 
 /* ---------------------------------------------------------------- reader */
@@ -8625,10 +8625,13 @@ static void cmd_start(void)
 	sigaddset(&go, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
 	out_flush(&tc_out);	/* nothing buffered is written twice */
-	/* tc alone in the terminal's foreground (not in a pipeline: another
-	 * of its members, such as a view, may need the terminal) */
-	G.child.tty = !G.opt.view && isatty(0) && isatty(1) && tty_fg() == getpgrp() &&
-		      tcgetattr(0, &G.child.tio) == 0;
+	/* tc a job of its own in the terminal's foreground: the leader of
+	 * the foreground group (under a wrapper that does no job control, a
+	 * stop of tc's would stop the job only in part), not in a pipeline
+	 * (its standard output the terminal, not a stream of --record -:
+	 * another member, a view, may need the terminal) */
+	G.child.tty = !G.opt.view && !(G.rec.pipe && !strcmp(G.opt.rec_path, "-")) && isatty(0) && isatty(1) &&
+		      getpgrp() == getpid() && tty_fg() == getpid() && tcgetattr(0, &G.child.tio) == 0;
 	if (G.child.tty)	/* tc in the background soon: its notes, taking the terminal back */
 		signal(SIGTTOU, SIG_IGN);
 	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
@@ -8639,10 +8642,11 @@ static void cmd_start(void)
 		int e;
 
 		setpgid(0, 0);
-		if (G.child.tty) {	/* SIGTTOU ignored: a group in the background may take it */
+		if (G.child.tty)	/* SIGTTOU ignored: a group in the background may take it */
 			tty_give(getpid());
-			signal(SIGTTOU, SIG_DFL);
-		}
+		for (int sig = 1; sig < NSIG; sig++)	/* Ctrl-C while held ends it, not tc's handler */
+			if (sig != SIGUSR1)
+				signal(sig, SIG_DFL);
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
 			_exit(127);
 		close(err[0]);
@@ -8776,6 +8780,8 @@ static bool cmd_reap(void)
 
 	if (G.child.pid <= 0)
 		return true;
+	if (G.child.tty && !G.child.done && tty_fg() == getpgrp())
+		tty_give(G.child.pid);	/* fg after bg (no SIGCONT comes): the command's again */
 	while ((p = waitpid(-1, &st, WNOHANG | (G.child.tty ? WUNTRACED : 0))) > 0)
 		if (p == G.child.pid && WIFSTOPPED(st)) {
 			cmd_stopped(st);
@@ -14184,10 +14190,10 @@ static void sig_setup(void)
  * End the capture, once: disable the events, release everything still in
  * the rings, close the recording if there is one, wait until every file
  * saved is on the disk (rec_fsync_later).  The view calls it when its
- * command has exited (product.md: recording stops then), capture_stop at
- * the end.
+ * command has exited (product.md: recording stops then; in_view: a flight
+ * file is said on the status line), capture_stop at the end.
  */
-static void capture_off(void)
+static void capture_off(bool in_view)
 {
 	uint64_t t0;
 
@@ -14204,7 +14210,7 @@ static void capture_off(void)
 		rec_close();
 	}
 	if (G.fl.secs_ns)
-		fl_stop();
+		fl_stop(in_view);
 	rec_fsync_reap(true);	/* every file written is on the disk */
 	G.rec.close_ns = now_ns() - t0;	/* out_stats says it when the disk was slow */
 }
@@ -14219,7 +14225,7 @@ static int capture_stop(void)
 	int status = 0;
 	bool ended_by_tc = G.opt.cmd && !cmd_reap();
 
-	capture_off();
+	capture_off(false);
 	if (G.opt.cmd) {
 		cmd_kill();
 		if (ended_by_tc)
@@ -14539,8 +14545,9 @@ static void view_events(struct vloop *l, uint64_t now)
 		}
 	}
 	if (G.opt.live && G.opt.cmd && G.child.done && !G.rg.off && cmd_out()) {
-		capture_off();	/* its last switch-out is in: the capture ends with it */
-		G.v.now = G.mg.pass_bound;
+		capture_off(true);	/* its last switch-out is in: the capture ends with it */
+		G.v.now = G.m.last > G.v.now ? G.m.last : G.v.now;	/* all released: up to the last */
+		G.v.paused = G.v.want_pause = false;	/* not paused: ended */
 	}
 	if (now - l->rate_t >= NS_PER_SEC) {
 		uint64_t n = 0;

@@ -83,13 +83,15 @@ record_missing_command() {
 record_tty_command() {
 	local out rc
 	command -v script >/dev/null || { skip record_tty_command "script(1) is not installed"; return; }
-	out=$(printf 'hello\n' | timeout 30 script -qec "$TC --record $T/tty.data -- sh -c 'read x; stty -echo; stty echo; echo got=\$x; exit 5'; echo rc=\$?" /dev/null 2>&1)
+	# exec: tc a job of its own, the leader of the pty's foreground group
+	# (script -e exits with its status)
+	out=$(printf 'hello\n' | timeout 30 script -qec "exec $TC --record $T/tty.data -- sh -c 'read x; stty -echo; stty echo; echo got=\$x; exit 5'" /dev/null 2>&1)
 	rc=$?
 	out=$(printf '%s' "$out" | tr -d '\r')
 	if [ "$rc" = 124 ]; then
 		fail record_tty_command "hung (the command stopped on the terminal?): $(printf '%s' "$out" | head -3)"
-	elif [[ $out != *got=hello* ]] || [[ $out != *rc=5* ]]; then
-		fail record_tty_command "want got=hello and rc=5: $(printf '%s' "$out" | grep -v '^tc: recorded' | head -4)"
+	elif [[ $out != *got=hello* ]] || [ "$rc" != 5 ]; then
+		fail record_tty_command "want got=hello and exit status 5, got $rc: $(printf '%s' "$out" | grep -v '^tc: recorded' | head -4)"
 	else
 		pass record_tty_command
 	fi

@@ -484,6 +484,47 @@ record_tty_job_control() {
 	if [ -n "$why" ]; then fail record_tty_job_control "$why"; else pass record_tty_job_control; fi
 }
 
+# tv_type LINE: type LINE and Enter into the pane.
+tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
+
+# Ctrl-Z, bg, then fg while the command still runs (no SIGCONT comes with
+# that fg): the command has the terminal again and reads from it.  Under
+# a wrapper that does no job control (sh -c), tc is not a job of its own:
+# the terminal stays tc's, and one Ctrl-Z stops the job as before.
+record_tty_bg_fg() {
+	local why=''
+	tv_begin 120 30 || { fail record_tty_bg_fg "tmux did not start"; tv_end; return; }
+	tv_type "$TC --record $T/bg.data -- sh -c 'sleep 2; read x; echo got=\$x; exit 3' 2>$T/bg.err"
+	if ! tv_wait 10 tv_find_tc; then
+		why="tc did not start"
+	else
+		reap_later "$TV_TC"
+		nap 0.5
+		tv_tmux send-keys -t t C-z
+		if ! tv_wait 10 tv_shows 'Stopped'; then
+			why="Ctrl-Z did not stop the job"
+		else
+			tv_type bg
+			nap 0.3
+			tv_type "fg; echo fgrc=\$? >$T/rc2"
+			nap 3
+			tv_type abc
+			if ! tv_wait 15 test -s "$T/rc2" || [ "$(cat "$T/rc2")" != fgrc=3 ] || ! tv_shows 'got=abc'; then
+				why="bg then fg: want got=abc and exit status 3: $(cat "$T/rc2" 2>/dev/null), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+			fi
+		fi
+	fi
+	if [ -z "$why" ]; then
+		tv_type "clear; sh -c '$TC --record $T/w.data -- sleep 30 2>/dev/null; echo after'"
+		nap 1
+		tv_tmux send-keys -t t C-z
+		tv_wait 10 tv_shows 'Stopped' || why="under sh -c, one Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+		tv_type 'kill %1; fg'
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail record_tty_bg_fg "$why"; else pass record_tty_bg_fg; fi
+}
+
 # product.md: recording stops when the traced command exits.  --live
 # --record -- CMD: once CMD has exited (the status line says so), the file
 # is finished and grows no more while the view stays up (before, it went
@@ -1062,7 +1103,7 @@ view_fatal_signal() {
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
-		 view_suspend view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_replay view_replay_speed \
+		 view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
 		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal \
@@ -1082,7 +1123,7 @@ else
 	test_class busy view_history_live view_pause_frozen view_live_80x24 \
 		view_live_200x60 view_live_ascii view_keys view_restore_q view_restore_ctrl_c \
 		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
-		view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_resize view_sigcont view_orphans_q \
+		view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
 	test_slow 13 view_history_live
 	test_slow 6 view_history_replay view_cpu_migrate
@@ -1093,7 +1134,7 @@ else
 	kernel_tests view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control view_hostile_name view_resize \
+		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_resize \
 		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
 		view_worst_waits view_chain_panel
 fi

@@ -3,6 +3,28 @@
 # The view of a stream and the save key, in tmux with the helpers of
 # t_view.sh (sourced before this file).
 
+# The same typed with the recorder's standard error on the terminal: the
+# recorder is in a pipeline, so the terminal is not given to its command
+# (the view, also in the job, needs it; it stopped on SIGTTOU when the
+# recorder took its standard error, the terminal, for its output).
+view_stream_tty() {
+	local why=
+	tv_begin 120 30 || { fail view_stream_tty "tmux did not start"; return; }
+	tv_tmux send-keys -t t -l "$TC --record - -d 3 -- sleep 10 | $TC --replay - 2>$T/view.err; echo rc=\$? >$T/rc"
+	tv_tmux send-keys -t t Enter
+	if ! tv_wait 10 tv_status_has ' stream '; then
+		why="no stream view: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+	else
+		reap_later $(pgrep -P "$TV_PANE")
+		tv_wait 10 tv_status_has 'end of stream'
+		tv_tmux send-keys -t t q
+		tv_wait 10 test -s "$T/rc"
+		grep -q 'rc=0' "$T/rc" 2>/dev/null || why="q: $(cat "$T/rc" 2>/dev/null), $(head -2 "$T/view.err")"
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail view_stream_tty "$why"; else pass view_stream_tty; fi
+}
+
 # tc --record - | tc --replay -: the view follows the stream while the
 # recorder runs, says so, and says when the stream ends; q then exits 0.
 view_stream() {
@@ -206,5 +228,5 @@ view_replay_save_perf() {
 }
 
 # Concurrency (run.sh): each asserts about its own recording and screen.
-test_class busy view_stream view_save_key view_live_flight view_replay_save_tc view_replay_save_perf
-kernel_tests view_stream view_save_key view_live_flight view_replay_save_tc view_replay_save_perf
+test_class busy view_stream view_stream_tty view_save_key view_live_flight view_replay_save_tc view_replay_save_perf
+kernel_tests view_stream view_stream_tty view_save_key view_live_flight view_replay_save_tc view_replay_save_perf
