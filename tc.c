@@ -7259,9 +7259,19 @@ static void rd_attr_rec(const uint8_t *r, size_t n)
 	rd_bind(false);
 }
 
-/* Pipe mode HEADER_TRACING_DATA: {header, u32 size, pad}, then size bytes
- * that the record's own size does not count. */
-static void rd_tracing_rec(const uint8_t *r, size_t n)
+/* A stream (pipe mode) that ends inside the record at offset roff: its
+ * writer stopped, so it is cut off as a file can be (exit 0), and said once. */
+static void rd_stream_cut(uint64_t roff)
+{
+	if (!G.rc.cut)
+		note("%s was cut off inside a record at offset %" PRIu64 ": read up to its last complete record",
+		     !G.opt.replay_path || !strcmp(G.opt.replay_path, "-") ? "the stream" : G.opt.replay_path, roff);
+	G.rc.cut = true;
+}
+
+/* Pipe mode HEADER_TRACING_DATA at offset roff: {header, u32 size, pad},
+ * then size bytes that the record's own size does not count. */
+static void rd_tracing_rec(const uint8_t *r, size_t n, uint64_t roff)
 {
 	uint32_t sz = n >= 12 ? g32(r + 8) : 0;
 	uint8_t *td;
@@ -7281,8 +7291,12 @@ static void rd_tracing_rec(const uint8_t *r, size_t n)
 		got += k;
 	}
 	G.rd.blocking = false;
-	if (got < sz || td_parse(td, sz) < 0)
+	if (got < sz && G.rd.pipe) {	/* the stream ends in it: nothing after it to read */
+		rd_stream_cut(roff);
+		G.rc.pos = G.rc.len;
+	} else if (got < sz || td_parse(td, sz) < 0) {
 		note("tracing data unreadable");
+	}
 	mem_free(td);
 	rd_bind(false);
 }
@@ -7817,7 +7831,7 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 		rd_attr_rec(r, sz);
 		return;
 	case PR_HEADER_TRACING_DATA:
-		rd_tracing_rec(r, sz);
+		rd_tracing_rec(r, sz, roff);
 		return;
 	case PR_HEADER_FEATURE:
 		rd_feature_rec(r, sz);
@@ -7870,16 +7884,6 @@ static const char *rd_shrunk(void)
 
 	return FAST && G.rc.map && (G.rd.shrunk || (fstat(G.rc.fd, &st) == 0 && (uint64_t)st.st_size < G.rd.end)) ?
 	       " (the file shrank while tc read it)" : "";
-}
-
-/* A stream (pipe mode) that ends inside the record at offset roff: its
- * writer stopped, so it is cut off as a file can be (exit 0), and said once. */
-static void rd_stream_cut(uint64_t roff)
-{
-	if (!G.rc.cut)
-		note("%s was cut off inside a record at offset %" PRIu64 ": read up to its last complete record",
-		     !G.opt.replay_path || !strcmp(G.opt.replay_path, "-") ? "the stream" : G.opt.replay_path, roff);
-	G.rc.cut = true;
 }
 
 /*

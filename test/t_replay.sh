@@ -620,7 +620,14 @@ replay_stdin() {
 	# a stream whose writer stopped inside a record: cut off, as a file
 	# can be: what came before, a note, exit 0
 	head -c $(($(stat -c %s "$T/pipe.data") - 3)) "$T/pipe.data" | "$TC_SAN" --replay - --summary >"$T/cut.sum" 2>"$T/err5"
-	local rc5=$?
+	local rc5=$? pos cutbad=
+	# cut anywhere (in its header records, in the tracing data that follows
+	# one, in the samples): one cut note, no bad record, no other error
+	for pos in 100 1000 3000 5000 9000 17000 33000 65000 $(($(stat -c %s "$T/pipe.data") / 2)); do
+		head -c "$pos" "$T/pipe.data" | "$TC_SAN" --replay - --summary >/dev/null 2>"$T/err6"
+		grep -q 'was cut off inside a record' "$T/err6" && ! grep -Eq 'bad record|unreadable|ERROR|runtime error' "$T/err6" ||
+			cutbad="$cutbad [$pos: $(grep -v 'holds no records' "$T/err6" | head -2 | tr '\n' ' ')]"
+	done
 	if [ ! -s "$T/stdin.sum" ] || ! cmp -s "$T/file.sum" "$T/stdin.sum"; then
 		why="the summary from stdin differs from the file's"
 	elif ! cmp -s "$T/file.script" "$T/stdin.script"; then
@@ -633,6 +640,8 @@ replay_stdin() {
 		why="a directory: $(head -1 "$T/err4")"
 	elif [ "$rc5" != 0 ] || [ ! -s "$T/cut.sum" ] || ! grep -q 'the stream was cut off inside a record' "$T/err5"; then
 		why="a cut stream: exit status $rc5, $(wc -c <"$T/cut.sum") bytes of summary: $(head -1 "$T/err5")"
+	elif [ -n "$cutbad" ]; then
+		why="a stream cut at byte$cutbad"
 	fi
 	if [ -n "$why" ]; then
 		keep_evidence replay_stdin
