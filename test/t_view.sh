@@ -444,6 +444,26 @@ view_suspend() {
 	if [ -n "$why" ]; then fail view_suspend "$why"; else pass view_suspend; fi
 }
 
+# tv_type LINE: type LINE and Enter into the pane.
+tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
+
+# tv_job_stopped LINE: type LINE (a tc --record at the prompt) and, once tc
+# runs, Ctrl-Z; false, with the caller's why set, if tc did not start or
+# the job did not stop.
+tv_job_stopped() {
+	tv_type "$1"
+	if ! tv_wait 10 tv_find_tc; then
+		why="tc did not start"
+		return 1
+	fi
+	reap_later "$TV_TC"
+	nap 0.5
+	tv_tmux send-keys -t t C-z
+	tv_wait 10 tv_shows 'Stopped' && return 0
+	why="Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+	return 1
+}
+
 # tc --record typed at an interactive shell hands the terminal to its
 # command: the command sets it and reads a line from it; Ctrl-Z stops the
 # job (tc and the command: the shell says Stopped, and has its own terminal
@@ -453,39 +473,23 @@ view_suspend() {
 record_tty_job_control() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_job_control "tmux did not start"; tv_end; return; }
-	tv_tmux send-keys -t t -l "stty -g >$T/st.before; $TC --record $T/jc.data -- sh -c 'stty -echo; read x; stty echo; echo got=\$x; exit 4' 2>$T/jc.err"
-	tv_tmux send-keys -t t Enter
-	if ! tv_wait 10 tv_find_tc; then
-		why="tc did not start"
-	else
-		reap_later "$TV_TC"
+	if tv_job_stopped "stty -g >$T/st.before; $TC --record $T/jc.data -- sh -c 'stty -echo; read x; stty echo; echo got=\$x; exit 4' 2>$T/jc.err"; then
+		tv_type "stty -g >$T/st.stopped; fg; echo fgrc=\$? >$T/rc2"
 		nap 0.5
-		tv_tmux send-keys -t t C-z
-		if ! tv_wait 10 tv_shows 'Stopped'; then
-			why="Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
-		else
-			tv_tmux send-keys -t t -l "stty -g >$T/st.stopped; fg; echo fgrc=\$? >$T/rc2"
-			tv_tmux send-keys -t t Enter
-			nap 0.5
-			tv_tmux send-keys -t t -l abc
-			tv_tmux send-keys -t t Enter
-			if ! tv_wait 15 test -s "$T/rc2"; then
-				why="the job did not end after fg and a line: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
-			elif [ "$(cat "$T/rc2")" != fgrc=4 ] || ! tv_shows 'got=abc'; then
-				why="want got=abc and exit status 4: $(cat "$T/rc2"), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
-			elif ! cmp -s "$T/st.before" "$T/st.stopped"; then
-				why="the shell got the command's terminal settings while it was stopped: $(cat "$T/st.before") $(cat "$T/st.stopped")"
-			elif tv_screen | grep -qx 'abc'; then
-				why="the command's settings (stty -echo) were not back after fg: abc was echoed"
-			fi
+		tv_type abc
+		if ! tv_wait 15 test -s "$T/rc2"; then
+			why="the job did not end after fg and a line: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+		elif [ "$(cat "$T/rc2")" != fgrc=4 ] || ! tv_shows 'got=abc'; then
+			why="want got=abc and exit status 4: $(cat "$T/rc2"), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
+		elif ! cmp -s "$T/st.before" "$T/st.stopped"; then
+			why="the shell got the command's terminal settings while it was stopped: $(cat "$T/st.before") $(cat "$T/st.stopped")"
+		elif tv_screen | grep -qx 'abc'; then
+			why="the command's settings (stty -echo) were not back after fg: abc was echoed"
 		fi
 	fi
 	tv_end
 	if [ -n "$why" ]; then fail record_tty_job_control "$why"; else pass record_tty_job_control; fi
 }
-
-# tv_type LINE: type LINE and Enter into the pane.
-tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
 
 # Ctrl-Z, bg, then fg while the command still runs (no SIGCONT comes with
 # that fg): the command has the terminal again and reads from it.  Under
@@ -494,24 +498,14 @@ tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
 record_tty_bg_fg() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_bg_fg "tmux did not start"; tv_end; return; }
-	tv_type "$TC --record $T/bg.data -- sh -c 'sleep 2; read x; echo got=\$x; exit 3' 2>$T/bg.err"
-	if ! tv_wait 10 tv_find_tc; then
-		why="tc did not start"
-	else
-		reap_later "$TV_TC"
-		nap 0.5
-		tv_tmux send-keys -t t C-z
-		if ! tv_wait 10 tv_shows 'Stopped'; then
-			why="Ctrl-Z did not stop the job"
-		else
-			tv_type bg
-			nap 0.3
-			tv_type "fg; echo fgrc=\$? >$T/rc2"
-			nap 3
-			tv_type abc
-			if ! tv_wait 15 test -s "$T/rc2" || [ "$(cat "$T/rc2")" != fgrc=3 ] || ! tv_shows 'got=abc'; then
-				why="bg then fg: want got=abc and exit status 3: $(cat "$T/rc2" 2>/dev/null), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
-			fi
+	if tv_job_stopped "$TC --record $T/bg.data -- sh -c 'sleep 2; read x; echo got=\$x; exit 3' 2>$T/bg.err"; then
+		tv_type bg
+		nap 0.3
+		tv_type "fg; echo fgrc=\$? >$T/rc2"
+		nap 3
+		tv_type abc
+		if ! tv_wait 15 test -s "$T/rc2" || [ "$(cat "$T/rc2")" != fgrc=3 ] || ! tv_shows 'got=abc'; then
+			why="bg then fg: want got=abc and exit status 3: $(cat "$T/rc2" 2>/dev/null), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
 		fi
 	fi
 	if [ -z "$why" ]; then
