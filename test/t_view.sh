@@ -447,9 +447,9 @@ view_suspend() {
 # tv_type LINE: type LINE and Enter into the pane.
 tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
 
-# tv_job_stopped LINE: type LINE (a tc --record at the prompt) and, once tc
-# runs, Ctrl-Z; false, with the caller's why set, if tc did not start or
-# the job did not stop.
+# tv_job_stopped LINE: type LINE (a tc --record of a sh -c at the prompt)
+# and, once the sh runs, Ctrl-Z; false, with the caller's why set, if tc
+# did not start or the job did not stop.
 tv_job_stopped() {
 	tv_type "$1"
 	if ! tv_wait 10 tv_find_tc; then
@@ -457,7 +457,9 @@ tv_job_stopped() {
 		return 1
 	fi
 	reap_later "$TV_TC"
-	nap 0.5
+	# the command (sh) runs: tc handed it the terminal and waits for it
+	tv_wait 10 pgrep -P "$TV_TC" -x sh >/dev/null
+	nap 0.2
 	tv_tmux send-keys -t t C-z
 	tv_wait 10 tv_shows 'Stopped' && return 0
 	why="Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
