@@ -8737,13 +8737,22 @@ static void cmd_go(void)
 	close(cmd_err_fd);
 }
 
-/* The terminal back to tc's group, if the command has it (G.child.tty);
- * with restore, in the settings it had before the command (a command
- * stopped or killed could not restore them), as a shell does for a job. */
-static void cmd_tty_back(bool restore)
+/*
+ * The terminal (the command has had it: G.child.tty) back to tc's group
+ * if its foreground group is the command's, or one with no process left (an inner shell's job,
+ * or the inner shell that took it from tc, ended with the command); with
+ * restore, in the settings it had before the command (a command stopped
+ * or killed could not restore them), as a shell does for a job.  ours:
+ * also when tc's group has it (the command's tree is gone, but what it
+ * set stays).
+ */
+static void cmd_tty_back(bool restore, bool ours)
 {
-	if (G.child.tty && G.child.pid > 0 && tty_fg() == G.child.pid) {
-		tty_give(getpgrp());	/* SIGTTOU is ignored */
+	pid_t g = tty_fg(), me = getpgrp();
+
+	if (g > 0 && ((ours && g == me) || (g != me && (g == abs(G.child.pid) ||
+							 (kill(-g, 0) < 0 && errno == ESRCH))))) {
+		tty_give(me);	/* SIGTTOU is ignored */
 		if (restore)
 			tcsetattr(0, TCSADRAIN, &G.child.tio);
 	}
@@ -8761,7 +8770,7 @@ static void cmd_stopped(int st)
 	struct termios its;	/* the command's settings, for fg */
 	bool had = tty_fg() == G.child.pid && tcgetattr(0, &its) == 0;
 
-	cmd_tty_back(true);
+	cmd_tty_back(true, false);
 	signal(SIGTSTP, SIG_DFL);
 	raise(sig);
 	sig_setup_one(SIGTSTP);
@@ -8788,12 +8797,14 @@ static bool cmd_reap(void)
 		tty_give(G.child.pid);	/* fg after bg (no SIGCONT comes): the command's again */
 	while ((p = waitpid(-1, &st, WNOHANG | (G.child.tty ? WUNTRACED : 0))) > 0)
 		if (p == G.child.pid && WIFSTOPPED(st)) {
-			cmd_stopped(st);
+			if (!G.sig.stop)	/* tc is ending: no stop of its own (kill %1 of a stopped job) */
+				cmd_stopped(st);
 		} else if (p == G.child.pid && !G.child.done) {
 			G.child.status = st;
 			G.child.done = true;
 			G.child.done_at = now_ns();
-			cmd_tty_back(WIFSIGNALED(st));
+			if (G.child.tty)
+				cmd_tty_back(WIFSIGNALED(st), false);
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
 	return G.child.done;
@@ -8887,6 +8898,7 @@ static int cmd_signal_tree(int sig)
 static void cmd_kill(void)
 {
 	uint64_t until;
+	bool tty = G.child.tty && !(G.child.done && WIFEXITED(G.child.status));	/* not left as it set it */
 
 	if (G.child.pid <= 0)
 		return;
@@ -8894,9 +8906,10 @@ static void cmd_kill(void)
 		kill(G.child.pid, SIGKILL);
 		G.child.held = false;
 	}
-	cmd_reap();
-	cmd_tty_back(true);
+	if (tty)
+		cmd_tty_back(true, false);
 	G.child.tty = false;	/* stopping it: its stops no longer stop tc */
+	cmd_reap();
 	kill(-G.child.pid, SIGTERM);
 	kill(-G.child.pid, SIGCONT);	/* a stopped one, too */
 	if (cmd_signal_tree(SIGTERM)) {
@@ -8912,6 +8925,8 @@ static void cmd_kill(void)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
+	if (tty)	/* a job of an inner shell may have set it, that shell taken it */
+		cmd_tty_back(true, true);
 }
 
 /* ---------------------------------------------------------------- text outputs */

@@ -496,7 +496,8 @@ record_tty_job_control() {
 # Ctrl-Z, bg, then fg while the command still runs (no SIGCONT comes with
 # that fg): the command has the terminal again and reads from it.  Under
 # a wrapper that does no job control (sh -c), tc is not a job of its own:
-# the terminal stays tc's, and one Ctrl-Z stops the job as before.
+# the terminal stays tc's, and one Ctrl-Z stops the job as before.  kill
+# %1 ends a stopped job whose command reads the terminal.
 record_tty_bg_fg() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_bg_fg "tmux did not start"; tv_end; return; }
@@ -517,8 +518,39 @@ record_tty_bg_fg() {
 		tv_wait 10 tv_shows 'Stopped' || why="under sh -c, one Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
 		tv_type 'kill %1; fg'
 	fi
+	# kill %1 of the stopped job ends it, though its command stops again
+	# on SIGTTIN when continued in the background (tc stopped with it)
+	if [ -z "$why" ] && tv_job_stopped "clear; $TC --record $T/k.data -- sh -c 'read x' 2>/dev/null"; then
+		tv_type "kill %1; sleep 3; jobs >$T/jobs; echo >>$T/jobs"
+		if ! tv_wait 15 test -s "$T/jobs" || grep -q Stopped "$T/jobs"; then
+			why="kill %1 did not end the stopped job: $(cat "$T/jobs" 2>/dev/null)"
+		fi
+	fi
 	tv_end
 	if [ -n "$why" ]; then fail record_tty_bg_fg "$why"; else pass record_tty_bg_fg; fi
+}
+
+# The command an interactive shell, whose job (not the command) holds the
+# terminal and sets it when -d ends the recording: tc takes the terminal
+# back from its descendant's group and restores the settings of before.
+record_tty_inner_job() {
+	local why=''
+	tv_begin 120 30 || { fail record_tty_inner_job "tmux did not start"; tv_end; return; }
+	tv_type "stty -g >$T/b1; $TC --record $T/ib.data -d 3 -- bash --norc --noprofile -i 2>/dev/null; stty -g >$T/b2"
+	if ! tv_wait 10 tv_find_tc || ! tv_wait 10 pgrep -P "$TV_TC" -x bash >/dev/null; then
+		why="tc or its bash did not start"
+	else
+		reap_later "$TV_TC"
+		nap 0.5
+		tv_type "sh -c 'stty -echo -icanon; sleep 60'"
+		if ! tv_wait 15 test -s "$T/b2"; then
+			why="the shell did not get the terminal back after -d: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
+		elif ! cmp -s "$T/b1" "$T/b2"; then
+			why="the terminal's settings after -d are the inner job's: $(cat "$T/b1") $(cat "$T/b2")"
+		fi
+	fi
+	tv_end
+	if [ -n "$why" ]; then fail record_tty_inner_job "$why"; else pass record_tty_inner_job; fi
 }
 
 # product.md: recording stops when the traced command exits.  --live
@@ -1099,7 +1131,8 @@ view_fatal_signal() {
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
 		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
-		 view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_replay view_replay_speed \
+		 view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg record_tty_inner_job \
+		 view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
 		 view_vt100_bytes view_term_dumb view_sigcont view_orphans_q view_orphans_duration \
 		 view_orphans_ctrl_c view_hostile_file view_fuzz_found view_fatal_signal \
@@ -1119,7 +1152,8 @@ else
 	test_class busy view_history_live view_pause_frozen view_live_80x24 \
 		view_live_200x60 view_live_ascii view_keys view_restore_q view_restore_ctrl_c \
 		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
-		view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_resize view_sigcont view_orphans_q \
+		view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg record_tty_inner_job \
+		view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
 	test_slow 13 view_history_live
 	test_slow 6 view_history_replay view_cpu_migrate
@@ -1130,7 +1164,8 @@ else
 	kernel_tests view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg view_hostile_name view_resize \
+		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control \
+		record_tty_bg_fg record_tty_inner_job view_hostile_name view_resize \
 		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
 		view_worst_waits view_chain_panel
 fi
