@@ -8648,9 +8648,13 @@ static void cmd_start(void)
 		setpgid(0, 0);
 		if (G.child.tty)	/* SIGTTOU ignored: a group in the background may take it */
 			tty_give(getpid());
-		for (int sig = 1; sig < NSIG; sig++)	/* Ctrl-C while held ends it, not tc's handler */
-			if (sig != SIGUSR1)
-				signal(sig, SIG_DFL);
+		for (int sig = 1; sig < NSIG; sig++) {	/* Ctrl-C while held ends it, not tc's handler */
+			struct sigaction sa;
+
+			if (sig != SIGUSR1 && sigaction(sig, NULL, &sa) == 0 &&
+			    (sa.sa_handler != SIG_IGN || sig == SIGTTOU || sig == SIGPIPE))
+				signal(sig, SIG_DFL);	/* what tc was started ignoring (nohup's SIGHUP) stays so */
+		}
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
 			_exit(127);
 		close(err[0]);
@@ -14189,17 +14193,23 @@ static void sig_setup_one(int sig)
 
 /* Install the handlers and the self-pipe.  Every signal whose default
  * ends a process stops tc as SIGTERM does (the terminal restored, the
- * command and what it started ended), but the faults' and SIGKILL. */
+ * command and what it started ended), but the faults' and SIGKILL, and
+ * SIGHUP when tc was started ignoring it (nohup: tc and its command
+ * outlive the terminal). */
 static void sig_setup(void)
 {
+	struct sigaction hup;
+
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT,
 				    SIGUSR2, SIGUSR1, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
 				    SIGSYS, SIGPWR };
 
 	if (pipe2(G.sig.pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		die("pipe: %s", strerror(errno));
+	sigaction(SIGHUP, NULL, &hup);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sig_setup_one(sigs[i]);
+		if (sigs[i] != SIGHUP || hup.sa_handler != SIG_IGN)
+			sig_setup_one(sigs[i]);
 	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
 		sig_setup_one(s);
 	signal(SIGPIPE, SIG_IGN);

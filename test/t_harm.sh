@@ -117,7 +117,7 @@ harm_orphans_record() {
 	local b=$((a + 1000))
 	[ "$how" = exit ] && lead='sleep 1; exit 5'
 	[ "$how" = -d ] && args=(-d 1)
-	env --default-signal=INT "$TC" --record "$T/f" "${args[@]}" -- sh -c \
+	env --default-signal=INT,HUP "$TC" --record "$T/f" "${args[@]}" -- sh -c \
 		"(trap '' TERM; exec sleep $a) & setsid sleep $b & $lead" >"$T/out" 2>"$T/err" &
 	tc=$!
 	reap_later "$tc"
@@ -156,6 +156,27 @@ harm_orphans_exit() { harm_orphans_record harm_orphans_exit exit; }
 # command's children left running): they stop it as SIGTERM does
 harm_orphans_sigusr1() { harm_orphans_record harm_orphans_sigusr1 SIGUSR1; }
 harm_orphans_sigalrm() { harm_orphans_record harm_orphans_sigalrm SIGALRM; }
+
+# nohup: tc started ignoring SIGHUP keeps ignoring it, and so does its
+# command: a SIGHUP (the terminal closed) ends neither; the recording ends
+# with the command, which ran to its end.
+harm_nohup() {
+	local tc rc
+	env --ignore-signal=HUP "$TC" --record "$T/f" -- sh -c 'sleep 1.5; grep SigIgn /proc/self/status' \
+		>"$T/out" 2>"$T/err" &
+	tc=$!
+	reap_later "$tc"
+	has_descendant "$tc" sleep 30 || note "no sleep under tc after 30 s"
+	kill -HUP "$tc"
+	wait "$tc"
+	rc=$?
+	# SigIgn is hex: bit 0 is SIGHUP
+	if [ "$rc" != 0 ] || ! grep -Eq '^SigIgn:.*[13579bdf]$' "$T/out"; then
+		fail harm_nohup "exit status $rc, the command's $(cat "$T/out"): $(tail -c 200 "$T/err")"
+	else
+		pass harm_nohup
+	fi
+}
 
 # Under sudo (SUDO_UID/SUDO_GID), the recording belongs to that user,
 # mode 0600, and that user can replay it.
@@ -406,12 +427,12 @@ harm_err_cpulist() {
 # Concurrency (run.sh): short recordings of no workload, errors, and
 # processes found by their own command lines.
 test_class quiet harm_output_paths harm_orphans_duration harm_orphans_sigterm harm_orphans_sigint \
-	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_sudo_owner \
+	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_nohup harm_sudo_owner \
 	harm_long_path harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
 	harm_err_ring harm_err_cpulist
 test_class busy harm_record_stdout harm_repair
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
 	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 \
-	harm_orphans_sigalrm harm_sudo_owner \
+	harm_orphans_sigalrm harm_nohup harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \
 	harm_err_paranoid harm_err_fd_limit harm_err_ring harm_err_cpulist
