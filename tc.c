@@ -8787,6 +8787,25 @@ static void cmd_stopped(int st)
 	kill(-G.child.pid, SIGCONT);
 }
 
+/* --record got Ctrl-Z (or SIGTSTP) itself, its command not holding the
+ * terminal: stop the command and tc, as a shell's job stops; go on with
+ * both when continued (fg, bg). */
+static void rec_suspend(void)
+{
+	bool cmd = G.child.pid > 0 && !G.child.done && !G.child.tty;	/* tty: cmd_stopped's */
+
+	G.sig.tstp = 0;
+	if (G.child.tty)
+		return;
+	if (cmd)
+		kill(-G.child.pid, SIGSTOP);
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);
+	sig_setup_one(SIGTSTP);
+	if (cmd)
+		kill(-G.child.pid, SIGCONT);
+}
+
 /* Reap the command if it has exited, and whatever else tc inherited as
  * subreaper; true once the command has exited.  A command holding the
  * terminal that stops stops tc (cmd_stopped). */
@@ -14365,6 +14384,8 @@ static int run_record(void)
 		poll(pfd, G.rg.nrb + 1, timeout);
 		while (read(G.sig.pipe[0], drain, sizeof(drain)) > 0)
 			;
+		if (G.sig.tstp)
+			rec_suspend();
 		capture_pump();
 		if (G.fl.buf && fl_poll(false))
 			break;

@@ -447,9 +447,9 @@ view_suspend() {
 # tv_type LINE: type LINE and Enter into the pane.
 tv_type() { tv_tmux send-keys -t t -l "$1"; tv_tmux send-keys -t t Enter; }
 
-# tv_job_stopped LINE: type LINE (a tc --record of a sh -c at the prompt)
-# and, once the sh runs, Ctrl-Z; false, with the caller's why set, if tc
-# did not start or the job did not stop.
+# tv_job_stopped LINE [CMD]: type LINE (a tc --record of CMD, sh if not
+# given, at the prompt) and, once CMD runs, Ctrl-Z; false, with the
+# caller's why set, if tc did not start or the job did not stop.
 tv_job_stopped() {
 	tv_type "$1"
 	if ! tv_wait 10 tv_find_tc; then
@@ -457,8 +457,8 @@ tv_job_stopped() {
 		return 1
 	fi
 	reap_later "$TV_TC"
-	# the command (sh) runs: tc handed it the terminal and waits for it
-	tv_wait 10 pgrep -P "$TV_TC" -x sh >/dev/null
+	# the command runs: tc handed it the terminal (if it does) and waits for it
+	tv_wait 10 pgrep -P "$TV_TC" -x "${2:-sh}" >/dev/null
 	nap 0.2
 	tv_tmux send-keys -t t C-z
 	tv_wait 10 tv_shows 'Stopped' && return 0
@@ -496,8 +496,9 @@ record_tty_job_control() {
 # Ctrl-Z, bg, then fg while the command still runs (no SIGCONT comes with
 # that fg): the command has the terminal again and reads from it.  Under
 # a wrapper that does no job control (sh -c), tc is not a job of its own:
-# the terminal stays tc's, and one Ctrl-Z stops the job as before.  kill
-# %1 ends a stopped job whose command reads the terminal.
+# the terminal stays tc's, and one Ctrl-Z stops the job as before.  Ctrl-Z
+# stops tc and a command without the terminal.  kill %1 ends a stopped
+# job whose command reads the terminal.
 record_tty_bg_fg() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_bg_fg "tmux did not start"; tv_end; return; }
@@ -517,6 +518,14 @@ record_tty_bg_fg() {
 		tv_tmux send-keys -t t C-z
 		tv_wait 10 tv_shows 'Stopped' || why="under sh -c, one Ctrl-Z did not stop the job: $(tv_screen | grep -v '^$' | tail -2 | tr '\n' ' ')"
 		tv_type 'kill %1; fg'
+	fi
+	# Ctrl-Z reaches tc itself where its command does not get the terminal
+	# (standard input not the terminal): tc and the command stop, fg goes
+	# on with both (tc ignored it before)
+	if [ -z "$why" ] && tv_job_stopped "clear; $TC --record $T/n.data -- sleep 1.5 </dev/null 2>/dev/null" sleep; then
+		tv_type "fg; echo fgrc=\$? >$T/rc3"
+		tv_wait 15 test -s "$T/rc3" && [ "$(cat "$T/rc3")" = fgrc=0 ] ||
+			why="Ctrl-Z then fg without the terminal: $(cat "$T/rc3" 2>/dev/null)"
 	fi
 	# kill %1 of the stopped job ends it, though its command stops again
 	# on SIGTTIN when continued in the background (tc stopped with it)
