@@ -8658,7 +8658,6 @@ static void cmd_start(void)
 		if (!child_of(parent, G.opt.view))	/* the view's terminal: no keys, no output */
 			_exit(127);
 		close(err[0]);
-		signal(SIGPIPE, SIG_DFL);
 		while (sigwaitinfo(&go, NULL) < 0 && errno == EINTR)
 			;
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -8792,11 +8791,11 @@ static void cmd_stopped(int st)
  * both when continued (fg, bg). */
 static void rec_suspend(void)
 {
-	bool cmd = G.child.pid > 0 && !G.child.done && !G.child.tty;	/* tty: cmd_stopped's */
+	bool cmd = G.child.pid > 0 && !G.child.done;
 
 	G.sig.tstp = 0;
 	if (G.child.tty)
-		return;
+		return;	/* a stop from outside: the command's own stop stops tc (cmd_stopped) */
 	if (cmd)
 		kill(-G.child.pid, SIGSTOP);
 	signal(SIGTSTP, SIG_DFL);
