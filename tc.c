@@ -760,7 +760,7 @@ static struct {
 		int status;
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
-		bool tty;		/* --record alone in the terminal's foreground: the command has it */
+		bool tty;		/* --record a job of its own at a terminal: the command has it in the foreground */
 		struct termios tio;	/* with tty: the terminal's settings before the command */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
@@ -8621,6 +8621,7 @@ static void cmd_start(void)
 	int err[2];
 	pid_t pid, parent = getpid();
 	sigset_t go, old;
+	bool fg;
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		die("pipe: %s", strerror(errno));
@@ -8629,13 +8630,15 @@ static void cmd_start(void)
 	sigaddset(&go, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &go, &old);	/* no SIGUSR1 can be missed */
 	out_flush(&tc_out);	/* nothing buffered is written twice */
-	/* tc a job of its own in the terminal's foreground: the leader of
-	 * the foreground group (under a wrapper that does no job control, a
-	 * stop of tc's would stop the job only in part), not in a pipeline
-	 * (its standard output the terminal, not a stream of --record -:
-	 * another member, a view, may need the terminal) */
+	/* tc a job of its own at a terminal: the leader of its process group
+	 * (under a wrapper that does no job control, a stop of tc's would
+	 * stop the job only in part), not in a pipeline (its standard output
+	 * the terminal, not a stream of --record -: another member, a view,
+	 * may need the terminal); the command gets the terminal now if tc is
+	 * in the foreground, else when tc is brought there (cmd_reap) */
 	G.child.tty = !G.opt.view && !(G.rec.pipe && !strcmp(G.opt.rec_path, "-")) && isatty(0) && isatty(1) &&
-		      getpgrp() == getpid() && tty_fg() == getpid() && tcgetattr(0, &G.child.tio) == 0;
+		      getpgrp() == getpid() && tcgetattr(0, &G.child.tio) == 0;
+	fg = G.child.tty && tty_fg() == getpid();
 	if (G.child.tty)	/* tc in the background soon: its notes, taking the terminal back */
 		signal(SIGTTOU, SIG_IGN);
 	pid = _Fork();		/* fork without atfork handlers, which tc has none of, nor the
@@ -8646,7 +8649,7 @@ static void cmd_start(void)
 		int e;
 
 		setpgid(0, 0);
-		if (G.child.tty)	/* SIGTTOU ignored: a group in the background may take it */
+		if (fg)		/* SIGTTOU ignored: a group in the background may take it */
 			tty_give(getpid());
 		for (int sig = 1; sig < NSIG; sig++) {	/* Ctrl-C while held ends it, not tc's handler */
 			struct sigaction sa;

@@ -497,8 +497,9 @@ record_tty_job_control() {
 # that fg): the command has the terminal again and reads from it.  Under
 # a wrapper that does no job control (sh -c), tc is not a job of its own:
 # the terminal stays tc's, and one Ctrl-Z stops the job as before.  Ctrl-Z
-# stops tc and a command without the terminal.  kill %1 ends a stopped
-# job whose command reads the terminal.
+# stops tc and a command without the terminal.  Started with &, the
+# command gets the terminal at fg.  kill %1 ends a stopped job whose
+# command reads the terminal.
 record_tty_bg_fg() {
 	local why=''
 	tv_begin 120 30 || { fail record_tty_bg_fg "tmux did not start"; tv_end; return; }
@@ -526,6 +527,17 @@ record_tty_bg_fg() {
 		tv_type "fg; echo fgrc=\$? >$T/rc3"
 		tv_wait 15 test -s "$T/rc3" && [ "$(cat "$T/rc3")" = fgrc=0 ] ||
 			why="Ctrl-Z then fg without the terminal: $(cat "$T/rc3" 2>/dev/null)"
+	fi
+	# started in the background (&): the command stops reading the
+	# terminal, tc with it (Stopped); fg gives it the terminal
+	if [ -z "$why" ]; then
+		tv_type "clear; $TC --record $T/a.data -- sh -c 'read x; echo got=\$x; exit 6' 2>/dev/null &"
+		tv_wait 10 tv_find_tc && reap_later "$TV_TC"
+		tv_type "sleep 1; fg; echo fgrc=\$? >$T/rc4"
+		nap 2
+		tv_type xyz
+		tv_wait 15 test -s "$T/rc4" && [ "$(cat "$T/rc4")" = fgrc=6 ] && tv_shows 'got=xyz' ||
+			why="& then fg: want got=xyz and exit status 6: $(cat "$T/rc4" 2>/dev/null), $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
 	fi
 	# kill %1 of the stopped job ends it, though its command stops again
 	# on SIGTTIN when continued in the background (tc stopped with it)
