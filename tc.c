@@ -760,7 +760,7 @@ static struct {
 		int status;
 		bool done;
 		bool held;		/* forked, waiting for SIGUSR1 to exec */
-		bool tty;		/* --record a job of its own at a terminal: the command has it in the foreground */
+		bool tty;		/* --record a job of its own at a terminal: the command gets it */
 		struct termios tio;	/* with tty: the terminal's settings before the command */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
