@@ -1318,7 +1318,7 @@ static char *put_ms(char *p, uint64_t ns)
 /* ---------------------------------------------------------------- utilities */
 
 static void cmd_kill(void);
-static void sig_setup_one(int sig);
+static void stop_self(int sig);
 static void term_restore(void);
 static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
@@ -8745,12 +8745,12 @@ static void cmd_go(void)
 
 /*
  * The terminal (the command has had it: G.child.tty) back to tc's group
- * if its foreground group is the command's, or one with no process left (an inner shell's job,
- * or the inner shell that took it from tc, ended with the command); with
- * restore, in the settings it had before the command (a command stopped
- * or killed could not restore them), as a shell does for a job.  ours:
- * also when tc's group has it (the command's tree is gone, but what it
- * set stays).
+ * if its foreground group is the command's, or one with no process left
+ * (an inner shell's job, or the inner shell that took it from tc, ended
+ * with the command); with restore, in the settings it had before the
+ * command (a command stopped or killed could not restore them), as a
+ * shell does for a job.  ours: also when tc's group has it (the command's
+ * tree is gone, but what it set stays).
  */
 static void cmd_tty_back(bool restore, bool ours)
 {
@@ -8777,10 +8777,7 @@ static void cmd_stopped(int st)
 	bool had = tty_fg() == G.child.pid && tcgetattr(0, &its) == 0;
 
 	cmd_tty_back(true, false);
-	signal(SIGTSTP, SIG_DFL);
-	raise(sig);
-	sig_setup_one(SIGTSTP);
-	G.sig.tstp = 0;
+	stop_self(sig);
 	if (tty_fg() == getpgrp()) {
 		if (had)
 			tcsetattr(0, TCSADRAIN, &its);
@@ -8801,9 +8798,7 @@ static void rec_suspend(void)
 		return;	/* a stop from outside: the command's own stop stops tc (cmd_stopped) */
 	if (cmd)
 		kill(-G.child.pid, SIGSTOP);
-	signal(SIGTSTP, SIG_DFL);
-	raise(SIGTSTP);
-	sig_setup_one(SIGTSTP);
+	stop_self(SIGTSTP);
 	if (cmd)
 		kill(-G.child.pid, SIGCONT);
 }
@@ -8931,8 +8926,6 @@ static void cmd_kill(void)
 		kill(G.child.pid, SIGKILL);
 		G.child.held = false;
 	}
-	if (tty)
-		cmd_tty_back(true, false);
 	G.child.tty = false;	/* stopping it: its stops no longer stop tc */
 	cmd_reap();
 	kill(-G.child.pid, SIGTERM);
@@ -8950,7 +8943,7 @@ static void cmd_kill(void)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
-	if (tty)	/* a job of an inner shell may have set it, that shell taken it */
+	if (tty)	/* its group, or an inner shell's job, is gone: back as it was */
 		cmd_tty_back(true, true);
 }
 
@@ -14212,6 +14205,17 @@ static void sig_setup_one(int sig)
 	sigaction(sig, &sa, NULL);
 }
 
+/* Stop tc as sig (SIGTSTP, SIGSTOP) does by default, its own SIGTSTP
+ * handler out of the way, until it is continued (fg, bg, SIGCONT); a
+ * Ctrl-Z that came meanwhile is spent. */
+static void stop_self(int sig)
+{
+	signal(SIGTSTP, SIG_DFL);
+	raise(sig);
+	sig_setup_one(SIGTSTP);
+	G.sig.tstp = 0;
+}
+
 /* Install the handlers and the self-pipe.  Every signal whose default
  * ends a process stops tc as SIGTERM does (the terminal restored, the
  * command and what it started ended), but the faults' and SIGKILL, and
@@ -14438,12 +14442,9 @@ static void view_pause(bool on)
 static void view_suspend(void)
 {
 	term_restore();
-	signal(SIGTSTP, SIG_DFL);
-	raise(SIGTSTP);
-	sig_setup_one(SIGTSTP);
+	stop_self(SIGTSTP);
 	term_raw();
 	G.v.want_suspend = false;
-	G.sig.tstp = 0;
 }
 
 /* The view's main loop state: the paced replay's clock, the key bytes
@@ -14941,11 +14942,13 @@ static bool opt_pid(const char *v)
 /* -C LIST: the CPUs to show or trace; false if the list is malformed. */
 static bool opt_cpus(const char *v)
 {
+	int n = cpulist_count(v);
+
 	G.opt.cpu_filt = xcalloc(MAX_CPUS, sizeof(bool));
 	G.opt.cpu_arg = v;
-	if (cpulist_count(v) > MAX_CPUS)
+	if (n > MAX_CPUS)
 		die("-C %s: CPU numbers go up to %d", v, MAX_CPUS - 1);
-	return parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) && cpulist_count(v);
+	return parse_cpulist(v, G.opt.cpu_filt, MAX_CPUS) && n;
 }
 
 /* The modes of mask as words: "--live or --record". */
