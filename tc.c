@@ -111,6 +111,7 @@ enum {
 #define QUEUE_MAX ((size_t)64 << 20)	/* merge queues, all CPUs, at most */
 #define PASS_MS 250			/* longest wait between ring passes */
 #define GRACE_NS (2 * NS_PER_SEC)	/* SIGTERM to SIGKILL for the command */
+#define STOP_WAIT_MS 2000		/* told to stop: longest wait for a reader to take some output */
 #define IDLE_EXIT 4294967295ull		/* cpu_idle state leaving idle */
 #define CSTATE_MAX 255			/* deeper idle states from a file are taken as this */
 
@@ -903,14 +904,30 @@ struct sink {
 	struct out *o;
 };
 
-/* Write all of buf to fd; -1 on error. */
+/* Write all of buf to fd; -1 on error.  Once tc is told to stop
+ * (G.sig.stop), in pieces that do not block (PIPE_BUF bytes, where poll
+ * says fd takes some), and a reader that takes nothing for STOP_WAIT_MS
+ * (stopped, or a pipe nobody drains) fails it (ETIMEDOUT): it must not
+ * keep tc from stopping.  The signals that stop tc interrupt a write
+ * (sig_setup_one). */
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		size_t k = len;
+		ssize_t n;
 
+		if (G.sig.stop) {
+			struct pollfd q = { .fd = fd, .events = POLLOUT };
+
+			if (poll(&q, 1, STOP_WAIT_MS) == 0) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			k = len < PIPE_BUF ? len : PIPE_BUF;
+		}
+		n = write(fd, p, k);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -919,6 +936,14 @@ static int write_all(int fd, const void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+/* tcsetattr(fd, how, t), again where a signal interrupted its wait for
+ * the output to drain (the signals ending tc do not restart calls). */
+static void tty_setattr(int fd, int how, const struct termios *t)
+{
+	while (tcsetattr(fd, how, t) < 0 && errno == EINTR)
+		;
 }
 
 /* Write out what o holds. */
@@ -5680,13 +5705,21 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 	return tlen;
 }
 
+/* A write of the recording failed (errno says why): say so and stop. */
+static void __attribute__((noreturn)) rec_die(void)
+{
+	die("writing %s: %s", G.opt.rec_path,
+	    errno == EPIPE ? "the reader of the stream has gone" :
+	    errno == ETIMEDOUT ? "told to stop, and the reader of the stream took nothing for 2 s: it ends there" :
+	    strerror(errno));
+}
+
 /* Write the buffered data; a failed write is fatal (disk full, or the
- * reader of a stream has gone). */
+ * reader of a stream has gone or does not read). */
 static void rec_flush(void)
 {
 	if (G.rec.len && write_all(G.rec.fd, G.rec.buf, G.rec.len) < 0)
-		die("writing %s: %s", G.opt.rec_path,
-		    errno == EPIPE ? "the reader of the stream has gone" : strerror(errno));
+		rec_die();
 	G.rec.len = 0;
 }
 
@@ -5848,7 +5881,7 @@ static void rec_checkpoint(void)
 		return;
 	tlen = rec_trailer(t, G.rec.pos, G.rec.feat);
 	if (write_all(G.rec.fd, t, tlen) < 0)
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 	dsize = G.rec.pos - G.rec.data_off;
 	G.rec.pos += tlen;
 	if (G.rec.sync_pid > 0) {
@@ -5859,7 +5892,7 @@ static void rec_checkpoint(void)
 	if (!G.rec.save)	/* a saved file is synced whole when closed */
 		fdatasync(G.rec.fd);
 	if (pwrite(G.rec.fd, &dsize, 8, 48) != 8)
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 }
 
 /* Under sudo, give the recording at fd to the user who ran sudo
@@ -5998,7 +6031,7 @@ static void rec_file_head(int nr_online)
 	hdr[9] = G.rec.feat;
 	memcpy(b.p, hdr, sizeof(hdr));
 	if (write_all(G.rec.fd, b.p, b.len) < 0)
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 	mem_free(b.p);
 	G.rec.data_off = G.rec.pos = data_off;
 }
@@ -6056,7 +6089,7 @@ static void rec_pipe_head(int nr_online)
 	buf_add(&b, G.rec.blobs + G.rec.blob_off[FEAT_TRACING_DATA], G.rec.blob_size[FEAT_TRACING_DATA]);
 	buf_pad(&b, 8);
 	if (write_all(G.rec.fd, b.p, b.len) < 0)
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 	G.rec.data_off = G.rec.pos = b.len;
 	mem_free(b.p);
 	mem_free(r.p);
@@ -6100,13 +6133,13 @@ static void rec_close(void)
 	G.rec.feat &= ~(1ull << FEAT_RESERVED);
 	tlen = rec_trailer(t, G.rec.pos, G.rec.feat);
 	if (write_all(G.rec.fd, t, tlen) < 0)
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 	h[0] = G.rec.pos - G.rec.data_off;
 	h[1] = h[2] = 0;
 	h[3] = G.rec.feat;
 	h[4] = h[5] = h[6] = 0;
 	if (pwrite(G.rec.fd, h, sizeof(h), 48) != sizeof(h))
-		die("writing %s: %s", G.opt.rec_path, strerror(errno));
+		rec_die();
 	if (!G.rec.save || !G.rg.nrb || G.rg.on_until || !rec_fsync_later(G.rec.fd))
 		fsync(G.rec.fd);
 	close(G.rec.fd);
@@ -8723,11 +8756,14 @@ static void cmd_check(void)
  * put back) and tc dies. */
 static void cmd_go(void)
 {
+	ssize_t n;
 	int e;
 
 	kill(G.child.pid, SIGUSR1);
 	G.child.held = false;
-	if (read(cmd_err_fd, &e, sizeof(e)) == sizeof(e)) {
+	while ((n = read(cmd_err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	if (n == sizeof(e)) {
 		waitpid(G.child.pid, NULL, 0);
 		G.child.pid = 0;
 		if (G.opt.rec_path && !G.rec.pipe) {
@@ -8760,7 +8796,7 @@ static void cmd_tty_back(bool restore, bool ours)
 							 (kill(-g, 0) < 0 && errno == ESRCH))))) {
 		tty_give(me);	/* SIGTTOU is ignored */
 		if (restore)
-			tcsetattr(0, TCSADRAIN, &G.child.tio);
+			tty_setattr(0, TCSADRAIN, &G.child.tio);
 	}
 }
 
@@ -8780,7 +8816,7 @@ static void cmd_stopped(int st)
 	stop_self(sig);
 	if (tty_fg() == getpgrp()) {
 		if (had)
-			tcsetattr(0, TCSADRAIN, &its);
+			tty_setattr(0, TCSADRAIN, &its);
 		tty_give(G.child.pid);
 	}
 	kill(-G.child.pid, SIGCONT);
@@ -10927,7 +10963,7 @@ static void term_restore(void)
 		fcntl(1, F_SETFL, term_saved_flags);
 	if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
 		term_saved_flags = -1;
-	tcsetattr(G.term.tty_in, TCSAFLUSH, &term_saved);
+	tty_setattr(G.term.tty_in, TCSAFLUSH, &term_saved);
 }
 
 static const int term_fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
@@ -10960,7 +10996,7 @@ static void term_raw(void)
 	t.c_lflag &= ~(ECHO | ICANON | IEXTEN | ISIG);
 	t.c_cc[VMIN] = 0;
 	t.c_cc[VTIME] = 0;
-	tcsetattr(G.term.tty_in, TCSAFLUSH, &t);
+	tty_setattr(G.term.tty_in, TCSAFLUSH, &t);
 	term_saved_flags = fcntl(1, F_GETFL);
 	fcntl(1, F_SETFL, term_saved_flags | O_NONBLOCK);
 	term_active = 1;
@@ -14195,13 +14231,16 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-/* Install on_signal for sig. */
+/* Install on_signal for sig.  The calls it interrupts go on (SA_RESTART),
+ * but where sig ends tc: a write to a reader that does not read, or a read
+ * of a writer that does not write, then returns, so that tc stops. */
 static void sig_setup_one(int sig)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	if (sig == SIGCHLD || sig == SIGUSR2 || sig == SIGWINCH || sig == SIGTSTP || sig == SIGCONT)
+		sa.sa_flags = SA_RESTART;
 	sigaction(sig, &sa, NULL);
 }
 

@@ -178,6 +178,45 @@ harm_nohup() {
 	fi
 }
 
+# A recorder told to stop while its stream's reader reads nothing (here a
+# FIFO's reader that never reads: the pipe is full and tc blocked in a
+# write) stops all the same, STOP_WAIT_MS later: exit status 1, a note
+# that says why, its command ended.  It used to wait for the reader for
+# ever, the command running on.
+harm_stopped_reader() {
+	local tc r rc i cmd
+	mkfifo "$T/p"
+	sleep 600 <"$T/p" &
+	r=$!
+	"$TC" --record - -- sh -c 'while :; do /bin/true; done' >"$T/p" 2>"$T/err" &
+	tc=$!
+	reap_later "$tc" "$r"
+	for ((i = 0; i < 300; i++)); do
+		grep -q pipe_write "/proc/$tc/wchan" 2>/dev/null && break
+		nap 0.1
+	done
+	cmd=$(descendants "$tc")
+	kill -TERM "$tc"
+	for ((i = 0; i < 300; i++)); do
+		[ -n "$(alive "$tc")" ] || break
+		nap 0.1
+	done
+	if [ -n "$(alive "$tc")" ]; then
+		fail harm_stopped_reader "tc still blocked in $(cat "/proc/$tc/wchan") 30 s after SIGTERM"
+		return
+	fi
+	wait "$tc"
+	rc=$?
+	{ kill "$r" && wait "$r"; } 2>/dev/null
+	if [ "$rc" != 1 ] || ! grep -q "took nothing for 2 s" "$T/err"; then
+		fail harm_stopped_reader "exit status $rc: $(tail -c 300 "$T/err")"
+	elif [ -z "$cmd" ] || [ -n "$(alive $cmd)" ]; then
+		fail harm_stopped_reader "the command ($cmd) outlived tc: $(alive $cmd)"
+	else
+		pass harm_stopped_reader
+	fi
+}
+
 # Under sudo (SUDO_UID/SUDO_GID), the recording belongs to that user,
 # mode 0600, and that user can replay it.
 harm_sudo_owner() {
@@ -430,9 +469,9 @@ test_class quiet harm_output_paths harm_orphans_duration harm_orphans_sigterm ha
 	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_nohup harm_sudo_owner \
 	harm_long_path harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
 	harm_err_ring harm_err_cpulist
-test_class busy harm_record_stdout harm_repair
+test_class busy harm_record_stdout harm_repair harm_stopped_reader
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
 	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 \
-	harm_orphans_sigalrm harm_nohup harm_sudo_owner \
+	harm_orphans_sigalrm harm_nohup harm_stopped_reader harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \
 	harm_err_paranoid harm_err_fd_limit harm_err_ring harm_err_cpulist
