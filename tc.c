@@ -2133,10 +2133,12 @@ static void tp_name(int i, const char **sys, char *name, size_t n)
 	}
 }
 
-/* Raw format texts, kept for the recorder's TRACING_DATA (index = G.ev.fmt). */
+/* Raw format texts, kept for the recorder's TRACING_DATA (index = G.ev.fmt),
+ * and where in each its print fmt starts (--ftrace), or NULL. */
 static struct {
 	char *text;
 	size_t len;
+	const char *pf;
 } fmt_text[MAX_FMTS];
 
 /* Add a format (text of len bytes) of system sys; returns it, or NULL if it
@@ -2154,6 +2156,8 @@ static const struct tfs_fmt *fmt_add(const char *sys, const char *text, size_t l
 	fmt_text[G.ev.nfmt].text = xcalloc(1, len + 1);
 	memcpy(fmt_text[G.ev.nfmt].text, text, len);
 	fmt_text[G.ev.nfmt].len = len;
+	if ((fmt_text[G.ev.nfmt].pf = str_find(fmt_text[G.ev.nfmt].text, "print fmt: ", false)))
+		fmt_text[G.ev.nfmt].pf += 11;
 	G.ev.nfmt++;
 	return f;
 }
@@ -10469,10 +10473,12 @@ static void pf_ws(struct pf *x)
 /* Consume tok (after blanks) if it comes next. */
 static bool pf_eat(struct pf *x, const char *tok)
 {
-	size_t n = strlen(tok);
+	size_t n = 0;
 
 	pf_ws(x);
-	if (strncmp(x->p, tok, n))
+	while (tok[n] && x->p[n] == tok[n])
+		n++;
+	if (tok[n])
 		return false;
 	x->p += n;
 	return true;
@@ -10639,37 +10645,49 @@ static struct pv pf_unary(struct pf *x)
 	return v;
 }
 
-/* Binary operators by precedence, loosest first (C's order). */
-static const char *const pf_ops[][4] = {
-	{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" }, { "==", "!=" },
-	{ "<=", ">=", "<", ">" }, { "<<", ">>" }, { "+", "-" }, { "*", "/", "%" },
-};
+/* Binary operators by precedence, loosest first (C's order): the level
+ * of the one at p (its length in *n), -1 if none is there ("|" is not
+ * "||", "&" not "&&", "<" not "<<" or "<="). */
+static int pf_binop(const char *p, int *n)
+{
+	bool twice, eq;
 
-/* Binary expressions at precedence level lv and tighter. */
+	*n = 1;
+	if (!p[0])
+		return -1;
+	twice = p[1] == p[0];
+	eq = p[1] == '=';
+	switch (p[0]) {
+	case '|': return twice ? (*n = 2, 0) : 2;
+	case '&': return twice ? (*n = 2, 1) : 4;
+	case '^': return 3;
+	case '=': return eq ? (*n = 2, 5) : -1;
+	case '!': return eq ? (*n = 2, 5) : -1;
+	case '<': case '>': return twice ? (*n = 2, 7) : eq ? (*n = 2, 6) : 6;
+	case '+': case '-': return 8;
+	case '*': case '/': case '%': return 9;
+	default: return -1;
+	}
+}
+
+/* Binary expressions of operators at precedence level lv and tighter
+ * (pf_binop's levels), left to right: each operator's right operand is
+ * what binds tighter than it. */
 static struct pv pf_binary(struct pf *x, int lv)
 {
-	struct pv a, b;
-	int op;
+	struct pv a = pf_unary(x), b;
+	int n, l;
 
-	if (lv == (int)(sizeof(pf_ops) / sizeof(pf_ops[0])))
-		return pf_unary(x);
-	a = pf_binary(x, lv + 1);
 	for (;;) {
-		pf_ws(x);
-		for (op = 0; op < 4 && pf_ops[lv][op]; op++) {
-			const char *o = pf_ops[lv][op];
-			size_t n = strlen(o);
+		const char *o;
 
-			/* "|" is not "||", "&" not "&&", "<" not "<<" */
-			if (!strncmp(x->p, o, n) && !(n == 1 && strchr("|&<>", *o) && x->p[1] == *o) &&
-			    !(n == 1 && strchr("<>", *o) && x->p[1] == '='))
-				break;
-		}
-		if (op == 4 || !pf_ops[lv][op])
+		pf_ws(x);
+		o = x->p;
+		if ((l = pf_binop(o, &n)) < lv)
 			return a;
-		x->p += strlen(pf_ops[lv][op]);
-		b = pf_binary(x, lv + 1);
-		switch (pf_ops[lv][op][0] * 256 + pf_ops[lv][op][1]) {
+		x->p += n;
+		b = pf_binary(x, l + 1);
+		switch (o[0] * 256 + (n == 2 ? o[1] : 0)) {
 		case '|' * 256 + '|': a.i = a.i || b.i; break;
 		case '&' * 256 + '&': a.i = a.i && b.i; break;
 		case '|' * 256: a.i |= b.i; break;
@@ -10790,12 +10808,8 @@ static bool pf_print(struct pf *x, const char *pf, struct pfo *o)
 static const char *pf_text(const struct tfs_fmt *f)
 {
 	ptrdiff_t i = f - G.ev.fmt;
-	const char *p;
 
-	if (i < 0 || i >= G.ev.nfmt || !fmt_text[i].text)
-		return NULL;
-	p = str_find(fmt_text[i].text, "print fmt: ", false);
-	return p ? p + 11 : NULL;
+	return i < 0 || i >= G.ev.nfmt ? NULL : fmt_text[i].pf;
 }
 
 /* The header of the kernel's trace file (tracer nop, latency columns). */

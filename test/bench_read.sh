@@ -188,6 +188,23 @@ else
 	echo "(no valgrind: instructions a sample not counted)"
 fi
 
+# == the text outputs: --script and --script --ftrace (which evaluates each
+# event's print fmt) against perf script, on perf record's file
+f=$R/perf.data
+if [ -s "$f" ]; then
+	echo
+	echo "== text: tc --replay F --script, --script --ftrace vs perf script -i F (perf record's file, medians of $RUNS alternating rounds)"
+	: >"$T/r.s"; : >"$T/r.f"; : >"$T/r.p"
+	for i in $(seq "$RUNS"); do
+		./test/runtime ./tc --replay "$f" --script >/dev/null 2>&1 3>>"$T/r.s"
+		./test/runtime ./tc --replay "$f" --script --ftrace >/dev/null 2>&1 3>>"$T/r.f"
+		./test/runtime perf script -i "$f" >/dev/null 2>&1 3>>"$T/r.p"
+	done
+	med1() { sort -n "$1" | awk '{ w[NR] = $1 / 1e6 } END { print w[int((NR + 1) / 2)] }'; }
+	sw=$(med1 "$T/r.s") fw=$(med1 "$T/r.f") pw=$(med1 "$T/r.p")
+	echo "  --script ${sw}s, --script --ftrace ${fw}s, perf script ${pw}s: perf script / tc $(div "$pw" "$sw")x and $(div "$pw" "$fw")x"
+fi
+
 # == zoom to exact: the replay view reads its file again from the last
 # checkpoint before the view (test/zoombench; --history 2 so that the ring
 # cannot hold the whole recording)

@@ -5409,6 +5409,11 @@ static void t_ftrace_print_fmt(void)
 	CHECK(!pf_print(&x, "\"%d\", foo(REC->pid)", &o) && !pf_print(&x, "\"%d %d\", REC->pid", &o) &&
 	      !pf_print(&x, "\"%s\", REC->pid", &o) && !pf_print(&x, "\"%d\", ((((((((((((((((((((((((((((((((((1", &o),
 	      "an unknown function, a missing argument, a type mismatch or deep nesting was evaluated");
+	x = (struct pf){ .fmt = g, .raw = raw, .rawsz = 28 };
+	o.n = 0;	/* C's precedence and left to right, as gcc evaluates them */
+	CHECK(pf_print(&x, "\"%d %d %d %d %d %d %d %d\", 1 - 2 - 3, 2 + 3 * 4, 1 << 2 + 1, 6 | 1 ^ 3 & 1 == 1, "
+		       "100 / 10 / 5, 1 < 2 == 1, 0 || 2 | 1, 7 - 2 * 3 % 4 >> 1 > 2 && 5 != 5 - 1", &o) &&
+	      !strcmp(o.s, "-4 14 8 6 2 1 1 0"), "precedence: %.200s, want -4 14 8 6 2 1 1 0", o.s);
 	{
 		char deep[1024] = "\"%d\", ";
 
