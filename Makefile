@@ -57,7 +57,7 @@ SANFLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 TC_SMALL = -Oz -fno-pie -fno-jump-tables -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	   -fno-unwind-tables -Wl,--gc-sections -Wl,--build-id=none \
 	   -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=16
-STATIC_MAX = 166912
+STATIC_MAX = 167936
 # and, for musl-gcc (gcc), functions called once stay functions: 400 bytes
 # less than inlined into their caller.
 MUSL_SMALL = -fno-inline-functions-called-once

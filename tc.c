@@ -765,6 +765,9 @@ static struct {
 		struct termios tio;	/* with tty: the terminal's settings before the command */
 		uint64_t done_at;	/* when it was reaped */
 		bool exit_read, out_read;	/* its sched_process_exit, then its last switch-out, read */
+		pid_t guard, guard_of;	/* the guard (see guard_start), and tc, who tells it */
+		int guard_fd;		/* the pipe tc tells it over */
+		bool guard_pg;		/* it knows the command's group, which may still have members */
 	} child;
 
 	struct term {			/* terminal and frame */
@@ -1345,6 +1348,8 @@ static char *put_ms(char *p, uint64_t ns)
 static void cmd_kill(void);
 static void stop_self(int sig);
 static void term_restore(void);
+static void guard_say(int op, pid_t pgid);
+static void guard_done(void);
 static volatile sig_atomic_t term_active;	/* the view's terminal is set up */
 
 /* "tc: <message>" and a newline to stderr, in one write. */
@@ -1372,6 +1377,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	say(fmt, ap);
 	va_end(ap);
 	cmd_kill();
+	guard_done();
 	exit(die_status);
 }
 
@@ -4953,14 +4959,14 @@ static void pe_add_tp(const struct tfs_fmt *f)
  * events are known), after raising the soft limit to the hard one.  tc
  * itself needs FD_SPARE more (stdio, the signal pipe, the recording and
  * its syncer's pipe, the terminal, tracefs and /proc reads, the command's
- * error pipe).  Dies, naming the real number, only when the limit is
+ * error pipe), and one for the view and one for the guard's pipe.  Dies, naming the real number, only when the limit is
  * really too low.
  */
 static void pe_fd_limit(int need)
 {
 	struct rlimit rl;
 	long ncpu = 0;
-	int est, spare = FD_SPARE + G.opt.view;
+	int est, spare = FD_SPARE + G.opt.view + (G.child.guard > 0);
 
 	for (int c = 0; c < G.m.ncpu; c++)
 		ncpu += G.m.cpu_online[c];
@@ -5047,7 +5053,7 @@ static void pe_open_cpu(int c, unsigned pages, int need)
 			    sysctl_str("/proc/sys/kernel/perf_event_paranoid"));
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 			die("out of file descriptors: %d events on %d CPUs need %d and %d more for tc; %s",
-			    G.ev.nattr, need / G.ev.nattr, need, FD_SPARE + G.opt.view,
+			    G.ev.nattr, need / G.ev.nattr, need, FD_SPARE + G.opt.view + (G.child.guard > 0),
 			    errno == ENFILE ? "the system's limit is reached (fs.file-max)" : "raise ulimit -n");
 		if (fd < 0)
 			die("perf_event_open of %s on CPU %d: %s",
@@ -8713,6 +8719,8 @@ static void cmd_start(void)
 	G.child.pid = pid;
 	G.child.held = true;
 	cmd_err_fd = err[0];
+	guard_say('P', pid);
+	G.child.guard_pg = true;
 }
 
 /* tc dies because the command cannot be executed (errno e), with the
@@ -8867,6 +8875,10 @@ static bool cmd_reap(void)
 				cmd_tty_back(WIFSIGNALED(st), false);
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
+	if (G.child.done && G.child.guard_pg && kill(-G.child.pid, 0) < 0) {
+		guard_say('P', 0);	/* the group is gone, its number free for another */
+		G.child.guard_pg = false;
+	}
 	return G.child.done;
 }
 
@@ -8939,7 +8951,7 @@ static int cmd_signal_tree(int sig)
 	if (n)
 		sort(pr, n, sizeof(*pr), cmd_proc_cmp);
 	for (int i = 0; i < n; i++)
-		if (cmd_proc_mine(pr, n, i, 0) && !pr[i].zombie) {
+		if (cmd_proc_mine(pr, n, i, 0) && !pr[i].zombie && pr[i].pid != G.child.guard) {
 			found++;
 			if (sig)
 				kill(pr[i].pid, sig);
@@ -8983,6 +8995,8 @@ static void cmd_kill(void)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
+	guard_say('P', 0);
+	G.child.guard_pg = false;
 	if (tty)	/* its group, or an inner shell's job, is gone: back as it was */
 		cmd_tty_back(true, true);
 }
@@ -10973,6 +10987,7 @@ static void term_restore(void)
 	if (!term_active)
 		return;
 	term_active = 0;
+	guard_say('C', 0);
 	if (term_saved_flags >= 0)
 		fcntl(1, F_SETFL, term_saved_flags);
 	if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
@@ -11014,9 +11029,127 @@ static void term_raw(void)
 	term_saved_flags = fcntl(1, F_GETFL);
 	fcntl(1, F_SETFL, term_saved_flags | O_NONBLOCK);
 	term_active = 1;
+	guard_say('R', 0);
 	if (write(1, TERM_ENTER, sizeof(TERM_ENTER) - 1) < 0)
 		G.term.full_redraw = true;
 	G.term.full_redraw = true;
+}
+
+/*
+ * The guard: a child of tc's ("tc-guard") that does what tc's exit does,
+ * as far as it can from outside, when tc is killed outright (SIGKILL, the
+ * OOM killer) and none of its own code runs: the terminal out of the view
+ * (TERM_LEAVE, its settings and flags as tc found them) if the view had
+ * it (on standard output, the same file as tc's), and the command's process group ended (SIGTERM, SIGKILL after
+ * GRACE_NS; the command itself dies of PDEATHSIG, but what it started
+ * would outlive tc).  tc tells it over a close-on-exec pipe: the terminal
+ * taken ('R', with what to put back) or given back ('C'), the command's
+ * group ('P'), and at its exit that all is done ('D': the guard ends, and
+ * tc waits for it).  The pipe's end without a 'D' is tc's death.  Forked
+ * before the rings and the recording are opened, it holds none of them;
+ * it ignores what a terminal or a stop of tc's group sends, and outlives
+ * tc by at most the grace.
+ */
+struct gmsg {
+	int op, pgid, flags;	/* 'R', 'C', 'P' (pgid), 'D'; flags: the terminal's file flags */
+	struct termios saved;	/* with 'R': the terminal's settings before */
+};
+
+/* The guard, tc gone without a 'D': undo raw (if the view had the
+ * terminal) and end group pg (if any). */
+static void guard_undo(const struct gmsg *raw, pid_t pg)
+{
+	if (raw) {
+		if (raw->flags >= 0)
+			fcntl(1, F_SETFL, raw->flags);
+		if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
+			pg = pg ? pg : 0;	/* nothing to do about it */
+		tty_setattr(1, TCSAFLUSH, &raw->saved);
+	}
+	if (pg > 0 && kill(-pg, SIGTERM) == 0) {
+		kill(-pg, SIGCONT);
+		for (int i = 0; i < (int)(GRACE_NS / 20000000) && kill(-pg, 0) == 0; i++)
+			usleep(20000);
+		kill(-pg, SIGKILL);
+	}
+}
+
+/* The guard's life: follow what tc says on fd until it is done or gone
+ * (its signals are ignored: no read is interrupted). */
+static void __attribute__((noreturn)) guard_run(int fd)
+{
+	struct gmsg m, raw = { .op = 'C' };
+	pid_t pg = 0;
+
+	while (read(fd, &m, sizeof(m)) == sizeof(m)) {
+		if (m.op == 'D')
+			_exit(0);
+		if (m.op == 'P')
+			pg = m.pgid;
+		else
+			raw = m;
+	}
+	guard_undo(raw.op == 'R' ? &raw : NULL, pg);
+	_exit(0);
+}
+
+/* At tc's exit (main's end, die): tell the guard that all is done, and
+ * wait for its end. */
+static void guard_done(void)
+{
+	if (G.child.guard <= 0 || getpid() != G.child.guard_of)
+		return;
+	guard_say('D', 0);
+	close(G.child.guard_fd);
+	while (waitpid(G.child.guard, NULL, 0) < 0 && errno == EINTR)
+		;
+	G.child.guard = -1;
+}
+
+/* Fork the guard (once; without one, tc runs as before): no file of
+ * tc's but its standard ones and the pipe's read end, the signals that
+ * stop or end tc and its group ignored (not the faults), named tc-guard. */
+static void guard_start(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (G.child.guard || pipe2(p, O_CLOEXEC) < 0)
+		return;
+	out_flush(&tc_out);	/* nothing buffered is written twice */
+	if ((pid = _Fork()) == 0) {
+		prctl(PR_SET_NAME, "tc-guard");
+		for (int sig = 1; sig < 32; sig++)
+			if (!((1u << SIGSEGV | 1u << SIGBUS | 1u << SIGFPE | 1u << SIGILL | 1u << SIGABRT) >> sig & 1))
+				signal(sig, SIG_IGN);
+		if (dup2(p[0], 3) < 0)
+			_exit(0);
+#ifdef SYS_close_range
+		if (syscall(SYS_close_range, 4, ~0u, 0) < 0)
+#endif
+			for (int fd = 4; fd < 1024; fd++)	/* (tc has opened a few so far) */
+				close(fd);
+		guard_run(3);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return;
+	}
+	G.child.guard = pid;
+	G.child.guard_of = getpid();
+	G.child.guard_fd = p[1];
+}
+
+/* Tell the guard op (the terminal's state with 'R', pgid with 'P'); only
+ * tc does (a forked child of its that exits is not tc's exit).
+ * Async-signal-safe. */
+static void guard_say(int op, pid_t pgid)
+{
+	struct gmsg m = { .op = op, .pgid = pgid, .flags = term_saved_flags, .saved = term_saved };
+
+	if (G.child.guard > 0 && getpid() == G.child.guard_of && write(G.child.guard_fd, &m, sizeof(m)) < 0)
+		G.child.guard = -1;	/* gone: say nothing more */
 }
 
 /* Bytes per second the terminal takes: from its line speed, except that a
@@ -14414,6 +14547,8 @@ static int run_record(void)
 	int status = 0;
 
 	sig_setup();
+	if (G.opt.cmd)
+		guard_start();
 	capture_start(false);
 	pe_enable(true);
 	t_start = now_ns();
@@ -14535,6 +14670,7 @@ static void view_start(struct vloop *l)
 {
 	term_check();
 	sig_setup();
+	guard_start();
 	G.v.window_ns = G.v.window_ns ? G.v.window_ns : 10 * NS_PER_SEC;
 	if (G.opt.live) {
 		capture_start(true);
@@ -14549,8 +14685,10 @@ static void view_start(struct vloop *l)
 			l->data0 = G.rc.next_t;
 		} else {
 			rd_run(UINT64_MAX);
-			if (!rd_useful(G.opt.replay_path))
+			if (!rd_useful(G.opt.replay_path)) {
+				guard_done();
 				exit(1);
+			}
 		}
 		if (!G.m.task)
 			die("%s holds no events", G.opt.replay_path);
@@ -15188,6 +15326,7 @@ int main(int argc, char **argv)
 #endif
 	else
 		ret = G.opt.view ? run_view() : G.opt.replay_path ? run_replay() : run_record();
+	guard_done();
 	out_flush(&tc_out);
 	if (tc_out.err) {
 		note("writing standard output: %s", strerror(tc_out.err));

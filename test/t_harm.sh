@@ -217,6 +217,31 @@ harm_stopped_reader() {
 	fi
 }
 
+# tc killed outright (SIGKILL: none of its code runs) while recording a
+# command that started more: its guard ends the command's group (the
+# command itself dies of PDEATHSIG), so nothing it started outlives tc.
+# Before the guard, the background sleep lived on.
+harm_sigkill_record() {
+	local tc i
+	"$TC" --record "$T/f" -- sh -c "sleep 3100$TEST_SEQ & sleep 3200$TEST_SEQ; wait" >"$T/out" 2>"$T/err" &
+	tc=$!
+	reap_later "$tc"
+	has_descendant "$tc" sleep 30 || note "no sleep under tc after 30 s"
+	nap 0.3
+	kill -KILL "$tc"
+	wait "$tc" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		[ -z "$(pgrep -f "^sleep 3[12]00$TEST_SEQ\$")" ] && break
+		nap 0.1
+	done
+	if [ -n "$(pgrep -f "^sleep 3[12]00$TEST_SEQ\$")" ]; then
+		fail harm_sigkill_record "10 s after tc's SIGKILL, still running: $(pgrep -af "^sleep 3[12]00$TEST_SEQ\$" | tr '\n' ' ')"
+		pkill -f "^sleep 3[12]00$TEST_SEQ\$"
+	else
+		pass harm_sigkill_record
+	fi
+}
+
 # Under sudo (SUDO_UID/SUDO_GID), the recording belongs to that user,
 # mode 0600, and that user can replay it.
 harm_sudo_owner() {
@@ -466,12 +491,12 @@ harm_err_cpulist() {
 # Concurrency (run.sh): short recordings of no workload, errors, and
 # processes found by their own command lines.
 test_class quiet harm_output_paths harm_orphans_duration harm_orphans_sigterm harm_orphans_sigint \
-	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_nohup harm_sudo_owner \
+	harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 harm_orphans_sigalrm harm_nohup harm_sigkill_record harm_sudo_owner \
 	harm_long_path harm_err_tracefs_unreadable harm_err_tracefs_absent harm_err_paranoid harm_err_fd_limit \
 	harm_err_ring harm_err_cpulist
 test_class busy harm_record_stdout harm_repair harm_stopped_reader
 kernel_tests harm_output_paths harm_record_stdout harm_orphans_duration \
 	harm_orphans_sigterm harm_orphans_sigint harm_orphans_sighup harm_orphans_exit harm_orphans_sigusr1 \
-	harm_orphans_sigalrm harm_nohup harm_stopped_reader harm_sudo_owner \
+	harm_orphans_sigalrm harm_nohup harm_stopped_reader harm_sigkill_record harm_sudo_owner \
 	harm_long_path harm_repair harm_err_tracefs_unreadable harm_err_tracefs_absent \
 	harm_err_paranoid harm_err_fd_limit harm_err_ring harm_err_cpulist

@@ -369,13 +369,15 @@ view_keys() {
 
 # view_way_out NAME HOW: start tc, end it with HOW (a key for send-keys, or
 # a signal name for kill), then: tc is gone, the terminal settings are what
-# they were, the main screen is back, the traced command is gone.
+# they were, the shell's standard input is not left non-blocking, the main
+# screen is back, the traced command is gone and so is what it started (a
+# sleep in the background). SIGKILL: the guard's work (tc's own is not run).
 view_way_out() {
-	local name=$1 how=$2 why=''
+	local name=$1 how=$2 why='' fl
 	tv_begin 100 30 || { fail "$name" "tmux did not start"; tv_end; return; }
 	tv_tmux send-keys -t t -l "echo before-tc-marker"
 	tv_tmux send-keys -t t Enter
-	if ! tv_run "--live -- sh -c '$TV_WORK'"; then
+	if ! tv_run "--live -- sh -c 'sleep 3000$TEST_SEQ & $TV_WORK'"; then
 		fail "$name" "tc did not start: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' ' ')"
 		tv_end
 		return
@@ -388,10 +390,14 @@ view_way_out() {
 		why="tc still running after $how"
 	elif ! cmp -s "$T/stty.before" "$T/stty.after"; then
 		why="stty -g before '$(cat "$T/stty.before")' after '$(cat "$T/stty.after")'"
+	elif fl=$(sed -n 's/^flags:[[:space:]]*//p' "/proc/$TV_PANE/fdinfo/0") && ((8#$fl & 04000)); then
+		why="the shell's standard input left non-blocking (flags $fl)"
 	elif ! tv_wait 10 tv_shows before-tc-marker; then
 		why="main screen not back: $(tv_screen | grep -v '^$' | tail -3 | tr '\n' '|')"
 	elif ! tv_wait 10 tv_gone "$TV_CMD"; then
 		why="traced command $TV_CMD still running"
+	elif ! tv_wait 10 eval '[ -z "$(pgrep -f "^sleep 3000$TEST_SEQ\$")" ]'; then
+		why="what the command started outlived tc: $(pgrep -af "^sleep 3000$TEST_SEQ\$")"
 	fi
 	note "$name: $(cat "$T/rc" 2>/dev/null)"
 	tv_end
@@ -402,6 +408,7 @@ view_restore_ctrl_c() { view_way_out view_restore_ctrl_c C-c; }
 view_restore_sigterm() { view_way_out view_restore_sigterm SIGTERM; }
 view_restore_sighup() { view_way_out view_restore_sighup SIGHUP; }
 view_restore_sigquit() { view_way_out view_restore_sigquit SIGQUIT; }
+view_restore_sigkill() { view_way_out view_restore_sigkill SIGKILL; }
 
 # Ctrl-Z: back at the shell with the terminal as it was; fg repaints; q.
 view_suspend() {
@@ -1151,7 +1158,7 @@ view_fatal_signal() {
 
 if ! command -v tmux >/dev/null; then
 	for t in view_live_80x24 view_live_200x60 view_live_ascii view_keys view_restore_q \
-		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit \
+		 view_restore_ctrl_c view_restore_sigterm view_restore_sighup view_restore_sigquit view_restore_sigkill \
 		 view_suspend view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg record_tty_inner_job \
 		 view_hostile_name view_replay view_replay_speed \
 		 view_resize view_history_replay view_history_live view_cpu_migrate view_pause_frozen \
@@ -1172,7 +1179,7 @@ else
 	test_class exact view_cpu_migrate
 	test_class busy view_history_live view_pause_frozen view_live_80x24 \
 		view_live_200x60 view_live_ascii view_keys view_restore_q view_restore_ctrl_c \
-		view_restore_sigterm view_restore_sighup view_restore_sigquit view_suspend \
+		view_restore_sigterm view_restore_sighup view_restore_sigquit view_restore_sigkill view_suspend \
 		view_command_output view_command_end_stops record_tty_job_control record_tty_bg_fg record_tty_inner_job \
 		view_hostile_name view_resize view_sigcont view_orphans_q \
 		view_orphans_duration view_orphans_ctrl_c view_worst_waits
@@ -1185,7 +1192,7 @@ else
 	kernel_tests view_history_live view_cpu_migrate view_pause_frozen
 	kernel_tests view_live_80x24 view_live_200x60 view_live_ascii view_keys \
 		view_restore_q view_restore_ctrl_c view_restore_sigterm view_restore_sighup \
-		view_restore_sigquit view_suspend view_command_output view_command_end_stops record_tty_job_control \
+		view_restore_sigquit view_restore_sigkill view_suspend view_command_output view_command_end_stops record_tty_job_control \
 		record_tty_bg_fg record_tty_inner_job view_hostile_name view_resize \
 		view_sigcont view_orphans_q view_orphans_duration view_orphans_ctrl_c \
 		view_worst_waits view_chain_panel
