@@ -923,8 +923,11 @@ static int write_all(int fd, const void *buf, size_t len)
 
 		if (G.sig.stop) {
 			struct pollfd q = { .fd = fd, .events = POLLOUT };
+			int r = poll(&q, 1, STOP_WAIT_MS);
 
-			if (poll(&q, 1, STOP_WAIT_MS) == 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r == 0) {
 				errno = ETIMEDOUT;
 				return -1;
 			}
@@ -4959,8 +4962,8 @@ static void pe_add_tp(const struct tfs_fmt *f)
  * events are known), after raising the soft limit to the hard one.  tc
  * itself needs FD_SPARE more (stdio, the signal pipe, the recording and
  * its syncer's pipe, the terminal, tracefs and /proc reads, the command's
- * error pipe), and one for the view and one for the guard's pipe.  Dies, naming the real number, only when the limit is
- * really too low.
+ * error pipe), one more for the view and one for the guard's pipe.  Dies,
+ * naming the real number, only when the limit is really too low.
  */
 static void pe_fd_limit(int need)
 {
@@ -11101,6 +11104,7 @@ static void guard_done(void)
 		return;
 	guard_say('D', 0);
 	close(G.child.guard_fd);
+	kill(G.child.guard, SIGCONT);	/* stopped with tc's group (SIGSTOP): it must go on to end */
 	while (waitpid(G.child.guard, NULL, 0) < 0 && errno == EINTR)
 		;
 	G.child.guard = -1;
