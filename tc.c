@@ -738,6 +738,8 @@ static struct {
 		int nck;
 		uint64_t ck_every, ck_next;	/* bytes of data between them, offset of the next */
 		uint64_t ck_mem;	/* their memory */
+		uint64_t prog_t0, prog_last;	/* the view's first reading: its start, its last word (rd_progress) */
+		bool prog_shown;
 	} rd;
 	struct rcursor {		/* a pass of the reader over it (rd_pass) */
 		int fd;
@@ -7878,14 +7880,52 @@ static void rd_ckpt_thin(void)
 	G.rd.ck_every *= 2;
 }
 
+/* The end of the view's first reading: its progress line cleared. */
+static void rd_progress_end(void)
+{
+	if (G.rd.prog_shown)
+		oputs("\r\x1b[K", &tc_err);
+	G.rd.prog_t0 = 0;
+	G.rd.prog_shown = false;
+}
+
+/*
+ * The view's first reading of a file (prog_t0 set), at a checkpoint's
+ * place (upto): once it has taken half a second, how far it is, on
+ * standard error if that is a terminal, every quarter of a second (a
+ * large file read before the view is drawn: a blank screen for seconds
+ * said nothing).  A signal that stops tc stops it here: the view has not
+ * begun.  rd_progress_end clears the line.
+ */
+static void rd_progress(uint64_t upto)
+{
+	uint64_t now = now_ns();
+
+	if (G.sig.stop) {
+		rd_progress_end();
+		note("stopped while reading the recording, %" PRIu64 " of %" PRIu64 " MiB read",
+		     (upto - G.rd.data_off) >> 20, (G.rd.end - G.rd.data_off) >> 20);
+		guard_done();
+		exit(0);
+	}
+	if (now - G.rd.prog_t0 < NS_PER_SEC / 2 || now - G.rd.prog_last < NS_PER_SEC / 4 || !isatty(2))
+		return;
+	G.rd.prog_last = now;
+	G.rd.prog_shown = true;
+	ofmt(&tc_err, "\rtc: reading the recording: %" PRIu64 " of %" PRIu64 " MiB\x1b[K",
+	     (upto - G.rd.data_off) >> 20, (G.rd.end - G.rd.data_off) >> 20);
+}
+
 /* Take a checkpoint at the end of a round that began at from and ends at
  * upto (tc's files: from == upto, anywhere), skip_t the release bound of
- * that round (see above). */
+ * that round (see above); rd_progress's place. */
 static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 {
 	size_t tb = (size_t)G.m.ntask * sizeof(struct task), cb = (size_t)G.m.ncpu * sizeof(struct cpu);
 	struct rckpt *c;
 
+	if (G.rd.prog_t0)
+		rd_progress(upto);
 	if (!G.rd.ck_every)
 		G.rd.ck_every = CK_EVERY;
 	G.rd.ck_next = upto + G.rd.ck_every;
@@ -14775,7 +14815,9 @@ static void view_start(struct vloop *l)
 			rd_run(0);	/* up to the first timed record */
 			l->data0 = G.rc.next_t;
 		} else {
+			G.rd.prog_t0 = now_ns();
 			rd_run(UINT64_MAX);
+			rd_progress_end();
 			if (!rd_useful(G.opt.replay_path)) {
 				guard_done();
 				exit(1);
