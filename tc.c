@@ -11238,8 +11238,10 @@ static void guard_done(void)
 }
 
 /* Fork the guard (once; without one, tc runs as before): no file of
- * tc's but its standard ones and the pipe's read end, the signals that
- * stop or end tc and its group ignored (not the faults), named tc-guard. */
+ * tc's but the pipe's read end and those of its standard ones that are a
+ * terminal (not a stream's pipe, whose reader would wait for the guard's
+ * end), the signals that stop or end tc and its group ignored (not the
+ * faults), named tc-guard. */
 static void guard_start(void)
 {
 	int p[2];
@@ -11253,6 +11255,9 @@ static void guard_start(void)
 		for (int sig = 1; sig < 32; sig++)
 			if (!((1u << SIGSEGV | 1u << SIGBUS | 1u << SIGFPE | 1u << SIGILL | 1u << SIGABRT) >> sig & 1))
 				signal(sig, SIG_IGN);
+		for (int fd = 0; fd < 3; fd++)
+			if (!isatty(fd))
+				close(fd);
 		if (dup2(p[0], 3) < 0)
 			_exit(0);
 #ifdef SYS_close_range
