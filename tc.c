@@ -11680,24 +11680,28 @@ static int hist_block(int k, int row, bool make)
 	return make ? hist_take(h, row) : -1;
 }
 
-/* Twice as wide buckets of kind k (replay): merge each pair of every block. */
+/* Twice as wide buckets of kind k (replay): merge each pair of every
+ * block (sums; a task's CPU mark is the later bucket's, if it has one). */
 static void hist_double(int k)
 {
 	struct hpool *h = &G.hist.hp[k];
-	int nb = h->nb;
+	int nb = h->nb, ns = h->nslot;
 
 	for (int i = 0; i < h->nblk; i++) {
-		float *f = h->f + (size_t)i * nb * h->nslot;
+		float *f = h->f + (size_t)i * nb * ns;
 
 		if (h->hi[i] < 0)
 			continue;
-		for (int b = 0; b < nb / 2; b++)
-			for (int s = 0; s < h->nslot; s++) {
-				float a = f[2 * b * h->nslot + s], c = f[(2 * b + 1) * h->nslot + s];
+		for (int b = 0; b < nb / 2; b++) {
+			float *d = f + b * ns, *x = f + 2 * b * ns, *y = x + ns;	/* (d is x or before it) */
+			float cpu = k == HK_TASK ? (y[HT_CPU] ? y[HT_CPU] : x[HT_CPU]) : 0;
 
-				f[b * h->nslot + s] = k == HK_TASK && s == HT_CPU ? (c ? c : a) : a + c;
-			}
-		memset(f + (size_t)nb / 2 * h->nslot, 0, sizeof(float) * nb / 2 * h->nslot);
+			for (int s = 0; s < ns; s++)
+				d[s] = x[s] + y[s];
+			if (k == HK_TASK)
+				d[HT_CPU] = cpu;
+		}
+		memset(f + (size_t)nb / 2 * ns, 0, sizeof(float) * nb / 2 * ns);
 		h->hi[i] /= 2;
 	}
 	h->w *= 2;
@@ -11836,12 +11840,25 @@ static void ival_ring(uint64_t bytes)
 
 /* Write v as a varint at the head of the ring, entering new chunks (and
  * giving up what they held) as the head reaches them.  (No division a
- * byte: it was a third of a replay's first reading with a view.) */
+ * byte: it was a third of a replay's first reading with a view.)  Where
+ * the head's chunk has room for the longest varint (so has the ring: it
+ * ends where a chunk does), its bytes at once (the checks a byte were a
+ * fifth of that reading). */
 static void ib_put(uint64_t v)
 {
 	uint8_t *buf = G.ib.buf;
 	uint64_t head = G.ib.head, i = G.ib.hidx;
 
+	if (FAST && head + 10 < G.ib.chunk << G.ib.shift) {
+		uint8_t *b = buf + i;
+
+		for (; v > 127; v >>= 7)
+			*b++ = (v & 127) | 128;
+		*b++ = v;
+		G.ib.head = head + (b - (buf + i));
+		G.ib.hidx = b - buf;
+		return;
+	}
 	do {
 		uint64_t ch = head >> G.ib.shift;
 

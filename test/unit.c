@@ -3000,6 +3000,43 @@ static void hist_switch(int c, uint64_t t, int prev, int next)
 	model_event(&e);
 }
 
+/* The ring of exact intervals' varints (ib_put: bytes at once where the
+ * chunk and the ring have room, else a byte at a time) on a ring of 8
+ * chunks of 16 bytes: every value of every length reads back with
+ * ib_get, across chunk edges and the ring's wrap, and the head, its index
+ * and the chunk entered are where the bytes written put them. */
+static void t_ib_varints(void)
+{
+	uint64_t vals[64], pos[64], n = 0, at;
+	int k = 0;
+
+	ival_ring(128);
+	CHECK(G.ib.cap == 128 && G.ib.shift == 4, "cap %" PRIu64 " shift %d", G.ib.cap, G.ib.shift);
+	for (int round = 0; round < 200; round++) {
+		uint64_t v = round % 11 == 10 ? UINT64_MAX : (1ull << (round % 11 * 7)) - 1 + round;
+
+		pos[k] = G.ib.hidx;
+		vals[k] = v;
+		ib_put(v);
+		for (uint64_t w = v; ; w >>= 7) {
+			n++;
+			if (w < 128)
+				break;
+		}
+		CHECK(G.ib.head == n && G.ib.hidx == n % 128 && G.ib.chunk == ((n - 1) >> 4) + 1,
+		      "after %d: head %" PRIu64 " hidx %" PRIu64 " chunk %" PRIu64 ", want %" PRIu64,
+		      round, G.ib.head, G.ib.hidx, G.ib.chunk, n);
+		k = (k + 1) % 8;
+		if (round >= 8) {	/* the last 8 (at most 80 bytes) are still in the ring */
+			for (int j = 0; j < 8; j++) {
+				at = pos[j];
+				CHECK(ib_get(&at) == vals[j], "round %d: value %d reads back wrong", round, j);
+			}
+		}
+	}
+	ival_ring(0);
+}
+
 /* A replay far larger than the ring of exact intervals (1 MiB of
  * history): both CPU rows are drawn over every column at the whole zoom
  * and zoomed in 8x at three places, from the summaries where the exact
@@ -5611,6 +5648,7 @@ int main(void)
 	RUN(lat_buckets);
 	RUN(lat_holders);
 	RUN(lat_ring_short);
+	RUN(ib_varints);
 	RUN(lat_blocked_idle);
 	RUN(lat_chain);
 	RUN(lat_panel);
