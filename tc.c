@@ -7692,9 +7692,10 @@ static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *av
 }
 
 /* Pass on run r's head to emit() (*p: its bytes, *avail of them, if
- * known, else NULL), then make the next record its head (run_next);
- * false if that was its last record. */
-static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
+ * known, else NULL; a sample to emit_model where plain: emit_plain), then
+ * make the next record its head (run_next); false if that was its last
+ * record. */
+static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plain)
 {
 	size_t n;
 
@@ -7711,7 +7712,10 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
 	G.mg.n--;
 	if (r->ri.raw)
 		r->ri.raw = *p + r->raw_off;
-	emit(*p, n, r->time, &r->ri);
+	if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
+		emit_model(*p, &r->ri);
+	else
+		emit(*p, n, r->time, &r->ri);
 	*p += n;
 	*avail -= n;
 	return run_next(r, r->pos + n, p, avail);
@@ -7722,6 +7726,8 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail)
  * order. */
 static bool run_release(uint64_t bound, bool one)
 {
+	bool plain = FAST && emit_plain();
+
 	run_close();
 	while (G.mg.nrun && G.mg.run[G.mg.rheap[0]].time <= bound) {
 		struct qrun *r = &G.mg.run[G.mg.rheap[0]];
@@ -7737,7 +7743,7 @@ static bool run_release(uint64_t bound, bool one)
 			ls = G.mg.run[c].pos;
 		}
 		do
-			more = run_emit(r, &p, &avail);
+			more = run_emit(r, &p, &avail, plain);
 		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
 		if (!more) {
 			r->qi = G.mg.rfree;	/* its slot is free */
