@@ -11233,9 +11233,9 @@ static void term_raw(void)
  * as far as it can from outside, when tc is killed outright (SIGKILL, the
  * OOM killer) and none of its own code runs: the terminal out of the view
  * (TERM_LEAVE, its settings and flags as tc found them) if the view had
- * it (on standard output, the same file as tc's), and the command's process group ended (SIGTERM, SIGKILL after
- * GRACE_NS; the command itself dies of PDEATHSIG, but what it started
- * would outlive tc).  tc tells it over a close-on-exec pipe: the terminal
+ * it (on standard output, the same file as tc's), and the command's
+ * process group ended (SIGTERM, SIGKILL after GRACE_NS; the command itself
+ * dies of PDEATHSIG, but what it started would outlive tc).  tc tells it over a close-on-exec pipe: the terminal
  * taken ('R', with what to put back) or given back ('C'), the command's
  * group ('P'), and at its exit that all is done ('D': the guard ends, and
  * tc waits for it).  The pipe's end without a 'D' is tc's death.  Forked
@@ -11253,10 +11253,12 @@ struct gmsg {
 static void guard_undo(const struct gmsg *raw, pid_t pg)
 {
 	if (raw) {
+		ssize_t w;
+
 		if (raw->flags >= 0)
 			fcntl(1, F_SETFL, raw->flags);
-		if (write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1) < 0)
-			pg = pg ? pg : 0;	/* nothing to do about it */
+		w = write(1, TERM_LEAVE, sizeof(TERM_LEAVE) - 1);
+		(void)w;	/* (failed: nothing more to do about it) */
 		tty_setattr(1, TCSAFLUSH, &raw->saved);
 	}
 	if (pg > 0 && kill(-pg, SIGTERM) == 0) {
