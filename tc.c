@@ -4735,6 +4735,16 @@ static void mq_free(struct mq *q, uint64_t p)
 	}
 }
 
+/* A record released at time t: counted out of order if it is older than
+ * the last released, else (where advance) the newest released. */
+static inline void mrg_order(uint64_t t, bool advance)
+{
+	if (t < G.mg.released)
+		G.bad.order++;
+	else if (advance)
+		G.mg.released = t;
+}
+
 /* Pass on entry e, just taken from queue q, to emit(). */
 static void mrg_emit(struct mq *q, struct qent e)
 {
@@ -4745,10 +4755,7 @@ static void mrg_emit(struct mq *q, struct qent e)
 
 	r = q->b + (pos & (q->bcap - 1));
 	n = g16(r + 6);
-	if (e.time < G.mg.released)
-		G.bad.order++;
-	else
-		G.mg.released = e.time;
+	mrg_order(e.time, true);
 	if (rec_info_as(r, n, e.ref & 0xff, &ri) == 0)
 		emit(r, n, e.time, &ri);
 	mq_free(q, pos);
@@ -7705,10 +7712,7 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plai
 		G.bad.corrupt++;
 		return false;
 	}
-	if (r->time < G.mg.released)
-		G.bad.order++;
-	else
-		G.mg.released = r->time;
+	mrg_order(r->time, true);
 	G.mg.n--;
 	if (r->ri.raw)
 		r->ri.raw = *p + r->raw_off;
@@ -7848,10 +7852,7 @@ static void rd_sorted_run(uint64_t limit)
 		G.ev.attr[at].nsamples++;
 		if (ri.time > G.rc.tmax)
 			G.rc.tmax = ri.time;
-		if (ri.time < G.mg.released)
-			G.bad.order++;
-		else
-			G.mg.released = ri.time;
+		mrg_order(ri.time, true);
 		if (plain)
 			emit_model(r, &ri);
 		else
@@ -8084,10 +8085,7 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 	if (t > G.rc.tmax)
 		G.rc.tmax = t;
 	if (G.rd.sorted) {	/* tc's own: in time order, but a LOST record where its loss began */
-		if (t < G.mg.released)
-			G.bad.order++;
-		else if (type != PERF_RECORD_LOST)
-			G.mg.released = t;
+		mrg_order(t, type != PERF_RECORD_LOST);
 		emit(r, sz, t, ri);
 		return;
 	}
@@ -8913,7 +8911,6 @@ static void cmd_start(void)
 	G.child.held = true;
 	cmd_err_fd = err[0];
 	guard_say('P', pid);
-	G.child.guard_pg = true;
 }
 
 /* tc dies because the command cannot be executed (errno e), with the
@@ -9070,7 +9067,6 @@ static bool cmd_reap(void)
 		}
 	if (G.child.done && G.child.guard_pg && kill(-G.child.pid, 0) < 0) {
 		guard_say('P', 0);	/* the group is gone, its number free for another */
-		G.child.guard_pg = false;
 	}
 	return G.child.done;
 }
@@ -9189,7 +9185,6 @@ static void cmd_kill(void)
 		;
 	G.child.pid = -G.child.pid;	/* done: keep the number for nothing else */
 	guard_say('P', 0);
-	G.child.guard_pg = false;
 	if (tty)	/* its group, or an inner shell's job, is gone: back as it was */
 		cmd_tty_back(true, true);
 }
@@ -11342,14 +11337,18 @@ static void guard_start(void)
 	G.child.guard_fd = p[1];
 }
 
-/* Tell the guard op (the terminal's state with 'R', pgid with 'P'); only
- * tc does (a forked child of its that exits is not tc's exit).
- * Async-signal-safe. */
+/* Tell the guard op (the terminal's state with 'R', pgid with 'P', 0: no
+ * group; G.child.guard_pg follows); only tc does (a forked child of its
+ * that exits is not tc's exit).  Async-signal-safe. */
 static void guard_say(int op, pid_t pgid)
 {
 	struct gmsg m = { .op = op, .pgid = pgid, .flags = term_saved_flags, .saved = term_saved };
 
-	if (G.child.guard > 0 && getpid() == G.child.guard_of && write(G.child.guard_fd, &m, sizeof(m)) < 0)
+	if (G.child.guard <= 0 || getpid() != G.child.guard_of)
+		return;
+	if (op == 'P')
+		G.child.guard_pg = pgid > 0;
+	if (write(G.child.guard_fd, &m, sizeof(m)) < 0)
 		G.child.guard = -1;	/* gone: say nothing more */
 }
 
