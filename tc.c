@@ -713,6 +713,9 @@ static struct {
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time, */
 		uint64_t *scan_last;	/* ... per CPU its last record's time (rd_lost_rec) */
 		bool lost_scanned;	/* a scan placed the LOST records (rd_lost_rec, model_pre) */
+		bool lost_ahead;	/* ... one that goes on as the replay reads (rd_lost_ahead): */
+		uint64_t scan_pos;	/* ... the offset of the first record it has not seen */
+		uint8_t *scan_buf;	/* ... what it reads past the replay's window */
 		bool *unrec_moved;	/* ... and whether its period has moved (freq) */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
 		bool overwrite;		/* perf record --overwrite (rd_cmdline): see model_cover */
@@ -3732,6 +3735,15 @@ static void model_untraced(uint64_t off)
 			task_unknown(&G.m.task[i], off, UNK_AUX(UNK_UNTRACED, 0));
 }
 
+/* G.m.unrec_at once the stretches or the next of them changed: the next
+ * one's start, or the first CPU's end in rings that overwrite before it. */
+static void model_unrec_at(void)
+{
+	G.m.unrec_at = G.m.unrec_next < G.m.nunrec ? G.m.unrec[G.m.unrec_next].from : UINT64_MAX;
+	if (G.m.ow_end && !G.m.ow_ended && G.m.ow_end < G.m.unrec_at)
+		G.m.unrec_at = G.m.ow_end;
+}
+
 /*
  * Events a sampled tracepoint (struct attr's sampled) left out: perf
  * counts a tracepoint's events per CPU and records one when the count
@@ -3774,9 +3786,7 @@ NOINL void model_unrecorded(uint64_t t)
 			G.m.hole_aux = UNK_AUX(UNK_GAP, G.m.gaps);
 		}
 	}
-	G.m.unrec_at = G.m.unrec_next < G.m.nunrec ? G.m.unrec[G.m.unrec_next].from : UINT64_MAX;
-	if (G.m.ow_end && !G.m.ow_ended && G.m.ow_end < G.m.unrec_at)
-		G.m.unrec_at = G.m.ow_end;
+	model_unrec_at();
 }
 
 /* A record of a stream whose tracepoints were sampled (pipe mode: not
@@ -4761,6 +4771,8 @@ static void mrg_emit(struct mq *q, struct qent e)
 	mq_free(q, pos);
 }
 
+static void rd_lost_ahead(uint64_t bound);
+
 /* Release every queued record with time <= bound, oldest first (one:
  * only the oldest; false if there was none): from the queue of the
  * oldest, a run of its records as long as they are older than the oldest
@@ -4768,6 +4780,8 @@ static void mrg_emit(struct mq *q, struct qent e)
  * heap is put in order once. */
 static bool mrg_release(uint64_t bound, bool one)
 {
+	if (FAST && G.rd.lost_ahead)
+		rd_lost_ahead(bound);	/* (one: UINT64_MAX, the whole file; the queues are full) */
 	if (G.mg.runs)
 		return run_release(bound, one);
 	while (G.mg.nheap && mq_first(G.mg.heap[0])->time <= bound) {
@@ -7395,7 +7409,8 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 static void rd_unrec_scan(void);
 static uint8_t *rd_tail(uint64_t *n);
 static bool rd_lost_tail(const uint8_t *tail, uint64_t tn);
-static void rd_lost_scan(void);
+static void rd_lost_place(void);
+static void rd_lost_rec(const uint8_t *r, const struct rinfo *ri);
 static uint64_t rd_end_tail(const uint8_t *b, uint64_t n);
 
 /* What the recording's events cover (G.rd.part, above model_evidence),
@@ -7488,7 +7503,7 @@ static void rd_queues(void)
 	if ((G.ev.sampled || G.rd.overwrite || G.rd.inject) && !G.rd.pipe)
 		rd_unrec_scan();	/* (the LOST records too) */
 	else if (rd_lost_tail(tail, tn))
-		rd_lost_scan();
+		rd_lost_place();
 	G.rd.end_off = rd_end_tail(tail, tn);
 	mem_free(tail);
 	rd_no_switch();
@@ -7777,7 +7792,7 @@ static void run_grow(void)
 {
 	struct qrun *c = &G.mg.cur;
 	size_t pos = G.rc.pos, len = G.rc.len, k = 0;
-	uint64_t last = c->last, end = c->end;
+	uint64_t last = c->last, end = c->end, *seen = G.rd.lost_ahead ? G.rd.scan_last : NULL;
 
 	if (!G.mg.runs || c->qi >= G.m.ncpu || end != G.rc.off + pos || end < G.rc.skip_off)
 		return;
@@ -7805,6 +7820,11 @@ static void run_grow(void)
 			k++;
 		}
 		a->nsamples++;
+		if (seen && G.rc.off + pos >= G.rd.scan_pos) {	/* rd_lost_rec's */
+			if (t > seen[cpu])
+				seen[cpu] = t;
+			G.rd.scan_pos = G.rc.off + pos + n;
+		}
 		pos += n;
 	}
 	if ((G.mg.n += k) > G.mg.nmax)
@@ -8065,6 +8085,11 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 		rd_queues();
 		parsed = rec_info(r, sz, ri);
 	}
+	if (FAST && G.rd.lost_ahead && roff >= G.rd.scan_pos) {	/* what rd_lost_ahead has not seen */
+		if (parsed == 0)
+			rd_lost_rec(r, ri);
+		G.rd.scan_pos = roff + sz;
+	}
 	if (parsed < 0) {
 		G.bad.id++;
 		return;
@@ -8319,6 +8344,30 @@ NOINL void rd_unrec_rec(const struct rinfo *ri)
 	*l = ri->time;
 }
 
+static int unrec_cmp(const void *a, const void *b)
+{
+	const struct unrec *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from ? 1 : x->cpu - y->cpu;
+}
+
+/* A stretch rd_lost_ahead found, the newest of G.rd.unrec's, to its place
+ * among those the model has not reached (the model is not past its start:
+ * see rd_lost_ahead), after those that start as it does. */
+static void rd_unrec_place(void)
+{
+	struct unrec *u = (struct unrec *)G.rd.unrec.p, v;
+	size_t i = G.rd.unrec.len / sizeof(*u) - 1;
+
+	for (v = u[i]; i > G.m.unrec_next && unrec_cmp(&u[i - 1], &v) > 0; i--)
+		u[i] = u[i - 1];
+	u[i] = v;
+	G.m.unrec = u;
+	G.m.nunrec = G.rd.unrec.len / sizeof(*u);
+	if (G.m.unrec_at)	/* (0: the model finds it at its first event) */
+		model_unrec_at();
+}
+
 /* rd_unrec_scan's pass: any record (ri), in time order.  A LOST record
  * (or a timed LOST_SAMPLES) of CPU c is a loss from c's last record
  * before it (the kernel writes it when the ring next has room, and perf
@@ -8333,18 +8382,13 @@ NOINL void rd_lost_rec(const uint8_t *r, const struct rinfo *ri)
 	if (ri->cpu < 0 || ri->cpu >= G.m.ncpu || !ri->has_time || !ri->time)
 		return;
 	if ((type == PERF_RECORD_LOST && ri->body_end >= 24 && (n = g64(r + 16))) ||
-	    (type == PERF_RECORD_LOST_SAMPLES && ri->body_end >= 16 && (n = g64(r + 8))))
+	    (type == PERF_RECORD_LOST_SAMPLES && ri->body_end >= 16 && (n = g64(r + 8)))) {
 		buf_add(&G.rd.unrec, &(struct unrec){ G.rd.scan_last[ri->cpu], ri->time, n, ri->cpu, true },
 			sizeof(struct unrec));
-	else if (ri->time > G.rd.scan_last[ri->cpu])
+		if (FAST && G.rd.lost_ahead)
+			rd_unrec_place();
+	} else if (ri->time > G.rd.scan_last[ri->cpu])
 		G.rd.scan_last[ri->cpu] = ri->time;	/* the newest, as the merge queue's (mq_key) */
-}
-
-static int unrec_cmp(const void *a, const void *b)
-{
-	const struct unrec *x = a, *y = b;
-
-	return x->from < y->from ? -1 : x->from > y->from ? 1 : x->cpu - y->cpu;
 }
 
 /* The stretches a scan found, sorted by start, for the model (G.m.unrec). */
@@ -8407,63 +8451,110 @@ static void rd_unrec_scan(void)
  * nothing else to scan for: the records in file order, where each CPU's
  * are in its ring's order, into rd_lost_rec, with no merge and no decoding
  * (a perf record file that took 244M instructions took 393M with a scan
- * through the merge, as rd_unrec_scan's, and 281M with this one); where
- * every attr's samples have TIME and CPU at one place (perf record's
- * events share a sample_type), a sample's are read there, its attr not
- * looked up (262M; not in the static build, made for size).
+ * through the merge, as rd_unrec_scan's, and 281M with this one).  A pass
+ * of its own before the replay: for tc's files (not merged) and the static
+ * build; else rd_lost_ahead.
  */
 static void rd_lost_scan(void)
 {
 	struct rd_pass mainp = { 0 };
 	char msg[160];
 	struct rinfo ri;
-	size_t sz, need = 0;
-	uint16_t pt = 0, pc = 0;
-	uint64_t *last;
+	size_t sz;
 
-	for (int a = 0; FAST && a < G.ev.nattr; a++) {	/* TIME and CPU at one place in every attr's samples? */
-		const struct attr *at = &G.ev.attr[a];
-
-		if (!at->fixed || !at->pos_time || !at->pos_cpu || (a && (at->pos_time != pt || at->pos_cpu != pc))) {
-			pt = 0;
-			break;
-		}
-		pt = at->pos_time;
-		pc = at->pos_cpu;
-		need = (size_t)(pt > pc ? pt : pc) + 8;
-	}
-	last = G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
+	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
-	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz) {	/* (a broken record: the replay says) */
-		uint32_t type = g32(r), c;
-		uint64_t t;
-
-		if (FAST && pt && !G.ev.swap && type == PERF_RECORD_SAMPLE && sz >= need) {
-			/* rd_lost_rec of a sample, without its attr looked up,
-			 * and so of those after it in the buffer (G.rc.pos left
-			 * at the last of them, which the loop steps past) */
-			for (;;) {
-				size_t next = G.rc.pos + sz, nsz;
-
-				if ((c = ld32(r + pc, false)) < (uint32_t)G.m.ncpu && (t = ld64(r + pt, false)) > last[c])
-					last[c] = t;
-				if (G.rc.len - next < 8 || (nsz = g16(G.rc.buf + next + 6)) > G.rc.len - next ||
-				    nsz < need || g32(G.rc.buf + next) != PERF_RECORD_SAMPLE)
-					break;
-				G.rc.pos = next;
-				r = G.rc.buf + next;
-				sz = nsz;
-			}
-		} else if (type < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0) {
+	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz)	/* (a broken record: the replay says) */
+		if (g32(r) < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
 			rd_lost_rec(r, &ri);
-		}
-	}
 	rd_pass_close(&mainp);
 	rd_unrec_sorted();
 	mem_free(G.rd.scan_last);
 	G.rd.scan_last = NULL;
 	G.rd.lost_scanned = true;
+}
+
+/* rd_lost_ahead has seen every record. */
+static void rd_lost_done(void)
+{
+	G.rd.lost_ahead = false;
+	mem_free(G.rd.scan_buf);
+	mem_free(G.rd.scan_last);
+	G.rd.scan_buf = NULL;
+	G.rd.scan_last = NULL;
+}
+
+/*
+ * rd_lost_scan as the replay of a perf file goes (FAST): rd_record and
+ * run_grow give the records they read to rd_lost_rec (G.rd.scan_pos: the
+ * first one it has not seen), and before the merge releases records up to
+ * bound (mrg_release), this reads on from there until each CPU's last
+ * record seen is at least that new.  A LOST record found later starts its
+ * stretch at its CPU's last record before it, no older than that: the
+ * model, which has not gone past bound, has not passed its start, and
+ * meets it as it would have after a pass over the whole file (a perf
+ * record file with losses read 25% faster so: its bytes are read from
+ * memory once, not twice).  A CPU with no record for long makes this read
+ * ahead far, up to the end at worst: a pass of its own then.  The records
+ * ahead are read in the replay's window where it has them, else into a
+ * buffer of RD_BUF bytes.
+ */
+static void rd_lost_ahead(uint64_t bound)
+{
+	while (G.rd.lost_ahead) {
+		uint64_t at = G.rd.scan_pos, in = at - G.rc.off, min = UINT64_MAX;
+		const uint8_t *b = NULL;
+		size_t n = 0, o = 0;
+
+		for (int c = 0; c < G.m.ncpu; c++)
+			if (G.rd.scan_last[c] < min)
+				min = G.rd.scan_last[c];
+		if (min >= bound)
+			return;
+		if (G.rc.map && at >= G.rc.off && (in + MAX_REC <= G.rc.len || G.rc.off + G.rc.len >= G.rd.end) &&
+		    in < G.rc.len) {
+			b = G.rc.buf + in;
+			n = G.rc.len - in;
+		} else if (at < G.rd.end) {
+			if (!G.rd.scan_buf)
+				G.rd.scan_buf = xcalloc(1, RD_BUF);
+			n = G.rd.end - at < RD_BUF ? G.rd.end - at : RD_BUF;
+			b = G.rd.scan_buf;
+			if (pread(G.rc.fd, G.rd.scan_buf, n, at) != (ssize_t)n)
+				n = 0;
+		}
+		if (n > G.rd.end - at)
+			n = G.rd.end - at;
+		while (n - o >= 8) {	/* the records rd_rec walks */
+			uint32_t type = g32(b + o);
+			size_t sz = g16(b + o + 6);
+			struct rinfo ri;
+
+			if (sz < 8 || !rd_type_ok(type) || sz > n - o)
+				break;
+			if (type < PR_HEADER_ATTR && rec_info(b + o, sz, &ri) == 0)
+				rd_lost_rec(b + o, &ri);
+			o += sz;
+		}
+		G.rd.scan_pos = at + o;
+		if (!o)	/* the data's end, or a record none follows (the replay stops there too) */
+			rd_lost_done();
+	}
+}
+
+/* Place a file's LOST records first (rd_lost_tail): as the replay goes
+ * (rd_lost_ahead) where it merges, else in a pass of its own. */
+static void rd_lost_place(void)
+{
+	if (!FAST || G.rd.sorted) {
+		rd_lost_scan();
+		return;
+	}
+	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
+	G.rd.scan_pos = G.rd.data_off;
+	G.rd.lost_ahead = G.rd.lost_scanned = true;
+	rd_unrec_sorted();	/* (none yet) */
 }
 
 /* Do the records of b from o on end exactly at its n bytes, each of a
@@ -12154,6 +12245,12 @@ static bool rd_ckpt_restore(uint64_t a)
 	if (!c || c->m.ncpu != G.m.ncpu)
 		return false;
 	G.m = c->m;
+	if (FAST) {	/* rd_lost_ahead may have found more since */
+		G.m.unrec = (struct unrec *)G.rd.unrec.p;
+		G.m.nunrec = G.rd.unrec.len / sizeof(struct unrec);
+		if (G.m.unrec_at)
+			model_unrec_at();
+	}
 	G.m.task = task;
 	G.m.task_slot = slot;
 	G.m.told = told;
