@@ -8059,9 +8059,12 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 		mrg_release(t, false);
 		G.rc.round_prev2 = G.rc.round_prev;
 		G.rc.round_prev = G.rc.tmax;
-		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next && !G.rc.round_lost &&
-		    !G.rc.round_lost_prev)
-			rd_ckpt(G.rc.round_off_prev, roff + sz, t);
+		if (G.rc.ck_on && !G.rd.sorted && roff + sz >= G.rd.ck_next) {
+			if (!G.rc.round_lost && !G.rc.round_lost_prev)
+				rd_ckpt(G.rc.round_off_prev, roff + sz, t);
+			else if (G.rd.prog_t0)
+				rd_progress(roff + sz);	/* (a file that loses in every round takes none) */
+		}
 		G.rc.round_off_prev = G.rc.round_off;
 		G.rc.round_off = roff + sz;
 		G.rc.round_lost_prev = G.rc.round_lost;
