@@ -95,8 +95,8 @@ enum {
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
-	RD_WIN = 2 << 20,		/* a file's window of mapping (rd_remap), */
-	RD_BACK = 512 << 10,		/* ... of which bytes before the next record (rd_at's) */
+	RD_WIN = 2 << 20,		/* a file's window of mapping (rd_remap) past the next record, */
+	RD_BACK = 6 << 20,		/* ... and at most so many before it, for the merge (rd_at's) */
 	RD_AHEAD = 1024,		/* rd_sorted_run asks for the bytes so far ahead (-2% time) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
@@ -6657,10 +6657,29 @@ static void rd_bus(int sig, siginfo_t *si, void *uc)
 		sigaction(sig, &rd_bus_old, NULL);
 }
 
+/* Where the window that holds at needs to begin: at the oldest record the
+ * merge holds in its runs (rd_at reads them there), if no more than
+ * RD_BACK before at (older ones are read with pread); at at where it holds
+ * none (tc's files).  The pages a window maps and the pass touches count
+ * in tc's memory (peak RSS). */
+static uint64_t rd_back(uint64_t at)
+{
+	uint64_t from = at;
+
+	if (G.mg.runs) {
+		if (G.mg.cur_on && G.mg.cur.pos < from)
+			from = G.mg.cur.pos;
+		for (int i = 0; i < G.mg.nrun; i++)
+			if (G.mg.run[G.mg.rheap[i]].pos < from)
+				from = G.mg.run[G.mg.rheap[i]].pos;
+	}
+	return at - from > RD_BACK ? at - RD_BACK : from;
+}
+
 /*
  * rd_fill's reading of a mapped file: the window moves to hold at least
- * need bytes from G.rc.pos on, with RD_BACK bytes before them (queued
- * records that rd_at reads there, not with pread); false at the end of
+ * need bytes from G.rc.pos on, and the records the merge holds before
+ * them (rd_back: rd_at reads them there, not with pread); false at the end of
  * the data.  Where the file cannot be mapped, the pass reads it into a
  * buffer from here on.
  */
@@ -6672,8 +6691,8 @@ static bool rd_remap(size_t need)
 
 	if (at >= G.rd.end || (G.rc.buf && G.rc.off + G.rc.len >= G.rd.end))
 		return false;
-	from = (at > RD_BACK ? at - RD_BACK : 0) / ps * ps;
-	n = G.rd.end - from < RD_WIN ? G.rd.end - from : RD_WIN;
+	from = rd_back(at) / ps * ps;
+	n = G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
 	if (G.rc.buf)
 		munmap(G.rc.buf, G.rc.len);
 	G.rc.buf = NULL;
