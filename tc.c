@@ -2722,8 +2722,10 @@ static const struct { uint8_t nint, nstr, f[6]; } ev_fields[EV_NKIND] = {
 /*
  * Lay out rec_info's fast path for attr a's samples (std), and
  * ev_decode's for their fields (a bound to its format and kind):
- * every field its kind reads present, at a fixed place (not __data_loc),
- * integers of 1, 2, 4 or 8 bytes, strings of COMM_LEN bytes or more; then
+ * every field its kind reads present, at a fixed place, integers of 1, 2,
+ * 4 or 8 bytes, strings of COMM_LEN bytes or more, or __data_loc ones for
+ * sched_process_fork and sched_migrate_task (size 0 in struct fq: theirs on
+ * 6.x kernels); then
  * a sample whose raw data holds raw_need bytes has them all, and fld_int
  * and fld_str would read them as fq_int and fq_str do.
  */
@@ -2740,10 +2742,10 @@ static void ev_layout(struct attr *a)
 		const struct tfs_field *f = a->fp[ev_fields[k].f[i]];
 		bool str = i >= ev_fields[k].nint;
 
-		if (!f || f->dyn || f->off > UINT16_MAX ||
-		    (str ? f->size < COMM_LEN : f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		if (!f || f->off > UINT16_MAX || (f->dyn && (!str || f->size != 4 || (k != EV_PFORK && k != EV_MIGRATE))) ||
+		    (str ? f->size < COMM_LEN && !f->dyn : f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
 			return;
-		a->fq[i] = (struct fq){ f->off, str ? COMM_LEN : f->size, f->is_signed };
+		a->fq[i] = (struct fq){ f->off, str ? (f->dyn ? 0 : COMM_LEN) : f->size, f->is_signed };
 		if (f->off + f->size > need)	/* as fld_int and fld_str check it */
 			need = f->off + f->size;
 	}
@@ -2780,9 +2782,29 @@ static inline void fq_str(const struct fq *q, const uint8_t *raw, char *out)
 	out[COMM_LEN - 1] = 0;
 }
 
+/* fq_str of a kind whose strings may be __data_loc (q->size 0), in raw
+ * data of rawsz bytes. */
+static void fq_dstr(const struct fq *q, const uint8_t *raw, uint32_t rawsz, char *out)
+{
+	uint32_t loc, off, n;
+
+	if (q->size) {
+		fq_str(q, raw, out);
+		return;
+	}
+	memcpy(&loc, raw + q->off, 4);	/* __data_loc: offset, and length above it */
+	off = loc & 0xffff;
+	n = loc >> 16;
+	if (off > rawsz || n > rawsz - off)
+		off = n = 0;
+	n = strnlen((const char *)raw + off, n < COMM_LEN - 1 ? n : COMM_LEN - 1);
+	memcpy(out, raw + off, n);
+	out[n] = 0;
+}
+
 /* ev_decode of a tracepoint sample by its attr's layout (ev_layout), its
  * raw data in this machine's byte order and holding a->raw_need bytes. */
-HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
+HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, uint32_t rs, struct ev *e)
 {
 	const struct fq *q = a->fq;
 
@@ -2805,8 +2827,8 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
 	case EV_PFORK:
 		e->a = ev_int(fq_int(&q[1], raw));
 		e->b = ev_int(fq_int(&q[2], raw));
-		fq_str(&q[3], raw, e->comm);
-		fq_str(&q[4], raw, e->comm2);
+		fq_dstr(&q[3], raw, rs, e->comm);
+		fq_dstr(&q[4], raw, rs, e->comm2);
 		break;
 	case EV_PEXIT:
 		e->a = ev_int(fq_int(&q[1], raw));
@@ -2816,7 +2838,7 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, struct ev *e)
 		e->a = ev_int(fq_int(&q[1], raw));
 		e->b = ev_int(fq_int(&q[2], raw));
 		e->c = ev_int(fq_int(&q[3], raw));
-		fq_str(&q[4], raw, e->comm);
+		fq_dstr(&q[4], raw, rs, e->comm);
 		break;
 	case EV_IDLE:
 	case EV_FREQ:
@@ -2982,7 +3004,7 @@ HOT int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 	if (FAST && g32(r) == PERF_RECORD_SAMPLE && a && a->raw_need && ri->raw && ri->rawsz >= a->raw_need &&
 	    !G.ev.swap) {
 		e->kind = a->kind;	/* laid out (raw_need): a kind tc uses */
-		ev_decode_fast(a, ri->raw, e);
+		ev_decode_fast(a, ri->raw, ri->rawsz, e);
 		return 1;
 	}
 	return ev_decode_any(r, ri, a, e);

@@ -317,6 +317,24 @@ static const char FMT_EXEC[] =
 	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, "
 	"REC->old_pid\n";
 
+/* sched:sched_process_fork of Linux 6.18: its names are __data_loc. */
+static const char FMT_FORK[] =
+	"name: sched_process_fork\n"
+	"ID: 366\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
+	"REC->parent_pid, __get_str(child_comm), REC->child_pid\n";
+
 /* power:cpu_idle of Linux 6.18. */
 static const char FMT_IDLE[] =
 	"name: cpu_idle\n"
@@ -942,6 +960,59 @@ static void t_decode_exec_idle(void)
 	n = mk_sample(rec, SMP_LIVE, &sm);
 	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "idle 2");
 	CHECK(e.v == 2 && e.c == 5, "idle: v %" PRId64 " c %d", e.v, e.c);
+}
+
+/* sched_process_fork of a 6.x kernel (its names __data_loc) decodes at
+ * fixed places (ev_decode_fast, raw_need set) as the general way
+ * (ev_decode_tp, fld_str) decodes it: names of every length, locs past
+ * the data, lengths past its end, a name without its NUL at the end. */
+static void t_decode_fork_data_loc(void)
+{
+	static const struct { const char *p, *c; uint32_t ploc, cloc, rs; } v[] = {
+		{ "bash", "sleep", 0, 0, 0 },
+		{ "a-very-long-parent-name", "", 0, 0, 0 },
+		{ "x", "child-name-of-many-bytes", 0, 0, 0 },
+		{ "p", "c", 200u | 5u << 16, 0, 0 },		/* parent's offset past the data */
+		{ "p", "c", 0, 24u | 0xffffu << 16, 0 },	/* child's length past its end */
+		{ "parent", "child-no-nul", 0, 31u | 12u << 16, 43 },	/* the child's name without its NUL */
+	};
+	static uint64_t id = 9;
+	uint8_t raw[128], rec[256];
+	struct smp sm = { .id = 9, .time = 11, .pid = 1, .tid = 1, .cpu = 0, .raw = raw };
+	struct rinfo ri;
+	struct ev fast, slow;
+
+	CHECK(fmt_add("sched", FMT_FORK, strlen(FMT_FORK)), "fmt_add fork");
+	set_attr(0, SMP_LIVE, 366);
+	G.ev.attr[0].ids = &id;
+	G.ev.attr[0].nids = 1;
+	idmap_build();
+	CHECK(G.ev.attr[0].kind == EV_PFORK && G.ev.attr[0].raw_need == 24, "kind %d raw_need %u",
+	      G.ev.attr[0].kind, G.ev.attr[0].raw_need);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t pl = strlen(v[i].p) + 1, cl = strlen(v[i].c) + 1, n;
+
+		memset(raw, 0, sizeof(raw));
+		put_n(raw, 366, 2);
+		put_n(raw + 8, v[i].ploc ? v[i].ploc : (uint32_t)(pl << 16 | 24), 4);
+		put_n(raw + 12, 300 + i, 4);
+		put_n(raw + 16, v[i].cloc ? v[i].cloc : (uint32_t)(cl << 16 | (24 + pl)), 4);
+		put_n(raw + 20, 400 + i, 4);
+		memcpy(raw + 24, v[i].p, pl);
+		memcpy(raw + 24 + pl, v[i].c, cl);
+		sm.rawsz = v[i].rs ? v[i].rs : 24 + pl + cl;
+		n = mk_sample(rec, SMP_LIVE, &sm);
+		CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == 0, "%zu: rec_info", i);
+		CHECK(ev_decode(rec, &ri, &fast) == 1 && fast.kind == EV_PFORK, "%zu: ev_decode", i);
+		memset(&slow, 0, sizeof(slow));
+		ev_decode_tp(&G.ev.attr[0], ri.raw, ri.rawsz, &slow);
+		CHECK(fast.a == 300 + (int)i && fast.b == 400 + (int)i && fast.a == slow.a && fast.b == slow.b &&
+		      !strcmp(fast.comm, slow.comm) && !strcmp(fast.comm2, slow.comm2),
+		      "%zu: fast %d %d '%s' '%s', general %d %d '%s' '%s'", i, fast.a, fast.b, fast.comm,
+		      fast.comm2, slow.a, slow.b, slow.comm, slow.comm2);
+	}
+	CHECK(!strcmp(fast.comm, "parent") && !strcmp(fast.comm2, "child-no-nul"), "no NUL: '%s' '%s'",
+	      fast.comm, fast.comm2);
 }
 
 /* ---------------------------------------------------------------- ring reader */
@@ -5565,6 +5636,7 @@ int main(void)
 	RUN(fld_str_data_loc);
 	RUN(decode_switch_layouts);
 	RUN(decode_exec_idle);
+	RUN(decode_fork_data_loc);
 	RUN(rb_plain);
 	RUN(rb_wrap);
 	RUN(rb_zero_size);
