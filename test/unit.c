@@ -198,15 +198,20 @@ static void run(const char *name, void (*fn)(void))
 
 /* ---------------------------------------------------------------- format files */
 
+/* The common fields of a tracepoint's format as today's kernels lay them
+ * out (2.6.32's had one more: FMT_2632). */
+#define FMT_COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
 /* sched_switch of x86_64 Linux 6.18 (this machine's tracefs, print fmt cut). */
 static const char FMT_MODERN[] =
 	"name: sched_switch\n"
 	"ID: 372\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -259,10 +264,7 @@ static const char FMT_INT[] =
 	"name: sched_switch\n"
 	"ID: 300\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -282,10 +284,7 @@ static const char FMT_I386[] =
 	"name: sched_switch\n"
 	"ID: 301\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -305,10 +304,7 @@ static const char FMT_EXEC[] =
 	"name: sched_process_exec\n"
 	"ID: 365\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
@@ -322,10 +318,7 @@ static const char FMT_FORK[] =
 	"name: sched_process_fork\n"
 	"ID: 366\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
@@ -340,10 +333,7 @@ static const char FMT_IDLE[] =
 	"name: cpu_idle\n"
 	"ID: 568\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	FMT_COMMON
 	"\n"
 	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
