@@ -716,7 +716,8 @@ static struct {
 		bool lost_scanned;	/* a scan placed the LOST records (rd_lost_rec, model_pre) */
 		bool lost_ahead;	/* ... one that goes on as the replay reads (rd_lost_ahead): */
 		uint64_t scan_pos;	/* ... the offset of the first record it has not seen */
-		uint8_t *scan_buf;	/* ... what it reads past the replay's window */
+		uint8_t *scan_buf;	/* ... what it reads past the replay's window, */
+		uint64_t scan_boff, scan_blen;	/* ... from that file offset, so many bytes */
 		bool *unrec_moved;	/* ... and whether its period has moved (freq) */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
 		bool overwrite;		/* perf record --overwrite (rd_cmdline): see model_cover */
@@ -8549,20 +8550,23 @@ static void rd_lost_done(void)
  */
 static void rd_lost_ahead(uint64_t bound)
 {
-	while (G.rd.lost_ahead) {
-		uint64_t at = G.rd.scan_pos, in = at - G.rc.off, min = UINT64_MAX;
+	int lag = 0;	/* CPUs whose last record seen is older than bound */
+
+	for (int c = 0; c < G.m.ncpu; c++)
+		lag += G.rd.scan_last[c] < bound;
+	while (G.rd.lost_ahead && lag) {
+		uint64_t at = G.rd.scan_pos, in = at - G.rc.off, bin = at - G.rd.scan_boff;
 		const uint8_t *b = NULL;
 		size_t n = 0, o = 0;
 
-		for (int c = 0; c < G.m.ncpu; c++)
-			if (G.rd.scan_last[c] < min)
-				min = G.rd.scan_last[c];
-		if (min >= bound)
-			return;
 		if (G.rc.map && at >= G.rc.off && (in + MAX_REC <= G.rc.len || G.rc.off + G.rc.len >= G.rd.end) &&
 		    in < G.rc.len) {
 			b = G.rc.buf + in;
 			n = G.rc.len - in;
+		} else if (G.rd.scan_buf && at >= G.rd.scan_boff && bin < G.rd.scan_blen &&
+			   (bin + MAX_REC <= G.rd.scan_blen || G.rd.scan_boff + G.rd.scan_blen >= G.rd.end)) {
+			b = G.rd.scan_buf + bin;	/* what it read before */
+			n = G.rd.scan_blen - bin;
 		} else if (at < G.rd.end) {
 			if (!G.rd.scan_buf)
 				G.rd.scan_buf = xcalloc(1, RD_BUF);
@@ -8570,18 +8574,24 @@ static void rd_lost_ahead(uint64_t bound)
 			b = G.rd.scan_buf;
 			if (pread(G.rc.fd, G.rd.scan_buf, n, at) != (ssize_t)n)
 				n = 0;
+			G.rd.scan_boff = at;
+			G.rd.scan_blen = n;
 		}
 		if (n > G.rd.end - at)
 			n = G.rd.end - at;
-		while (n - o >= 8) {	/* the records rd_rec walks */
+		while (lag && n - o >= 8) {	/* the records rd_rec walks, as far as needed */
 			uint32_t type = g32(b + o);
 			size_t sz = g16(b + o + 6);
 			struct rinfo ri;
 
 			if (sz < 8 || !rd_type_ok(type) || sz > n - o)
 				break;
-			if (type < PR_HEADER_ATTR && rec_info(b + o, sz, &ri) == 0)
+			if (type < PR_HEADER_ATTR && rec_info(b + o, sz, &ri) == 0) {
+				bool lagged = ri.cpu >= 0 && ri.cpu < G.m.ncpu && G.rd.scan_last[ri.cpu] < bound;
+
 				rd_lost_rec(b + o, &ri);
+				lag -= lagged && G.rd.scan_last[ri.cpu] >= bound;
+			}
 			o += sz;
 		}
 		G.rd.scan_pos = at + o;
