@@ -274,11 +274,13 @@ mkdata_perf_reads() {
 # parsing in place of the C library's) prints what the glibc build prints:
 # --summary, --latency, --script, --ftrace, --help and errors, byte for
 # byte, for the synthetic files and the committed recordings, hostile
-# names included.
+# names included.  lostlate: the static build places its losses in a
+# pass of their own first (rd_lost_scan), the other as it reads
+# (rd_lost_ahead).
 static_same() {
 	local st=$ROOT/tc-static f m v bad= n=0
 	[ -x "$st" ] || { skip static_same "no tc-static (make static needs musl-gcc)"; return; }
-	for v in "basic" "basic --be" "basic --long4" "power" "lost"; do
+	for v in "basic" "basic --be" "basic --long4" "power" "lost" "lostlate"; do
 		# shellcheck disable=SC2086
 		set -- $v
 		"$MKDATA" "${@:2}" --scenario "$1" "$T/mk-$n.data" 2>/dev/null || bad="$bad [mkdata $v]"
