@@ -8542,7 +8542,7 @@ static void rd_lost_done(void)
  * stretch at its CPU's last record before it, no older than that: the
  * model, which has not gone past bound, has not passed its start, and
  * meets it as it would have after a pass over the whole file (a perf
- * record file with losses read 25% faster so: its bytes are read from
+ * record file with losses took 18% less time so: its bytes are read from
  * memory once, not twice).  A CPU with no record for long makes this read
  * ahead far, up to the end at worst: a pass of its own then.  The records
  * ahead are read in the replay's window where it has them, else into a
