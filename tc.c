@@ -2783,24 +2783,15 @@ static inline void fq_str(const struct fq *q, const uint8_t *raw, char *out)
 	out[COMM_LEN - 1] = 0;
 }
 
-/* fq_str of a kind whose strings may be __data_loc (q->size 0), in raw
- * data of rawsz bytes. */
-static void fq_dstr(const struct fq *q, const uint8_t *raw, uint32_t rawsz, char *out)
+/* fq_str of attr a's string field i (of a kind whose strings may be
+ * __data_loc: fq size 0, read as fld_str reads it), in raw data of rawsz
+ * bytes. */
+static void fq_dstr(const struct attr *a, int i, const uint8_t *raw, uint32_t rawsz, char *out)
 {
-	uint32_t loc, off, n;
-
-	if (q->size) {
-		fq_str(q, raw, out);
-		return;
-	}
-	memcpy(&loc, raw + q->off, 4);	/* __data_loc: offset, and length above it */
-	off = loc & 0xffff;
-	n = loc >> 16;
-	if (off > rawsz || n > rawsz - off)
-		off = n = 0;
-	n = strnlen((const char *)raw + off, n < COMM_LEN - 1 ? n : COMM_LEN - 1);
-	memcpy(out, raw + off, n);
-	out[n] = 0;
+	if (a->fq[i].size)
+		fq_str(&a->fq[i], raw, out);
+	else
+		fld_str(a->fp[ev_fields[a->kind].f[i]], raw, rawsz, out, false);
 }
 
 /* ev_decode of a tracepoint sample by its attr's layout (ev_layout), its
@@ -2828,8 +2819,8 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, uint32_t rs, s
 	case EV_PFORK:
 		e->a = ev_int(fq_int(&q[1], raw));
 		e->b = ev_int(fq_int(&q[2], raw));
-		fq_dstr(&q[3], raw, rs, e->comm);
-		fq_dstr(&q[4], raw, rs, e->comm2);
+		fq_dstr(a, 3, raw, rs, e->comm);
+		fq_dstr(a, 4, raw, rs, e->comm2);
 		break;
 	case EV_PEXIT:
 		e->a = ev_int(fq_int(&q[1], raw));
@@ -2839,7 +2830,7 @@ HOT void ev_decode_fast(const struct attr *a, const uint8_t *raw, uint32_t rs, s
 		e->a = ev_int(fq_int(&q[1], raw));
 		e->b = ev_int(fq_int(&q[2], raw));
 		e->c = ev_int(fq_int(&q[3], raw));
-		fq_dstr(&q[4], raw, rs, e->comm);
+		fq_dstr(a, 4, raw, rs, e->comm);
 		break;
 	case EV_IDLE:
 	case EV_FREQ:
