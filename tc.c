@@ -5782,10 +5782,10 @@ static size_t rec_trailer(uint8_t *out, uint64_t pos, uint64_t bits)
 /* A write of the recording failed (errno says why): say so and stop. */
 static void __attribute__((noreturn)) rec_die(void)
 {
-	die("writing %s: %s", G.opt.rec_path,
-	    errno == EPIPE ? "the reader of the stream has gone" :
-	    errno == ETIMEDOUT ? "told to stop, and the reader of the stream took nothing for 2 s: it ends there" :
-	    strerror(errno));
+	if (errno == ETIMEDOUT)
+		die("writing %s: told to stop, and the reader of the stream took nothing for %d s: it ends there",
+		    G.opt.rec_path, STOP_WAIT_MS / 1000);
+	die("writing %s: %s", G.opt.rec_path, errno == EPIPE ? "the reader of the stream has gone" : strerror(errno));
 }
 
 /* Write the buffered data; a failed write is fatal (disk full, or the
@@ -9204,9 +9204,8 @@ static bool cmd_reap(void)
 				cmd_tty_back(WIFSIGNALED(st), false);
 			kill(-G.child.pid, SIGTERM);	/* what it left behind in its group */
 		}
-	if (G.child.done && G.child.guard_pg && kill(-G.child.pid, 0) < 0) {
+	if (G.child.done && G.child.guard_pg && kill(-G.child.pid, 0) < 0)
 		guard_say('P', 0);	/* the group is gone, its number free for another */
-	}
 	return G.child.done;
 }
 
