@@ -710,7 +710,8 @@ static struct {
 		bool sorted;		/* written by tc: records in time order */
 		uint8_t part;		/* what the events cover (rd_cmdline; enum part) */
 		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
-		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec) */
+		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec),
+					 * or rd_lost_scan's: rd_remap says how far (rd_progress) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time, */
 		uint64_t *scan_last;	/* ... per CPU its last record's time (rd_lost_rec) */
 		bool lost_scanned;	/* a scan placed the LOST records (rd_lost_rec, model_pre) */
@@ -6618,6 +6619,8 @@ static void fl_stop(bool in_view)
  * cannot be read ends the stream with a note, and what was read stands.
  */
 
+static void rd_progress(uint64_t upto);
+
 /*
  * Make at least need bytes (at most MAX_REC) available at G.rc.buf +
  * G.rc.pos; false at the end of the data.  A regular file in file mode is
@@ -6719,6 +6722,8 @@ static bool rd_remap(size_t need)
 		return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
 	}
 	madvise(m, n, MADV_SEQUENTIAL);
+	if (G.rd.scanning && G.rd.prog_t0)
+		rd_progress(at);
 	rd_bus_page = 0;
 	G.rc.buf = m;
 	G.rc.off = from;
@@ -8008,11 +8013,12 @@ static void rd_progress_end(void)
 
 /*
  * The view's first reading of a file (prog_t0 set), at a checkpoint's
- * place (upto): once it has taken half a second, how far it is, on
- * standard error if that is a terminal, every quarter of a second (a
- * large file read before the view is drawn: a blank screen for seconds
- * said nothing).  A signal that stops tc stops it here: the view has not
- * begun.  rd_progress_end clears the line.
+ * place (upto), or in a scan before it (G.rd.scanning, at each window
+ * mapped: "a first pass" then): once it has taken half a second, how far
+ * it is, on standard error if that is a terminal, every quarter of a
+ * second (a large file read before the view is drawn: a blank screen for
+ * seconds said nothing).  A signal that stops tc stops it here: the view
+ * has not begun.  rd_progress_end clears the line.
  */
 static void rd_progress(uint64_t upto)
 {
@@ -8029,8 +8035,8 @@ static void rd_progress(uint64_t upto)
 		return;
 	G.rd.prog_last = now;
 	G.rd.prog_shown = true;
-	ofmt(&tc_err, "\rtc: reading the recording: %" PRIu64 " of %" PRIu64 " MiB\x1b[K",
-	     (upto - G.rd.data_off) >> 20, (G.rd.end - G.rd.data_off) >> 20);
+	ofmt(&tc_err, "\rtc: reading the recording%s: %" PRIu64 " of %" PRIu64 " MiB\x1b[K",
+	     FAST && G.rd.scanning ? ", a first pass" : "", (upto - G.rd.data_off) >> 20, (G.rd.end - G.rd.data_off) >> 20);
 }
 
 /* Take a checkpoint at the end of a round that began at from and ends at
@@ -8333,9 +8339,10 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	return true;
 }
 
-/* End the pass rd_pass_open started; the view's goes on. */
+/* End the pass rd_pass_open started (a scan's too); the view's goes on. */
 static void rd_pass_close(struct rd_pass *view)
 {
+	G.rd.scanning = false;
 	mrg_free();
 	rd_buf_free();
 	close(G.rc.fd);
@@ -8463,7 +8470,7 @@ static void rd_unrec_scan(void)
 		G.rd.tp_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	G.rd.scanning = G.rd.saving = true;
 	rd_run(UINT64_MAX);
-	G.rd.scanning = G.rd.saving = false;
+	G.rd.saving = false;
 	rd_pass_close(&mainp);
 	for (int a = 0; a < G.ev.nattr; a++)
 		G.ev.attr[a].nsamples = 0;	/* the replay's pass counts them */
@@ -8504,6 +8511,7 @@ static void rd_lost_scan(void)
 	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
+	G.rd.scanning = FAST;	/* (rd_remap's rd_progress) */
 	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz)	/* (a broken record: the replay says) */
 		if (g32(r) < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
 			rd_lost_rec(r, &ri);
