@@ -3437,7 +3437,7 @@ static void task_io_wait(struct task *t, uint64_t time)
  * unknown instead: the missing records may wake it, run it on that CPU,
  * or put it to sleep.  So does any state a recording of some tasks or
  * CPUs, or with filters, cannot know (G.m.part). */
-static void task_set(struct task *t, int st, uint64_t time)
+HOT void task_set(struct task *t, int st, uint64_t time)
 {
 	if (st >= ST_RUNNABLE && st <= ST_BLOCKED &&
 	    (time < G.m.hole_until || G.m.untraced || (G.m.ow_end && time >= G.m.ow_end))) {
@@ -3500,7 +3500,7 @@ static void cpu_cstate(int c, int64_t state, uint64_t time)
  * current.  A task running ends an idle state whose exit was not seen:
  * at the idle task's last evidence.  With a filter on sched_switch
  * (PART_NONE) the CPU is unknown instead (tid -2 inside). */
-static void cpu_set(int c, int tid, uint64_t time)
+HOT void cpu_set(int c, int tid, uint64_t time)
 {
 	struct cpu *p = &G.m.cpu[c];
 
