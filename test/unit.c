@@ -341,6 +341,21 @@ static const char FMT_IDLE[] =
 	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
 	"(unsigned long)REC->cpu_id\n";
 
+/* sched_wakeup of Linux 6.18 (sched_waking's fields are the same). */
+static const char FMT_WAKEUP[] =
+	"name: sched_wakeup\n"
+	"ID: 376\n"
+	"format:\n"
+	FMT_COMMON
+	"\n"
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, "
+	"REC->prio, REC->target_cpu\n";
+
 /* Where a sched_switch layout keeps its fields (for building raw data). */
 struct sw_layout {
 	const char *what, *text;
@@ -950,6 +965,74 @@ static void t_decode_exec_idle(void)
 	n = mk_sample(rec, SMP_LIVE, &sm);
 	CHECK(rec_info(rec, n, &ri) == 0 && ev_decode(rec, &ri, &e) == 1, "idle 2");
 	CHECK(e.v == 2 && e.c == 5, "idle: v %" PRId64 " c %d", e.v, e.c);
+}
+
+/*
+ * Integers at the edges of their types decode at fixed places (ev_decode,
+ * fq_val: a layout of 4-byte signed pids read as such, s4) as the general
+ * way (ev_decode_tp, fld_int) decodes them, in every sched_switch layout
+ * (2.6.32's says nothing of signs: its pids are unsigned, so -1 is out of
+ * range there) and in sched_wakeup's: pids of 0, -1, INT_MIN, INT_MAX,
+ * prev_state with high bits, common_flags of 0xff.
+ */
+static void t_decode_fast_ints(void)
+{
+	static const int64_t pid[] = { 0, 1, -1, INT32_MIN, INT32_MAX, 4194304 };
+	static const int64_t state[] = { 0, 0x402, -1, (int64_t)1 << 40 };
+	static uint64_t ids[NLAYOUT + 1];
+	uint8_t raw[128], rec[256];
+	struct rinfo ri;
+	struct ev fast, slow;
+	int checked = 0;
+
+	for (int i = 0; i <= NLAYOUT; i++) {
+		const char *text = i < NLAYOUT ? layouts[i].text : FMT_WAKEUP;
+
+		CHECK(fmt_add("sched", text, strlen(text)), "fmt_add %d", i);
+		set_attr(i, SMP_LIVE, i < NLAYOUT ? layouts[i].id : 376);
+		ids[i] = 2000 + i;
+		G.ev.attr[i].ids = &ids[i];
+		G.ev.attr[i].nids = 1;
+	}
+	idmap_build();
+	CHECK(G.ev.attr[0].s4 && !G.ev.attr[1].s4 && G.ev.attr[2].s4 && G.ev.attr[3].s4 && G.ev.attr[NLAYOUT].s4,
+	      "s4: %d %d %d %d %d", G.ev.attr[0].s4, G.ev.attr[1].s4, G.ev.attr[2].s4, G.ev.attr[3].s4,
+	      G.ev.attr[NLAYOUT].s4);
+	for (int i = 0; i <= NLAYOUT; i++)
+		for (size_t p = 0; p < sizeof(pid) / sizeof(pid[0]); p++)
+			for (size_t k = 0; k < sizeof(state) / sizeof(state[0]); k++) {
+				struct smp sm = { .id = ids[i], .time = 7, .pid = 1, .tid = 1, .cpu = 0, .raw = raw };
+				const struct attr *a = &G.ev.attr[i];
+				size_t n;
+
+				if (i < NLAYOUT) {
+					const struct sw s = {
+						.prev_comm = "p", .next_comm = "n", .prev_pid = (int)pid[p],
+						.next_pid = (int)pid[(p + k) % 6], .prev_state = state[k],
+						.flags = k % 2 ? 0xff : 0,
+					};
+					sm.rawsz = mk_switch_raw(raw, &layouts[i], &s);
+				} else {
+					memset(raw, 0, 36);
+					put_n(raw, 376, 2);
+					raw[2] = k % 2 ? 0xff : 0;
+					put_n(raw + 24, pid[p], 4);
+					put_n(raw + 32, pid[(p + k) % 6], 4);
+					sm.rawsz = 36;
+				}
+				n = mk_sample(rec, SMP_LIVE, &sm);
+				CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == i && a->raw_need, "%d: rec_info", i);
+				CHECK(ev_decode(rec, &ri, &fast) == 1, "%d: ev_decode", i);
+				memset(&slow, 0, sizeof(slow));
+				ev_decode_tp(a, ri.raw, ri.rawsz, &slow);
+				CHECK(fast.a == slow.a && fast.b == slow.b && fast.c == slow.c && fast.v == slow.v &&
+				      fast.flags == slow.flags && fast.flags == (k % 2 ? 0xff : 0),
+				      "%d pid %" PRId64 " state %" PRId64 ": fast a %d b %d c %d v %" PRId64
+				      " flags %u, general a %d b %d c %d v %" PRId64 " flags %u", i, pid[p], state[k],
+				      fast.a, fast.b, fast.c, fast.v, fast.flags, slow.a, slow.b, slow.c, slow.v, slow.flags);
+				checked++;
+			}
+	CHECK(checked == (NLAYOUT + 1) * 24, "checked %d", checked);
 }
 
 /* sched_process_fork of a 6.x kernel (its names __data_loc) decodes at
@@ -5627,6 +5710,7 @@ int main(void)
 	RUN(decode_switch_layouts);
 	RUN(decode_exec_idle);
 	RUN(decode_fork_data_loc);
+	RUN(decode_fast_ints);
 	RUN(rb_plain);
 	RUN(rb_wrap);
 	RUN(rb_zero_size);
