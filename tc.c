@@ -102,7 +102,6 @@ enum {
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
 	FD_SPARE = 10,			/* file descriptors tc needs besides its events (+1 for the view) */
-	IDC_N = 64,			/* ids rec_attr keeps at hand */
 };
 
 #define NS_PER_SEC 1000000000ull
@@ -579,7 +578,8 @@ static struct {
 		uint64_t *idmap_id;	/* open-addressing id -> attr index */
 		int *idmap_attr;
 		size_t idmap_cap;
-		struct idc { uint64_t id; int attr1; } idc[IDC_N];	/* rec_attr's cache: attr + 1, 0 none */
+		struct idc { uint64_t id; int attr1; } *idc;	/* rec_attr's cache: attr + 1, 0 none, */
+		uint64_t idc_mask;	/* ... at id & idc_mask (idmap_cap slots, after idmap_id's) */
 		bool swap;		/* the data is in the other byte order */
 		bool sampled;		/* an attr is sampled (see struct attr) */
 	} ev;
@@ -2335,12 +2335,13 @@ static void idmap_build(void)
 		n += G.ev.attr[i].nids;
 	while (cap < n * 2)
 		cap <<= 1;
-	mem_free(G.ev.idmap_id);
+	mem_free(G.ev.idmap_id);	/* (and the cache after it) */
 	mem_free(G.ev.idmap_attr);
-	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id));
+	G.ev.idmap_id = xcalloc(cap, sizeof(*G.ev.idmap_id) + sizeof(*G.ev.idc));
 	G.ev.idmap_attr = xcalloc(cap, sizeof(*G.ev.idmap_attr));
 	G.ev.idmap_cap = cap;
-	memset(G.ev.idc, 0, sizeof(G.ev.idc));
+	G.ev.idc = (struct idc *)(G.ev.idmap_id + cap);	/* ids are numbered in order: a recording's */
+	G.ev.idc_mask = cap - 1;			/* do not collide in cap slots */
 	for (size_t i = 0; i < cap; i++)
 		G.ev.idmap_attr[i] = -1;
 	for (int i = 0; i < G.ev.nattr; i++)
@@ -2386,8 +2387,9 @@ static int idmap_find(uint64_t id)
 /* ---------------------------------------------------------------- decoding */
 
 /* The attr a record belongs to (see idmap_build), or -1.  A sample's id
- * is looked up in a small cache first (ids are numbered in order: their
- * low bits tell them apart). */
+ * is looked up in a cache first, by its low bits (ids are numbered in
+ * order, and the cache has two slots for each: 64 CPUs' ids no longer take
+ * turns in 64 slots). */
 static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 {
 	int pos;
@@ -2402,7 +2404,7 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > n)
 			return G.ev.nattr ? 0 : -1;
 		id = g64(r + 8 + 8 * pos);
-		c = &G.ev.idc[id % IDC_N];
+		c = &G.ev.idc[id & G.ev.idc_mask];	/* (every attr added is bound: idmap_build) */
 		if (c->attr1 && c->id == id)
 			return c->attr1 - 1;
 		if ((pos = idmap_find(id)) >= 0)
@@ -2622,7 +2624,7 @@ HOT int rec_std(const uint8_t *r, size_t n)
 	if (FAST && !G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
 	    8 + 8 * (size_t)pos + 8 <= n) {
 		uint64_t id = ld64(r + 8 + 8 * pos, false);
-		const struct idc *c = &G.ev.idc[id % IDC_N];
+		const struct idc *c = &G.ev.idc[id & G.ev.idc_mask];
 		const struct attr *a = &G.ev.attr[c->attr1 ? c->attr1 - 1 : 0];
 
 		if (c->attr1 && c->id == id && a->std && n >= a->min_size &&

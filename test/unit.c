@@ -2120,6 +2120,41 @@ static void t_ev_decode_side_band(void)
 	      "a FORK without body decoded");
 }
 
+/* The ids of three attrs on 64 CPUs (numbered in order, as the kernel
+ * does) and a fourth attr's, which take the first one's cache slots
+ * (idmap_cap apart): each of them, again and again in turns, finds its own
+ * attr (rec_attr's cache has a slot for each id in order, and tells ids
+ * that share one apart). */
+static void t_rec_attr_id_cache(void)
+{
+	static uint64_t ids[4][64];
+	uint8_t raw[8] = { 0 }, rec[256];
+	struct rinfo ri;
+	int found = 0;
+
+	for (int a = 0; a < 4; a++) {
+		for (int c = 0; c < 64; c++)
+			ids[a][c] = a < 3 ? 5000 + 64 * a + c : 5000 + 512 + c;
+		set_attr(a, SMP_PERF | PERF_SAMPLE_ID, 0);
+		G.ev.attr[a].ids = ids[a];
+		G.ev.attr[a].nids = 64;
+	}
+	idmap_build();
+	CHECK(G.ev.idmap_cap == 512, "idmap_cap %zu", G.ev.idmap_cap);
+	for (int round = 0; round < 3; round++)
+		for (int c = 0; c < 64; c++)
+			for (int a = 0; a < 4; a++) {
+				struct smp s = { .id = ids[a][c], .time = 5, .pid = 1, .tid = 1, .cpu = c,
+						 .raw = raw, .rawsz = 8 };
+				size_t n = mk_sample(rec, SMP_PERF | PERF_SAMPLE_ID, &s);
+
+				CHECK(rec_info(rec, n, &ri) == 0 && ri.attr == a, "round %d id %" PRIu64 ": attr %d, want %d",
+				      round, ids[a][c], ri.attr, a);
+				found++;
+			}
+	CHECK(found == 3 * 64 * 4, "found %d", found);
+}
+
 /* Several attrs: the id finds the attr, with and without IDENTIFIER. */
 static void t_rec_attr_ids(void)
 {
@@ -5736,6 +5771,7 @@ int main(void)
 	RUN(rec_info_comm);
 	RUN(ev_decode_side_band);
 	RUN(rec_attr_ids);
+	RUN(rec_attr_id_cache);
 	RUN(td_parse);
 	RUN(td_parse_prefixes);
 	RUN(td_parse_big_endian);
