@@ -11954,9 +11954,10 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 		return;
 	b0 = (s - G.hist.base) / h->w;
 	b1 = (e - 1 - G.hist.base) / h->w;
-	if (b1 > h->hi[i]) {	/* newer buckets: clear them */
-		for (int64_t b = h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1; b <= b1; b++)	/* (nb: a power of two) */
-			memset(f + (b & (nb - 1)) * h->nslot, 0, sizeof(float) * h->nslot);
+	if (b1 > h->hi[i]) {	/* newer buckets: clear them; an empty block is clear (hist_take) */
+		for (int64_t b = h->hi[i] < 0 ? b1 + 1 : h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1;
+		     b <= b1; b++)
+			memset(f + (b & (nb - 1)) * h->nslot, 0, sizeof(float) * h->nslot);	/* (nb: a power of two) */
 		h->hi[i] = b1;
 	}
 	if (b0 <= h->hi[i] - nb)
