@@ -341,10 +341,11 @@ static const char FMT_IDLE[] =
 	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
 	"(unsigned long)REC->cpu_id\n";
 
-/* sched_wakeup of Linux 6.18 (sched_waking's fields are the same). */
+/* sched_wakeup of x86_64 Linux 6.18 (this machine's tracefs; sched_waking's
+ * fields are the same). */
 static const char FMT_WAKEUP[] =
 	"name: sched_wakeup\n"
-	"ID: 376\n"
+	"ID: 374\n"
 	"format:\n"
 	FMT_COMMON
 	"\n"
@@ -979,6 +980,7 @@ static void t_decode_fast_ints(void)
 {
 	static const int64_t pid[] = { 0, 1, -1, INT32_MIN, INT32_MAX, 4194304 };
 	static const int64_t state[] = { 0, 0x402, -1, (int64_t)1 << 40 };
+	enum { NPID = sizeof(pid) / sizeof(pid[0]), NSTATE = sizeof(state) / sizeof(state[0]) };
 	static uint64_t ids[NLAYOUT + 1];
 	uint8_t raw[128], rec[256];
 	struct rinfo ri;
@@ -989,7 +991,7 @@ static void t_decode_fast_ints(void)
 		const char *text = i < NLAYOUT ? layouts[i].text : FMT_WAKEUP;
 
 		CHECK(fmt_add("sched", text, strlen(text)), "fmt_add %d", i);
-		set_attr(i, SMP_LIVE, i < NLAYOUT ? layouts[i].id : 376);
+		set_attr(i, SMP_LIVE, i < NLAYOUT ? layouts[i].id : 374);
 		ids[i] = 2000 + i;
 		G.ev.attr[i].ids = &ids[i];
 		G.ev.attr[i].nids = 1;
@@ -999,8 +1001,8 @@ static void t_decode_fast_ints(void)
 	      "s4: %d %d %d %d %d", G.ev.attr[0].s4, G.ev.attr[1].s4, G.ev.attr[2].s4, G.ev.attr[3].s4,
 	      G.ev.attr[NLAYOUT].s4);
 	for (int i = 0; i <= NLAYOUT; i++)
-		for (size_t p = 0; p < sizeof(pid) / sizeof(pid[0]); p++)
-			for (size_t k = 0; k < sizeof(state) / sizeof(state[0]); k++) {
+		for (int p = 0; p < NPID; p++)
+			for (int k = 0; k < NSTATE; k++) {
 				struct smp sm = { .id = ids[i], .time = 7, .pid = 1, .tid = 1, .cpu = 0, .raw = raw };
 				const struct attr *a = &G.ev.attr[i];
 				size_t n;
@@ -1008,16 +1010,16 @@ static void t_decode_fast_ints(void)
 				if (i < NLAYOUT) {
 					const struct sw s = {
 						.prev_comm = "p", .next_comm = "n", .prev_pid = (int)pid[p],
-						.next_pid = (int)pid[(p + k) % 6], .prev_state = state[k],
+						.next_pid = (int)pid[(p + k) % NPID], .prev_state = state[k],
 						.flags = k % 2 ? 0xff : 0,
 					};
 					sm.rawsz = mk_switch_raw(raw, &layouts[i], &s);
 				} else {
 					memset(raw, 0, 36);
-					put_n(raw, 376, 2);
+					put_n(raw, 374, 2);
 					raw[2] = k % 2 ? 0xff : 0;
 					put_n(raw + 24, pid[p], 4);
-					put_n(raw + 32, pid[(p + k) % 6], 4);
+					put_n(raw + 32, pid[(p + k) % NPID], 4);
 					sm.rawsz = 36;
 				}
 				n = mk_sample(rec, SMP_LIVE, &sm);
@@ -1032,7 +1034,7 @@ static void t_decode_fast_ints(void)
 				      fast.a, fast.b, fast.c, fast.v, fast.flags, slow.a, slow.b, slow.c, slow.v, slow.flags);
 				checked++;
 			}
-	CHECK(checked == (NLAYOUT + 1) * 24, "checked %d", checked);
+	CHECK(checked == (NLAYOUT + 1) * NPID * NSTATE, "checked %d", checked);
 }
 
 /* sched_process_fork of a 6.x kernel (its names __data_loc) decodes at
