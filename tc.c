@@ -8420,6 +8420,17 @@ static int unrec_cmp(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from ? 1 : x->cpu - y->cpu;
 }
 
+/* The model takes the stretches G.rd.unrec holds now (rd_lost_ahead adds
+ * to them as the replay goes, and their buffer may move), and where it
+ * has begun, the time of its next one (FAST). */
+static void rd_unrec_give(void)
+{
+	G.m.unrec = (struct unrec *)G.rd.unrec.p;
+	G.m.nunrec = G.rd.unrec.len / sizeof(struct unrec);
+	if (G.m.unrec_at)	/* (0: the model finds it at its first event) */
+		model_unrec_at();
+}
+
 /* A stretch rd_lost_ahead found, the newest of G.rd.unrec's, to its place
  * among those the model has not reached (the model is not past its start:
  * see rd_lost_ahead), after those that start as it does. */
@@ -8431,10 +8442,7 @@ static void rd_unrec_place(void)
 	for (v = u[i]; i > G.m.unrec_next && unrec_cmp(&u[i - 1], &v) > 0; i--)
 		u[i] = u[i - 1];
 	u[i] = v;
-	G.m.unrec = u;
-	G.m.nunrec = G.rd.unrec.len / sizeof(*u);
-	if (G.m.unrec_at)	/* (0: the model finds it at its first event) */
-		model_unrec_at();
+	rd_unrec_give();
 }
 
 /* rd_unrec_scan's pass: any record (ri), in time order.  A LOST record
@@ -12324,12 +12332,8 @@ static bool rd_ckpt_restore(uint64_t a)
 	if (!c || c->m.ncpu != G.m.ncpu)
 		return false;
 	G.m = c->m;
-	if (FAST) {	/* rd_lost_ahead may have found more since */
-		G.m.unrec = (struct unrec *)G.rd.unrec.p;
-		G.m.nunrec = G.rd.unrec.len / sizeof(struct unrec);
-		if (G.m.unrec_at)
-			model_unrec_at();
-	}
+	if (FAST)
+		rd_unrec_give();	/* rd_lost_ahead may have found more since */
 	G.m.task = task;
 	G.m.task_slot = slot;
 	G.m.told = told;
