@@ -11407,10 +11407,11 @@ static void term_raw(void)
  * (TERM_LEAVE, its settings and flags as tc found them) if the view had
  * it (on standard output, the same file as tc's), and the command's
  * process group ended (SIGTERM, SIGKILL after GRACE_NS; the command itself
- * dies of PDEATHSIG, but what it started would outlive tc).  tc tells it over a close-on-exec pipe: the terminal
- * taken ('R', with what to put back) or given back ('C'), the command's
- * group ('P'), and at its exit that all is done ('D': the guard ends, and
- * tc waits for it).  The pipe's end without a 'D' is tc's death.  Forked
+ * dies of PDEATHSIG, but what it started would outlive tc).  tc tells it
+ * over a close-on-exec pipe: the terminal taken ('R', with what to put
+ * back) or given back ('C'), the command's group ('P'), and at its exit
+ * that all is done ('D': the guard ends, and tc waits for it).  The
+ * pipe's end without a 'D' is tc's death.  Forked
  * before the rings and the recording are opened, it holds none of them;
  * it ignores what a terminal or a stop of tc's group sends, and outlives
  * tc by at most the grace.
