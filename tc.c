@@ -9900,7 +9900,8 @@ static bool rd_useful(const char *path)
  *   per task   a log2 histogram of its runnable waits (lat_hist) and a ring
  *              of its last LAT_WAKES wakeups (time, waker) for the chain,
  *              both fed by lat_wait_end(), which the model calls when a
- *              task is switched in;
+ *              task is switched in (not in a replay whose outputs read
+ *              neither, lat.off: 3% of --summary's instructions);
  *   per CPU    a ring of its last LAT_RUNS runs (tid, start, end), fed by
  *              lat_event() from the switches, and with -Q a ring of its
  *              last LAT_RUNS interrupts, fed by the model (lat_irq),
@@ -9967,6 +9968,8 @@ static struct {
 	uint64_t *since;			/* per CPU: start of cur */
 	struct lat_rec wait[LAT_TOP], blk[LAT_TOP];
 	int nwait, nblk;
+	bool off;	/* the per-task answers are not kept: no output of this replay reads
+			 * them (FAST: the static build keeps them, for its size) */
 } lat;
 
 /* The log2 bucket of a wait of d ns. */
@@ -10219,10 +10222,11 @@ static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end)
 
 /* Keep p's wakeup (p runnable: its start and waker) for the waker chain,
  * also when the end of its wait is unknown (a switch-in the kernel did not
- * report, a gap): the chain needs who woke it, not how long it waited. */
+ * report, a gap): the chain needs who woke it, not how long it waited
+ * (not where lat.off). */
 static void lat_wake_only(struct task *p)
 {
-	if (p->state != ST_RUNNABLE || p->waker == -1)
+	if ((FAST && lat.off) || p->state != ST_RUNNABLE || p->waker == -1)
 		return;
 	p->wk_t[p->wk_next] = p->wait_start;
 	p->wk_tid[p->wk_next] = p->waker;
@@ -10233,13 +10237,16 @@ static void lat_wake_only(struct task *p)
  * The model's hook: task p is being switched in on cpu at end, before its
  * state changes; if it was runnable, it waited from start.  Counts the wait
  * in p's histogram, keeps its wakeup for the chain, and with --latency
- * keeps it among the longest with who held the CPUs meanwhile.
+ * keeps it among the longest with who held the CPUs meanwhile (nothing
+ * where lat.off).
  */
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
 {
 	uint64_t d = end - start;
 	struct lat_rec *r;
 
+	if (FAST && lat.off)
+		return;
 	lat_cpu_mark(p, cpu);
 	if (p->state != ST_RUNNABLE || end < start)
 		return;
@@ -15354,6 +15361,8 @@ static int run_replay(void)
 	}
 	if (out_script && G.opt.ftrace)
 		out_ftrace_head(out_script);	/* once the file is known to be one */
+	if (FAST)	/* (the view's panels read them) */
+		lat.off = !G.opt.latency && !G.opt.chain_tid;
 	ret = rd_run(UINT64_MAX);
 	if (out_script) {
 		out_flush(out_script);
