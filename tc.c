@@ -2419,8 +2419,16 @@ static int rec_attr(const uint8_t *r, size_t n, uint32_t type)
 	return pos;
 }
 
-/* g32 and g64 with the byte order as an argument: where it is a constant
- * (inlined), this machine's order is a plain load. */
+/* g16, g32 and g64 with the byte order as an argument: where it is a
+ * constant (inlined), this machine's order is a plain load. */
+static inline uint16_t ld16(const uint8_t *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
 static inline uint32_t ld32(const uint8_t *p, bool swap)
 {
 	uint32_t v;
@@ -2613,25 +2621,56 @@ HOT int rec_info_as(const uint8_t *r, size_t n, int attr, struct rinfo *ri)
 	return rec_info_any(r, n, attr, ri);
 }
 
-/* The attr of record r (n bytes) where it is a sample in this machine's
- * byte order whose id rec_attr has at hand, of an attr whose samples have
- * TID, TIME, CPU and RAW at fixed places (std), and r fits it; else -1
- * (rec_info's fast path: a few loads and two checks). */
-HOT int rec_std(const uint8_t *r, size_t n)
+/* What rec_std reads of the recording, which a loop over records keeps
+ * in a local (rec_std_at, rd_sorted_run). */
+struct std_key {
+	const struct idc *idc;	/* rec_attr's cache of ids */
+	uint64_t mask;
+	struct attr *attr;	/* G.ev.attr */
+	int pos;		/* the id's place in a sample; -1: rec_std knows none */
+};
+
+/* Does rec_std know samples of this recording (this machine's byte
+ * order, ids)? */
+static inline bool std_on(void)
 {
-	int pos = G.ev.id_pos;
+	return FAST && !G.ev.swap && G.ev.nattr > 1;
+}
 
-	if (FAST && !G.ev.swap && ld32(r, false) == PERF_RECORD_SAMPLE && G.ev.nattr > 1 && pos >= 0 &&
-	    8 + 8 * (size_t)pos + 8 <= n) {
-		uint64_t id = ld64(r + 8 + 8 * pos, false);
-		const struct idc *c = &G.ev.idc[id & G.ev.idc_mask];
-		const struct attr *a = &G.ev.attr[c->attr1 ? c->attr1 - 1 : 0];
+/* rec_std's key of the recording as it is now. */
+static inline struct std_key std_key(void)
+{
+	return (struct std_key){ G.ev.idc, G.ev.idc_mask, G.ev.attr, std_on() ? G.ev.id_pos : -1 };
+}
 
-		if (c->attr1 && c->id == id && a->std && n >= a->min_size &&
-		    ld32(r + a->pos_raw, false) <= n - a->pos_raw - 4)
+/* The attr of record r (n bytes) where it is a sample in this machine's
+ * byte order whose id rec_attr has at hand (k: std_key), of an attr whose
+ * samples have TID, TIME, CPU and RAW at fixed places (std), and r fits
+ * it; else -1 (rec_info's fast path: a few loads and two checks). */
+HOT int rec_std_at(const struct std_key *k, const uint8_t *r, size_t n)
+{
+	if (k->pos >= 0 && ld32(r, false) == PERF_RECORD_SAMPLE && 8 + 8 * (size_t)k->pos + 8 <= n) {
+		uint64_t id = ld64(r + 8 + 8 * k->pos, false);
+		const struct idc *c = &k->idc[id & k->mask];
+		const struct attr *a;
+
+		if (!c->attr1 || c->id != id)
+			return -1;
+		a = &k->attr[c->attr1 - 1];
+		if (a->std && n >= a->min_size && ld32(r + a->pos_raw, false) <= n - a->pos_raw - 4)
 			return c->attr1 - 1;
 	}
 	return -1;
+}
+
+/* rec_std_at with the recording's key as it is now (std_on tested
+ * first, a branch: perf's files took 1% more instructions with
+ * std_key's select). */
+HOT int rec_std(const uint8_t *r, size_t n)
+{
+	struct std_key k = { G.ev.idc, G.ev.idc_mask, G.ev.attr, G.ev.id_pos };
+
+	return std_on() ? rec_std_at(&k, r, n) : -1;
 }
 
 /* rec_info of record r (n bytes), a sample of attr at that rec_std
@@ -3024,6 +3063,20 @@ HOT int ev_decode(const uint8_t *r, const struct rinfo *ri, struct ev *e)
 		return 1;
 	}
 	return ev_decode_any(r, ri, a, e);
+}
+
+/* ev_decode of sample r of attr a that rec_std_at knows (its time t, its
+ * cpu), its raw data of rawsz bytes holding a->raw_need: ev_decode's fast
+ * way, without a parse (struct rinfo) in between. */
+HOT void ev_decode_std(const struct attr *a, const uint8_t *r, uint64_t t, int cpu, uint32_t rawsz, struct ev *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->time = t;
+	e->cpu = cpu;
+	e->pid = ld32(r + a->pos_tid, false);
+	e->tid = ld32(r + a->pos_tid + 4, false);
+	e->kind = a->kind;
+	ev_decode_fast(a, r + a->pos_raw + 4, rawsz, e);
 }
 
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu);
@@ -4478,6 +4531,7 @@ static bool filter_cpu(int c)
 static void emit(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *ri);
 static bool emit_plain(void);
 HOT void emit_model(const uint8_t *r, const struct rinfo *ri);
+HOT void emit_model_std(const struct attr *a, const uint8_t *r, uint64_t t, int cpu, uint32_t rawsz);
 static bool run_release(uint64_t bound, bool one);
 
 enum { MQ_SHIFT_MAX = 4096 };	/* farthest a late record is moved in a queue */
@@ -7855,20 +7909,21 @@ static void run_grow(void)
 	struct qrun *c = &G.mg.cur;
 	size_t pos = G.rc.pos, len = G.rc.len, k = 0;
 	uint64_t last = c->last, end = c->end, *seen = G.rd.lost_ahead ? G.rd.scan_last : NULL;
+	struct std_key key = std_key();
 
 	if (!G.mg.runs || c->qi >= G.m.ncpu || end != G.rc.off + pos || end < G.rc.skip_off)
 		return;
 	while (len - pos >= 8) {
 		const uint8_t *r = G.rc.buf + pos;
-		size_t n = g16(r + 6);
+		size_t n = ld16(r + 6, false);	/* (read again where rec_std_at takes r) */
 		int at;
 		struct attr *a;
 		uint64_t t;
 		uint32_t cpu;
 
-		if (n > len - pos || (at = rec_std(r, n)) < 0)
+		if (n > len - pos || (at = rec_std_at(&key, r, n)) < 0)
 			break;
-		a = &G.ev.attr[at];
+		a = &key.attr[at];
 		t = ld64(r + a->pos_time, false);
 		cpu = ld32(r + a->pos_cpu, false);
 		if (cpu >= (uint32_t)G.m.ncpu)
@@ -7909,38 +7964,54 @@ static void run_grow(void)
  * offset (rd_run takes it there): counted and passed on to emit() as
  * rd_record does (to emit_model where emit_plain), without the rest of
  * its way (rd_run took 164 instructions a sample of tc's own, 103 so).
- * For FAST.
+ * Where emit_plain, a sample ev_decode would decode its fast way goes
+ * to the model without a parse in between (emit_model_std: 415 to 376
+ * instructions a sample of tc's bench file, --summary).  For FAST.
  */
 static void rd_sorted_run(uint64_t limit)
 {
 	size_t pos = G.rc.pos, len = G.rc.len;
-	uint64_t stop = G.rc.ck_on ? G.rd.ck_next : UINT64_MAX;
+	uint64_t off = G.rc.off, stop = G.rc.ck_on ? G.rd.ck_next : UINT64_MAX, tmax = G.rc.tmax;
+	const uint8_t *buf = G.rc.buf;
+	uint32_t ncpu = G.m.ncpu;
 	bool plain = emit_plain();
+	struct std_key k = std_key();	/* (a local: the model's stores may alias G) */
 
-	if (G.rc.off + pos < G.rc.skip_off)
+	if (off + pos < G.rc.skip_off || k.pos < 0)
 		return;
 	while (len - pos >= 8) {
-		const uint8_t *r = G.rc.buf + pos;
-		size_t n = g16(r + 6);
+		const uint8_t *r = buf + pos;
+		size_t n = ld16(r + 6, false);	/* (k.pos: this machine's byte order) */
 		struct rinfo ri;
+		struct attr *a;
+		uint32_t cpu, rawsz;
+		uint64_t t;
 		int at;
 
 		__builtin_prefetch(r + RD_AHEAD);	/* (never faults; past the window it does nothing) */
 
-		if (n > len - pos || G.rc.off + pos >= stop || (at = rec_std(r, n)) < 0)
+		if (n > len - pos || off + pos >= stop || (at = rec_std_at(&k, r, n)) < 0)
 			break;
-		rec_std_info(r, n, at, &ri);
-		if (ri.cpu >= G.m.ncpu || !ri.time || ri.time > limit || G.ev.attr[at].kind == EV_NONE)
+		a = &k.attr[at];
+		t = ld64(r + a->pos_time, false);
+		cpu = ld32(r + a->pos_cpu, false);
+		if (cpu >= ncpu || !t || t > limit || a->kind == EV_NONE)
 			break;
 		G.rc.pos = pos += n;
-		G.ev.attr[at].nsamples++;
-		if (ri.time > G.rc.tmax)
-			G.rc.tmax = ri.time;
-		mrg_order(ri.time, true);
+		a->nsamples++;
+		if (t > tmax)
+			G.rc.tmax = tmax = t;
+		mrg_order(t, true);
+		rawsz = ld32(r + a->pos_raw, false);
+		if (plain && a->raw_need && rawsz >= a->raw_need) {
+			emit_model_std(a, r, t, cpu, rawsz);
+			continue;
+		}
+		rec_std_info(r, n, at, &ri);
 		if (plain)
 			emit_model(r, &ri);
 		else
-			emit(r, n, ri.time, &ri);
+			emit(r, n, t, &ri);
 	}
 }
 
@@ -14695,6 +14766,19 @@ HOT void emit_model(const uint8_t *r, const struct rinfo *ri)
 
 	if (G.z.full || ev_decode(r, ri, &e) <= 0)
 		return;
+	G.n.kind[e.kind]++;
+	model_event(&e);
+}
+
+/* emit_model of sample r of attr a that rec_std_at knows (time t, its
+ * cpu), its raw data of rawsz bytes holding a->raw_need (ev_decode_std). */
+HOT void emit_model_std(const struct attr *a, const uint8_t *r, uint64_t t, int cpu, uint32_t rawsz)
+{
+	struct ev e;
+
+	if (G.z.full)
+		return;
+	ev_decode_std(a, r, t, cpu, rawsz, &e);
 	G.n.kind[e.kind]++;
 	model_event(&e);
 }
