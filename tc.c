@@ -3316,6 +3316,8 @@ static struct task *cpu_running(int c)
 	return cur && cur->state == ST_RUNNING && cur->run_cpu == c ? cur : NULL;
 }
 
+#define UNTOLD (1u << ST_UNKNOWN | 1u << ST_DEAD)	/* the states G.m.told leaves out */
+
 /* Slot i's task is in state st now: its bit in G.m.told. */
 static inline void task_told(size_t i, int st)
 {
@@ -3542,7 +3544,7 @@ HOT void task_set(struct task *t, int st, uint64_t time)
 		t->wait_start = time;
 	if (st != ST_RUNNING)
 		t->run_initial = false;
-	if (!FAST || (st == ST_UNKNOWN || st == ST_DEAD) != (t->state == ST_UNKNOWN || t->state == ST_DEAD))
+	if (!FAST || ((UNTOLD >> st ^ UNTOLD >> t->state) & 1))
 		task_told(t - G.m.task, st);	/* (the fast build: only where it changes) */
 	t->state = st;
 	if (st == ST_DEAD)
