@@ -1658,8 +1658,9 @@ static char *str_find(const char *h, const char *n, bool fold)
 	}
 }
 
-/* Swap two elements of sz bytes. */
-static void sort_swap(char *a, char *b, size_t sz)
+/* Exchange the sz bytes at a with those at b (two elements of a sort,
+ * the reader's pass state: rd_pass_swap). */
+static void mem_swap(char *a, char *b, size_t sz)
 {
 	uint64_t x, y;
 
@@ -1692,7 +1693,7 @@ static void sort_sift(char *b, size_t i, size_t n, size_t sz, int (*cmp)(const v
 	while (j > i && cmp(b + i * sz, b + j * sz) > 0)
 		j = (j - 1) / 2;
 	for (; j > i; j = (j - 1) / 2)
-		sort_swap(b + i * sz, b + j * sz, sz);
+		mem_swap(b + i * sz, b + j * sz, sz);
 }
 
 /* qsort's contract, by heapsort: O(n log n) for any input, in place, and
@@ -1704,7 +1705,7 @@ static void sort(void *base, size_t n, size_t sz, int (*cmp)(const void *, const
 	for (size_t i = n / 2; i-- > 0;)
 		sort_sift(b, i, n, sz, cmp);
 	for (size_t e = n; e-- > 1;) {
-		sort_swap(b, b + e * sz, sz);
+		mem_swap(b, b + e * sz, sz);
 		sort_sift(b, 0, e, sz, cmp);
 	}
 }
@@ -8393,12 +8394,9 @@ struct rd_pass {
 /* Exchange the reader's pass state in G with s's. */
 static void rd_pass_swap(struct rd_pass *s)
 {
-	struct rd_pass t = { G.rc, G.mg, G.bad };
-
-	G.rc = s->rc;
-	G.mg = s->mg;
-	G.bad = s->bad;
-	*s = t;
+	mem_swap((char *)&G.rc, (char *)&s->rc, sizeof(s->rc));
+	mem_swap((char *)&G.mg, (char *)&s->mg, sizeof(s->mg));
+	mem_swap((char *)&G.bad, (char *)&s->bad, sizeof(s->bad));
 }
 
 /*
