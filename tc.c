@@ -97,6 +97,7 @@ enum {
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
 	RD_WIN = 2 << 20,		/* a file's window of mapping (rd_remap) past the next record, */
 	RD_BACK = 6 << 20,		/* ... and at most so many before it, for the merge (rd_at's) */
+	RD_WHOLE = sizeof(void *) >= 8,	/* the window is of one mapping of the rest of the file */
 	RD_AHEAD = 1024,		/* rd_sorted_run asks for the bytes so far ahead (-2% time) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
@@ -757,6 +758,10 @@ static struct {
 		uint64_t next_t;	/* time of the record rd_run stopped at */
 		uint8_t *buf;		/* read buffer, or the window (map) */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
+		size_t maplen;		/* map: the mapping's bytes from buf on (RD_WHOLE: the rest
+					 * of the file; else len) */
+		uint64_t kept;		/* map: where it begins, or (RD_WHOLE) its pages before
+					 * this offset were given back (rd_at reads those with pread) */
 		uint64_t tmax, round_prev, round_prev2;	/* newest time read, as of the last round
 					 * and of the one before (the release bound: merge) */
 		uint64_t round_off, round_off_prev;	/* where the current round began, the last */
@@ -6706,10 +6711,13 @@ static void rd_progress(uint64_t upto);
  * G.rc.pos; false at the end of the data.  A regular file in file mode is
  * read through a window of RD_WIN bytes of a mapping of it (rd_remap): no
  * copy (read()'s was a quarter of a replay's profile, but the first reads
- * of the mapped bytes cost most of it again: 0-10% less time in all, and a
- * larger window or the whole file no less); streams, a file in pipe mode,
- * and every file in the static build (FAST 0: 1 KiB less), are read into
- * one buffer of RD_BUF bytes (larger ones fall out of the cache).
+ * of the mapped bytes cost most of it again: 0-10% less time in all).  On
+ * 64-bit hosts the window moves in one mapping of the rest of the file,
+ * giving back the pages behind it (RD_WHOLE, rd_drop: a mapping a window
+ * mapped the merge's part of the last one again, and a perf sched record
+ * file took 12% more time); streams, a file in pipe mode, and every file
+ * in the static build (FAST 0: 1 KiB less), are read into one buffer of
+ * RD_BUF bytes (larger ones fall out of the cache).
  */
 static bool rd_refill(size_t need);
 
@@ -6733,9 +6741,9 @@ static bool rd_bus_cover(void *addr)
 {
 	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize(), pg = a & ~(ps - 1);
 
-	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.len || pg == rd_bus_page)
+	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.maplen || pg == rd_bus_page)
 		return false;
-	if (mmap((void *)pg, b + G.rc.len - pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+	if (mmap((void *)pg, b + G.rc.maplen - pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return false;
 	rd_bus_page = pg;
 	G.rd.shrunk = 1;
@@ -6773,12 +6781,28 @@ static uint64_t rd_back(uint64_t at)
 	return at - from > RD_BACK ? at - RD_BACK : from;
 }
 
+/* RD_WHOLE: give back the mapping's pages before the window (rd_back of
+ * at): they count in tc's memory (peak RSS) as long as they are mapped.
+ * One madvise a window, where a mapping of each window (unmapped after
+ * it) mapped the merge's part of it again each time. */
+static void rd_drop(uint64_t at)
+{
+	uint64_t to = rd_back(at) / getpagesize() * getpagesize();
+
+	if (to > G.rc.kept) {
+		madvise(G.rc.buf + (G.rc.kept - G.rc.off), to - G.rc.kept, MADV_DONTNEED);
+		G.rc.kept = to;
+	}
+}
+
 /*
  * rd_fill's reading of a mapped file: the window moves to hold at least
  * need bytes from G.rc.pos on, and the records the merge holds before
- * them (rd_back: rd_at reads them there, not with pread); false at the end of
- * the data.  Where the file cannot be mapped, the pass reads it into a
- * buffer from here on.
+ * them (rd_back: rd_at reads them there, not with pread); false at the end
+ * of the data.  RD_WHOLE, the pass maps the rest of the file once, and
+ * the window moves in it (rd_drop); else each window is a mapping of its
+ * own.  Where the file cannot be mapped, the pass reads it into a buffer
+ * from here on.
  */
 static bool rd_remap(size_t need)
 {
@@ -6788,17 +6812,25 @@ static bool rd_remap(size_t need)
 
 	if (at >= G.rd.end || (G.rc.buf && G.rc.off + G.rc.len >= G.rd.end))
 		return false;
+	if (G.rc.buf && G.rc.maplen > G.rc.len) {
+		rd_drop(at);
+		if (G.rd.scanning && G.rd.prog_t0)
+			rd_progress(at);
+		G.rc.len = G.rc.maplen < at - G.rc.off + RD_WIN ? G.rc.maplen : at - G.rc.off + RD_WIN;
+		return G.rc.len - G.rc.pos >= need;
+	}
 	from = rd_back(at) / ps * ps;
-	n = G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
+	n = RD_WHOLE || G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
 	if (G.rc.buf)
-		munmap(G.rc.buf, G.rc.len);
+		munmap(G.rc.buf, G.rc.maplen);
 	G.rc.buf = NULL;
-	m = G.rd.shrunk ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
+	m = G.rd.shrunk || n != (size_t)n ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
 	if (m == MAP_FAILED) {
 		G.rc.map = false;	/* read() it: pread and read see the file's end */
 		G.rc.buf = xcalloc(1, RD_BUF);
 		G.rc.off = at;
-		G.rc.len = G.rc.pos = 0;
+		G.rc.len = G.rc.pos = G.rc.maplen = 0;
+		G.rc.kept = 0;
 		return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
 	}
 	madvise(m, n, MADV_SEQUENTIAL);
@@ -6806,9 +6838,10 @@ static bool rd_remap(size_t need)
 		rd_progress(at);
 	rd_bus_page = 0;
 	G.rc.buf = m;
-	G.rc.off = from;
+	G.rc.off = G.rc.kept = from;
 	G.rc.pos = at - from;
-	G.rc.len = n;
+	G.rc.maplen = n;
+	G.rc.len = n < at - from + RD_WIN ? n : at - from + RD_WIN;
 	return G.rc.len - G.rc.pos >= need;
 }
 
@@ -6852,10 +6885,12 @@ static bool rd_refill(size_t need)
 /* Give back the pass's read buffer, or unmap its window. */
 static void rd_buf_free(void)
 {
-	if (FAST && G.rc.map && G.rc.buf)
-		munmap(G.rc.buf, G.rc.len);
-	else
+	if (FAST && G.rc.map && G.rc.buf) {
+		munmap(G.rc.buf, G.rc.maplen);
+		G.rc.maplen = G.rc.kept = 0;
+	} else {
 		mem_free(G.rc.buf);
+	}
 	G.rc.buf = NULL;
 	G.rc.len = G.rc.pos = 0;
 }
@@ -7351,7 +7386,8 @@ static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail)
 	ssize_t got;
 	size_t n;
 
-	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
+	if ((!FAST || pos >= G.rc.kept) && pos >= G.rc.off && end <= G.rc.len &&
+	    end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
 		*avail = G.rc.len - (pos - G.rc.off);
 		return G.rc.buf + (pos - G.rc.off);
 	}

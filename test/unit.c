@@ -47,8 +47,9 @@ static void *unit_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 #undef mmap
 
 /* Mappings of files (rd_remap's windows) that unit_mmap lets through
- * before one fails with ENOMEM (-1: none fails), and how many failed. */
-static int map_fail = -1, map_failed;
+ * before one fails with ENOMEM (-1: none fails), how many failed, and
+ * how many it made. */
+static int map_fail = -1, map_failed, map_made;
 
 /* mmap, but a read-only mapping of a file fails when map_fail says. */
 static void *unit_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
@@ -58,6 +59,7 @@ static void *unit_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 		errno = ENOMEM;
 		return MAP_FAILED;
 	}
+	map_made += fd >= 0 && !(flags & MAP_ANONYMOUS) && prot == PROT_READ;
 	return mmap(addr, len, prot, flags, fd, off);
 }
 
@@ -4915,7 +4917,7 @@ static void rec_roundtrip(int nev, const char *keep, int fail)
 	if (stat(path, &st) == 0)
 		size = st.st_size;
 	map_fail = fail;
-	map_failed = 0;
+	map_failed = map_made = 0;
 	ret = rec_read(path);
 	map_fail = -1;
 	if (ms_buf)
@@ -4954,19 +4956,22 @@ static void t_rec_roundtrip(void)
 }
 
 /* 40,000 records (about 4.7 MiB): the reader's mapped window (RD_WIN) moves
- * on as it reads (FAST; else its buffer refills), and every event comes
- * back as written, in order. */
+ * on as it reads (FAST; else its buffer refills), in one mapping of the
+ * file on 64-bit hosts (RD_WHOLE; else one a window), and every event
+ * comes back as written, in order. */
 static void t_rd_windows(void)
 {
 	rec_roundtrip(40000, NULL, -1);
+	CHECK(!FAST || !RD_WHOLE || map_made == 1, "%d mappings of the file, want 1", map_made);
 }
 
 /* The same when a mapping of the file fails (address space used up,
- * ulimit -v): at the first window, the second or the third (the last),
- * rd_remap reads the rest with read(), from where the reader was. */
+ * ulimit -v): at the first window, the second or the third (the last;
+ * RD_WHOLE: there is one), rd_remap reads the rest with read(), from
+ * where the reader was. */
 static void t_rd_map_fails(void)
 {
-	for (int fail = 0; fail < 3 && !why[0]; fail++)
+	for (int fail = 0; fail < (RD_WHOLE ? 1 : 3) && !why[0]; fail++)
 		rec_roundtrip(40000, NULL, fail);
 }
 
