@@ -6813,35 +6813,31 @@ static bool rd_remap(size_t need)
 	if (at >= G.rd.end || (G.rc.buf && G.rc.off + G.rc.len >= G.rd.end))
 		return false;
 	if (G.rc.buf && G.rc.maplen > G.rc.len) {
-		rd_drop(at);
-		if (G.rd.scanning && G.rd.prog_t0)
-			rd_progress(at);
-		G.rc.len = G.rc.maplen < at - G.rc.off + RD_WIN ? G.rc.maplen : at - G.rc.off + RD_WIN;
-		return G.rc.len - G.rc.pos >= need;
+		rd_drop(at);	/* (RD_WHOLE) */
+	} else {
+		from = rd_back(at) / ps * ps;
+		n = RD_WHOLE || G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
+		if (G.rc.buf)
+			munmap(G.rc.buf, G.rc.maplen);
+		G.rc.buf = NULL;
+		m = G.rd.shrunk || n != (size_t)n ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
+		if (m == MAP_FAILED) {
+			G.rc.map = false;	/* read() it: pread and read see the file's end */
+			G.rc.buf = xcalloc(1, RD_BUF);
+			G.rc.off = at;
+			G.rc.len = G.rc.pos = G.rc.maplen = G.rc.kept = 0;
+			return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
+		}
+		madvise(m, n, MADV_SEQUENTIAL);
+		rd_bus_page = 0;
+		G.rc.buf = m;
+		G.rc.off = G.rc.kept = from;
+		G.rc.pos = at - from;
+		G.rc.maplen = n;
 	}
-	from = rd_back(at) / ps * ps;
-	n = RD_WHOLE || G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
-	if (G.rc.buf)
-		munmap(G.rc.buf, G.rc.maplen);
-	G.rc.buf = NULL;
-	m = G.rd.shrunk || n != (size_t)n ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
-	if (m == MAP_FAILED) {
-		G.rc.map = false;	/* read() it: pread and read see the file's end */
-		G.rc.buf = xcalloc(1, RD_BUF);
-		G.rc.off = at;
-		G.rc.len = G.rc.pos = G.rc.maplen = 0;
-		G.rc.kept = 0;
-		return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
-	}
-	madvise(m, n, MADV_SEQUENTIAL);
 	if (G.rd.scanning && G.rd.prog_t0)
 		rd_progress(at);
-	rd_bus_page = 0;
-	G.rc.buf = m;
-	G.rc.off = G.rc.kept = from;
-	G.rc.pos = at - from;
-	G.rc.maplen = n;
-	G.rc.len = n < at - from + RD_WIN ? n : at - from + RD_WIN;
+	G.rc.len = G.rc.maplen < at - G.rc.off + RD_WIN ? G.rc.maplen : at - G.rc.off + RD_WIN;
 	return G.rc.len - G.rc.pos >= need;
 }
 
