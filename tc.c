@@ -527,6 +527,8 @@ struct qrun {
 	struct rinfo ri;		/* the head's parse (ri.raw: raw_off into it) */
 	uint16_t raw_off;		/* (a record has at most 64 KiB) */
 	bool gaps;			/* records not its own between its own (run_next) */
+	int8_t at;			/* FAST: the head is a sample rec_std knows, of this
+					 * attr (ri not filled: run_emit), else -1 */
 	int qi;				/* its queue */
 };
 
@@ -7818,7 +7820,7 @@ static void run_add(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *
 	}
 	run_close();
 	*c = (struct qrun){ .time = key, .pos = pos, .end = pos + n, .last = t, .ri = *ri,
-			    .raw_off = ri->raw ? (uint16_t)(ri->raw - r) : 0, .qi = qi };
+			    .raw_off = ri->raw ? (uint16_t)(ri->raw - r) : 0, .at = -1, .qi = qi };
 	G.mg.cur_on = true;
 	if (lost)
 		run_close();	/* nothing joins it */
@@ -7828,7 +7830,9 @@ static void run_add(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *
  * (*p: its bytes, *avail of them, in the read buffer or r's queue's
  * window; *p then the head's); false if it has none left (or the file no
  * longer has them).  In a run without gaps each record that parses is one
- * of its own, rd_merge_q not asked. */
+ * of its own, rd_merge_q not asked.  A sample rec_std knows is read no
+ * further than its time and CPU (r->at; run_emit reads the rest: 7 to 9%
+ * of the instructions of perf's files). */
 static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *avail)
 {
 	struct mq *q = &G.mg.q[r->qi];
@@ -7838,6 +7842,7 @@ static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *av
 	while (pos < r->end) {
 		uint32_t type;
 		size_t n;
+		int at;
 
 		if (left < 8 || left < g16(b + 6))
 			b = rd_at(q, pos, &left);
@@ -7848,11 +7853,27 @@ static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *av
 			return false;
 		}
 		type = g32(b);
-		if (type < PR_HEADER_ATTR && rec_info(b, n, &r->ri) == 0 && r->ri.cpu < G.m.ncpu &&
-		    (!r->gaps || rd_merge_q(type, &r->ri, pos) == r->qi)) {
+		if (FAST && (at = rec_std(b, n)) >= 0) {	/* its time and CPU: no more to parse */
+			const struct attr *a = &G.ev.attr[at];
+			struct rinfo ri = { .attr = at, .has_time = true, .time = ld64(b + a->pos_time, false),
+					    .cpu = ld32(b + a->pos_cpu, false) };
+
+			if (ri.cpu < G.m.ncpu && (!r->gaps || rd_merge_q(type, &ri, pos) == r->qi)) {
+				r->pos = pos;
+				r->time = ri.time;
+				r->at = at;
+				*p = b;
+				*avail = left;
+				return true;
+			}
+		} else if (type < PR_HEADER_ATTR &&	/* (FAST: rec_info without its rec_std) */
+			   (FAST ? rec_info_as(b, n, rec_attr(b, n, type), &r->ri) : rec_info(b, n, &r->ri)) == 0 &&
+			   r->ri.cpu < G.m.ncpu && (!r->gaps || rd_merge_q(type, &r->ri, pos) == r->qi)) {
 			r->pos = pos;
 			r->time = r->ri.time;
 			r->raw_off = r->ri.raw ? (uint16_t)(r->ri.raw - b) : 0;
+			if (FAST)
+				r->at = -1;
 			*p = b;
 			*avail = left;
 			return true;
@@ -7865,11 +7886,14 @@ static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *av
 }
 
 /* Pass on run r's head to emit() (*p: its bytes, *avail of them, if
- * known, else NULL; a sample to emit_model where plain: emit_plain), then
- * make the next record its head (run_next); false if that was its last
- * record. */
+ * known, else NULL; a sample to emit_model where plain: emit_plain, one
+ * rec_std knows to emit_model_std where ev_decode would take it its fast
+ * way), then make the next record its head (run_next); false if that was
+ * its last record. */
 static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plain)
 {
+	const struct attr *a;
+	uint32_t rawsz;
 	size_t n;
 
 	if (!*p)
@@ -7880,12 +7904,19 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plai
 	}
 	mrg_order(r->time, true);
 	G.mg.n--;
-	if (r->ri.raw)
-		r->ri.raw = *p + r->raw_off;
-	if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
-		emit_model(*p, &r->ri);
-	else
-		emit(*p, n, r->time, &r->ri);
+	if (FAST && plain && r->at >= 0 && (a = &G.ev.attr[r->at])->raw_need &&
+	    (rawsz = ld32(*p + a->pos_raw, false)) >= a->raw_need) {
+		emit_model_std(a, *p, r->time, ld32(*p + a->pos_cpu, false), rawsz);
+	} else {
+		if (FAST && r->at >= 0)
+			rec_std_info(*p, n, r->at, &r->ri);	/* (run_next left it out) */
+		else if (r->ri.raw)
+			r->ri.raw = *p + r->raw_off;
+		if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
+			emit_model(*p, &r->ri);
+		else
+			emit(*p, n, r->time, &r->ri);
+	}
 	*p += n;
 	*avail -= n;
 	return run_next(r, r->pos + n, p, avail);

@@ -1763,19 +1763,39 @@ static int file_order(const struct frec *f, int n, int *want)
 	return k;
 }
 
-/* The attrs of file_check: a switch format. */
-static bool merge_setup_file(void)
+/* The attrs of file_check: a switch format; with std, a second attr
+ * beside it, so that rec_std knows the switches by their ids (run_next
+ * then reads a run's head no further than its time and CPU). */
+static bool merge_setup_std(bool std)
 {
+	static uint64_t id0 = 1, id1 = 2;
+
 	if (!fmt_add("sched", FMT_MODERN, strlen(FMT_MODERN)))
 		return false;
 	set_attr(0, SMP_LIVE, 372);
+	if (std) {
+		G.ev.attr[0].ids = &id0;
+		G.ev.attr[0].nids = 1;
+		set_attr(1, SMP_LIVE, 0);
+		G.ev.attr[1].ids = &id1;
+		G.ev.attr[1].nids = 1;
+	}
 	idmap_build();
 	ms_open();
-	return true;
+	return std_on() == std;
 }
 
-/* Read f[0..n) both ways and check the output is perf's order, with
- * expect_ooo records out of order; why says which layout failed. */
+static bool merge_setup_file(void)
+{
+	return merge_setup_std(false);
+}
+
+static const char *const FILE_MODE[] = { "in the file", "copied", "in the file, rec_std's",
+					  "copied, rec_std's" };
+
+/* Read f[0..n) both ways (FILE_MODE), with one attr and with two, and
+ * check the output is perf's order, with expect_ooo records out of
+ * order; why says which layout failed. */
 static void file_check(const char *what, const struct frec *f, int n, int ncpu, int expect_ooo)
 {
 	static uint8_t buf[1 << 20];
@@ -1783,13 +1803,13 @@ static void file_check(const char *what, const struct frec *f, int n, int ncpu, 
 	int k = file_order(f, n, want);
 	size_t len = file_build(buf, f, n);
 
-	for (int mode = 0; mode < 2; mode++) {
+	for (int mode = 0; mode < 4; mode++) {
 		size_t pos = 0;
 		int got = 0;
 
 		g_reset();
-		CHECK(merge_setup_file(), "%s: setup", what);
-		CHECK(file_read(buf, len, mode == 0, ncpu), "%s: read", what);
+		CHECK(merge_setup_std(mode >= 2), "%s: setup", what);
+		CHECK(file_read(buf, len, mode % 2 == 0, ncpu), "%s: read", what);
 		ms_sync();
 		while (pos < ms_len && got <= k) {
 			char *line = ms_buf + pos, *nl = memchr(line, '\n', ms_len - pos), *p;
@@ -1803,15 +1823,15 @@ static void file_check(const char *what, const struct frec *f, int n, int ncpu, 
 				sscanf(strchr(p, '=') + 1, "%d", &id);
 			CHECK(got < k && t == f[want[got]].t && id == f[want[got]].id,
 			      "%s (%s): record %d is %" PRIu64 "/%d, want %" PRIu64 "/%d", what,
-			      mode ? "copied" : "in the file", got, t, id, got < k ? f[want[got]].t : 0,
+			      FILE_MODE[mode], got, t, id, got < k ? f[want[got]].t : 0,
 			      got < k ? f[want[got]].id : 0);
 			*nl = '\n';
 			pos = nl + 1 - ms_buf;
 			got++;
 		}
-		CHECK(got == k, "%s (%s): %d of %d records", what, mode ? "copied" : "in the file", got, k);
+		CHECK(got == k, "%s (%s): %d of %d records", what, FILE_MODE[mode], got, k);
 		CHECK(G.bad.order == (uint64_t)expect_ooo, "%s (%s): out_of_order %" PRIu64,
-		      what, mode ? "copied" : "in the file", G.bad.order);
+		      what, FILE_MODE[mode], G.bad.order);
 		CHECK(G.mg.forced == 0 && G.bad.corrupt == 0, "%s: forced %" PRIu64, what, G.mg.forced);
 	}
 }
