@@ -7885,15 +7885,37 @@ static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *av
 	return false;
 }
 
+/* run_emit of run r's head p (n bytes) that run_next read its short way
+ * (r->at): to emit_model_std where plain and ev_decode would take it its
+ * fast way (true), else r->ri filled for emit() (false).  One that no
+ * longer fits as rec_std found it (the file changed under the reader) is
+ * parsed again, or counted and left out (true). */
+static bool run_std(struct qrun *r, const uint8_t *p, size_t n, bool plain)
+{
+	const struct attr *a = &G.ev.attr[r->at];
+	uint32_t rawsz = ld32(p + a->pos_raw, false);
+
+	if (n < a->min_size || rawsz > n - a->pos_raw - 4) {
+		if (rec_info(p, n, &r->ri) == 0)
+			return false;
+		G.bad.corrupt++;
+		return true;
+	}
+	if (plain && a->raw_need && rawsz >= a->raw_need) {
+		emit_model_std(a, p, r->time, ld32(p + a->pos_cpu, false), rawsz);
+		return true;
+	}
+	rec_std_info(p, n, r->at, &r->ri);
+	return false;
+}
+
 /* Pass on run r's head to emit() (*p: its bytes, *avail of them, if
- * known, else NULL; a sample to emit_model where plain: emit_plain, one
- * rec_std knows to emit_model_std where ev_decode would take it its fast
- * way), then make the next record its head (run_next); false if that was
- * its last record. */
+ * known, else NULL; a sample to emit_model where plain: emit_plain; one
+ * run_next read its short way: run_std), then make the next record its
+ * head (run_next); false if that was its last record. */
 static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plain)
 {
-	const struct attr *a;
-	uint32_t rawsz;
+	bool done = false;
 	size_t n;
 
 	if (!*p)
@@ -7904,19 +7926,16 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plai
 	}
 	mrg_order(r->time, true);
 	G.mg.n--;
-	if (FAST && plain && r->at >= 0 && (a = &G.ev.attr[r->at])->raw_need &&
-	    (rawsz = ld32(*p + a->pos_raw, false)) >= a->raw_need) {
-		emit_model_std(a, *p, r->time, ld32(*p + a->pos_cpu, false), rawsz);
-	} else {
-		if (FAST && r->at >= 0)
-			rec_std_info(*p, n, r->at, &r->ri);	/* (run_next left it out) */
-		else if (r->ri.raw)
-			r->ri.raw = *p + r->raw_off;
-		if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
-			emit_model(*p, &r->ri);
-		else
-			emit(*p, n, r->time, &r->ri);
-	}
+	if (FAST && r->at >= 0)
+		done = run_std(r, *p, n, plain);
+	else if (r->ri.raw)
+		r->ri.raw = *p + r->raw_off;
+	if (done)
+		;
+	else if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
+		emit_model(*p, &r->ri);
+	else
+		emit(*p, n, r->time, &r->ri);
 	*p += n;
 	*avail -= n;
 	return run_next(r, r->pos + n, p, avail);

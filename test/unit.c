@@ -1964,6 +1964,30 @@ static void t_merge_file_random(void)
 	}
 }
 
+/* run_std, the release of a run's head run_next read its short way: the
+ * rest of its parse, as rec_info gives it; a head whose raw size no
+ * longer fits it (the file changed under the reader) is parsed again and
+ * left out, counted, not read past its end. */
+static void t_run_std_changed(void)
+{
+	const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = 7, .next_pid = 0,
+			      .prev_prio = 120, .next_prio = 120 };
+	uint8_t raw[128], rec[256];
+	struct smp sm = { .id = 1, .time = 500, .pid = 7, .tid = 7, .cpu = 0, .raw = raw };
+	struct qrun r = { .time = 500, .at = 0 };
+	struct rinfo want;
+	size_t n;
+
+	g_reset();
+	CHECK(merge_setup_std(true), "setup");
+	sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+	n = mk_sample(rec, SMP_LIVE, &sm);
+	CHECK(rec_info(rec, n, &want) == 0 && rec_std(rec, n) == 0, "not a sample rec_std knows");
+	CHECK(!run_std(&r, rec, n, false) && !memcmp(&r.ri, &want, sizeof(want)), "the parse differs from rec_info's");
+	put_n(rec + G.ev.attr[0].pos_raw, 60000, 4);	/* its raw size, changed */
+	CHECK(run_std(&r, rec, n, false) && G.bad.corrupt == 1, "a changed head: corrupt %" PRIu64, G.bad.corrupt);
+}
+
 /* ---------------------------------------------------------------- decoding */
 
 /* perf record's tracepoint sample: IP|TID|TIME|CPU|PERIOD|RAW. */
@@ -5793,6 +5817,7 @@ int main(void)
 	RUN(merge_file_late);
 	RUN(merge_file_held);
 	RUN(merge_file_random);
+	RUN(run_std_changed);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
 	RUN(rec_info_comm);
