@@ -5009,6 +5009,54 @@ static void t_rd_windows(void)
 	CHECK(!FAST || !RD_WHOLE || map_made == 1, "%d mappings of the file, want 1", map_made);
 }
 
+/*
+ * RD_WHOLE: a queued record behind the pages the window keeps (rd_drop
+ * gave them back) is read where it is mapped, not copied with pread
+ * (rd_at_back: q->w stays unallocated), MAX_REC bytes at a time; the
+ * pages it faults in are given back once RD_REFAULT bytes were.
+ */
+static void t_rd_at_back(void)
+{
+	enum { LEN = 4 << 20, REC = 64 };
+	uint8_t rec[REC] = { 0 };
+	size_t avail = 0, read = 0;
+	const uint8_t *p;
+	int fd = memfd_create("unit-back", 0);
+	bool dropped = false;
+
+	if (!FAST || !RD_WHOLE)
+		return;
+	put_hdr(rec, PR_FINISHED_ROUND, 0, REC);
+	for (size_t off = 0; off < LEN; off += REC)
+		CHECK(fd >= 0 && pwrite(fd, rec, REC, off) == REC, "memfd");
+	mrg_init(2, 0, true);
+	G.rc.fd = fd;
+	G.rd.end = LEN;
+	G.rc.map = true;
+	G.rc.buf = mmap(NULL, LEN, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(G.rc.buf != MAP_FAILED, "mmap");
+	G.rc.len = G.rc.maplen = LEN;
+	G.rc.kept = LEN - RD_WIN / 2;	/* (the pages before it given back) */
+	p = rd_at(&G.mg.q[0], 4096, &avail);
+	CHECK(p == G.rc.buf + 4096 && avail == MAX_REC && !G.mg.q[0].w,
+	      "behind the kept pages: %p, want %p, %zu bytes, a copy %p", (void *)p, (void *)(G.rc.buf + 4096),
+	      avail, (void *)G.mg.q[0].w);
+	for (uint64_t pos = 65536; pos + MAX_REC < G.rc.kept; pos += MAX_REC) {
+		size_t back = G.rc.back;
+
+		p = rd_at(&G.mg.q[1], pos, &avail);
+		CHECK(p == G.rc.buf + pos && avail == MAX_REC, "at %" PRIu64 ": %zu bytes", pos, avail);
+		dropped |= G.rc.back < back;
+		CHECK(G.rc.back <= RD_REFAULT, "%zu bytes faulted in again, kept", G.rc.back);
+		read += avail;
+	}
+	CHECK(dropped && read > RD_REFAULT, "%zu bytes read, never given back", read);
+	CHECK(!G.mg.q[1].w, "read with pread");
+	munmap(G.rc.buf, LEN);
+	G.rc.buf = NULL;
+	close(fd);
+}
+
 /* The same when a mapping of the file fails (address space used up,
  * ulimit -v): at the first window, the second or the third (the last;
  * RD_WHOLE: there is one), rd_remap reads the rest with read(), from
@@ -5853,6 +5901,7 @@ int main(void)
 	RUN(rd_end_tail);
 	RUN(rd_shrunk);
 	RUN(rd_windows);
+	RUN(rd_at_back);
 	RUN(rd_map_fails);
 	RUN(model_lost_gap);
 	RUN(task_victim);
