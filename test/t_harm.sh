@@ -397,7 +397,10 @@ harm_err_tracefs_absent() {
 		skip harm_err_tracefs_absent "no mount namespaces (unshare -m)"
 		return
 	fi
+	# (debugfs mounted, as systemd does, mounts tracefs again under it when
+	# its tracing is looked at: it goes too)
 	unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
+		umount -l /sys/kernel/debug 2>/dev/null
 		exec setpriv --bounding-set=-sys_admin "$0" --record "$1" -d 0.2' "$TC" "$T/rec" >"$T/out" 2>"$T/err"
 	if ! grep -q 'tracefs is not mounted' "$T/err" || ! grep -q 'mount -t tracefs' "$T/err"; then
 		fail harm_err_tracefs_absent "$(head -2 "$T/err")"
