@@ -136,7 +136,7 @@ ftrace_instance() {
 		[ -e "$inst/events/$e/enable" ] && echo 1 >"$inst/events/$e/enable"
 	done
 	echo 1 >"$inst/tracing_on"
-	timeout 60 "$TC" --record "$T/r.data" -Q -- "$PINGPONG" 300 >"$T/out" 2>"$T/err"
+	timeout 60 "$TC" --record "$T/r.data" -Q -- "$PINGPONG" 3000 >"$T/out" 2>"$T/err"
 	echo 0 >"$inst/tracing_on"
 	cat "$inst/trace" >"$T/kernel.txt"
 	echo 0 >"$inst/events/enable"
