@@ -7904,7 +7904,7 @@ static void run_add(const uint8_t *r, size_t n, uint64_t t, const struct rinfo *
  * window; *p then the head's); false if it has none left (or the file no
  * longer has them).  In a run without gaps each record that parses is one
  * of its own, rd_merge_q not asked.  A sample rec_std knows is read no
- * further than its time and CPU (r->at; run_emit reads the rest: 7 to 9%
+ * further than its time and CPU (r->at; run_emit reads the rest: 5 to 8%
  * of the instructions of perf's files). */
 static bool run_next(struct qrun *r, uint64_t pos, const uint8_t **p, size_t *avail)
 {
