@@ -8005,11 +8005,9 @@ static bool run_emit(struct qrun *r, const uint8_t **p, size_t *avail, bool plai
 		done = run_std(r, *p, n, plain);
 	else if (r->ri.raw)
 		r->ri.raw = *p + r->raw_off;
-	if (done)
-		;
-	else if (plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
+	if (!done && plain && g32(*p) == PERF_RECORD_SAMPLE)	/* (queued: stamped, of a kind tc uses) */
 		emit_model(*p, &r->ri);
-	else
+	else if (!done)
 		emit(*p, n, r->time, &r->ri);
 	*p += n;
 	*avail -= n;
