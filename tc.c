@@ -7454,14 +7454,14 @@ static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail)
 	ssize_t got;
 	size_t n;
 
-	if ((!FAST || pos >= G.rc.kept) && pos >= G.rc.off && end <= G.rc.len &&
-	    end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
-		*avail = G.rc.len - (pos - G.rc.off);
-		return G.rc.buf + (pos - G.rc.off);
+	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
+		if (!FAST || pos >= G.rc.kept) {
+			*avail = G.rc.len - (pos - G.rc.off);
+			return G.rc.buf + (pos - G.rc.off);
+		}
+		if (RD_WHOLE && G.rc.map)	/* (given back: rd_drop) */
+			return rd_at_back(q, pos, avail);
 	}
-	if (FAST && RD_WHOLE && G.rc.map && pos >= G.rc.off && end <= G.rc.len &&
-	    end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len)
-		return rd_at_back(q, pos, avail);
 	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
 	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
 		q->wused++;
@@ -7970,7 +7970,7 @@ static bool run_std(struct qrun *r, const uint8_t *p, size_t n, bool plain)
 	const struct attr *a = &G.ev.attr[r->at];
 	uint32_t rawsz = ld32(p + a->pos_raw, false);
 
-	if (n < a->min_size || rawsz > n - a->pos_raw - 4) {
+	if (n < a->min_size || rawsz > n - a->pos_raw - 4) {	/* (rec_std_at's fit) */
 		if (rec_info(p, n, &r->ri) == 0)
 			return false;
 		G.bad.corrupt++;
