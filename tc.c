@@ -296,6 +296,7 @@ struct task {
 	/* a wakeup begun (sched_waking) and not finished (sched_wakeup, a
 	 * switch-in): a switch-out S or D meanwhile was woken after its dequeue */
 	bool wk_pending;
+	bool wk_seen;		/* a sched_waking of it came, its sched_wakeup not yet */
 	int wk_waker;
 	int32_t unk_aux;	/* why it is unknown (UNK_AUX), while it is */
 	uint32_t missing_out;	/* its switch-outs the kernel did not report */
@@ -3100,7 +3101,7 @@ HOT void ev_decode_std(const struct attr *a, const uint8_t *r, uint64_t t, int c
 }
 
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu);
-static void lat_wake_only(struct task *p);
+static void lat_woken(struct task *p, uint64_t t, int waker);
 
 /* ---------------------------------------------------------------- model */
 
@@ -3988,7 +3989,6 @@ static void model_infer_run(int c, int tid, struct task *p, uint64_t t)
 			model_displace(p);
 		else if (p->state != ST_UNKNOWN && p->state != ST_DEAD)
 			task_unknown(p, p->since, missed ? UNK_AUX(UNK_MISSING, 0) : UNK_AUX(UNK_GAP, G.m.gaps));
-		lat_wake_only(p);	/* its switch-in is missing: the wait's end is unknown */
 		task_set(p, ST_RUNNING, t);
 		p->run_cpu = p->cpu = c;
 		p->run_initial = first;
@@ -4151,7 +4151,6 @@ static void model_wake(const struct ev *e, uint64_t t)
 		 * report; since that wakeup (kept for the chain) it is
 		 * unknown, and runnable again now.  (One preempted on its way
 		 * to sleep is queued asleep, and may be woken: it stays.) */
-		lat_wake_only(n);
 		task_unknown(n, n->since, UNK_AUX(UNK_MISSING, 0));
 		n->inferred++;
 		G.m.inferred++;
@@ -4172,6 +4171,10 @@ static void model_wake(const struct ev *e, uint64_t t)
 		n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;	/* on its way to sleep, maybe */
 	}
 	n->wk_pending = e->kind == EV_WAKING && !(n->state == ST_RUNNING && e->tid == e->a);	/* open until its sched_wakeup */
+	if (e->kind != EV_WAKEUP || !n->wk_seen)	/* (a sched_wakeup: the end of the waking kept) */
+		lat_woken(n, t, e->kind == EV_WAKEUP && model_traced(EV_WAKING) ? -1 :	/* its waking lost */
+			  e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid);
+	n->wk_seen = e->kind == EV_WAKING;
 	if (e->c >= 0 && e->c < G.m.ncpu)
 		n->cpu = e->c;
 }
@@ -10124,11 +10127,12 @@ static bool rd_useful(const char *path)
  * (--summary --latency, --summary --chain TID).  Fixed memory, nothing is
  * allocated per event:
  *
- *   per task   a log2 histogram of its runnable waits (lat_hist) and a ring
- *              of its last LAT_WAKES wakeups (time, waker) for the chain,
- *              both fed by lat_wait_end(), which the model calls when a
- *              task is switched in (not in a replay whose outputs read
- *              neither, lat.off: 3% of --summary's instructions);
+ *   per task   a log2 histogram of its runnable waits (lat_hist), fed by
+ *              lat_wait_end(), which the model calls when a task is
+ *              switched in, and a ring of its last LAT_WAKES wakeups
+ *              (time, waker) for the chain, fed by lat_woken() (neither
+ *              in a replay whose outputs read neither, lat.off: 3% of
+ *              --summary's instructions);
  *   per CPU    a ring of its last LAT_RUNS runs (tid, start, end), fed by
  *              lat_event() from the switches, and with -Q a ring of its
  *              last LAT_RUNS interrupts, fed by the model (lat_irq),
@@ -10275,11 +10279,6 @@ static bool lat_wake_before(const struct task *p, uint64_t t, struct lat_step *s
 			*s = (struct lat_step){ p->wk_t[i], p->tid, p->wk_tid[i] };
 			found = true;
 		}
-	if (p->state == ST_RUNNABLE && p->waker != -1 && p->wait_start <= t &&
-	    (!found || p->wait_start > s->t)) {	/* woken, still waiting */
-		*s = (struct lat_step){ p->wait_start, p->tid, p->waker };
-		found = true;
-	}
 	if (!found)
 		ival_walk(p->last_ival, p - G.m.task, 0, lat_wk_fn, &w);
 	if (w.found)
@@ -10447,24 +10446,28 @@ static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end)
 	lat.qstate[j] = state;
 }
 
-/* Keep p's wakeup (p runnable: its start and waker) for the waker chain,
- * also when the end of its wait is unknown (a switch-in the kernel did not
- * report, a gap): the chain needs who woke it, not how long it waited
- * (not where lat.off). */
-static void lat_wake_only(struct task *p)
+/* The model's hook: the kernel woke p at t (a sched_waking, a
+ * sched_wakeup_new, or a sched_wakeup whose sched_waking is not in the
+ * trace), waker a task or WAKER_IRQ; kept for the waker chain (not where
+ * lat.off).  Every wakeup the kernel recorded, whatever tc makes of p's
+ * state: the chain's steps are records, not inferences.  Kept when a wait
+ * ended, as before, the wakeups of waits whose end the kernel did not
+ * report (a switch-in left out, a CPU not yet traced) were missing, and
+ * the chain named an older one as the latest (1 to 20% of the woken tasks
+ * of test/sim's files with switches left out; chain_four on a VM). */
+static void lat_woken(struct task *p, uint64_t t, int waker)
 {
-	if ((FAST && lat.off) || p->state != ST_RUNNABLE || p->waker == -1)
+	if (FAST && lat.off)
 		return;
-	p->wk_t[p->wk_next] = p->wait_start;
-	p->wk_tid[p->wk_next] = p->waker;
+	p->wk_t[p->wk_next] = t;
+	p->wk_tid[p->wk_next] = waker;
 	p->wk_next = (p->wk_next + 1) % LAT_WAKES;
 }
 
 /*
  * The model's hook: task p is being switched in on cpu at end, before its
  * state changes; if it was runnable, it waited from start.  Counts the wait
- * in p's histogram, keeps its wakeup for the chain, and with --latency
- * keeps it among the longest with who held the CPUs meanwhile (nothing
+ * in p's histogram, and with --latency keeps it among the longest with who held the CPUs meanwhile (nothing
  * where lat.off).
  */
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
@@ -10487,8 +10490,6 @@ static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
 		p->lat_pre_sum += d;
 		if (d > p->lat_pre_max)
 			p->lat_pre_max = d;
-	} else {
-		lat_wake_only(p);
 	}
 	if (!lat.runs || !(r = lat_slot(lat.wait, &lat.nwait, d)))
 		return;

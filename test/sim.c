@@ -1670,6 +1670,10 @@ static void write_trace(const char *path, const int *round, int tcfile, const ch
  *   task TID STATE START END CPU         (STATE as tnames)
  *   cpu CPU TID START END
  *   cstate CPU STATE START END           (-1: not in an idle state)
+ *   wake TID TIME WAKER KEPT             a wakeup of TID (sched_waking, or
+ *                                        sched_wakeup_new) at TIME by WAKER
+ *                                        (-1: an interrupt); KEPT 1 if its
+ *                                        record is in the file
  *   records SAMPLES SIDEBAND LOST        what the file holds: samples,
  *                                        COMM/FORK/EXIT (synthesized
  *                                        too), LOST records
@@ -1691,6 +1695,13 @@ static void write_truth(const char *path)
 			fprintf(f, "task\t%d\t%s\t%" PRIu64 "\t%" PRIu64 "\t%d\n", S.task[i].tid, tnames[v->v], v->s,
 				v->e, v->cpu);
 		}
+	for (size_t i = 0; i < S.nrec; i++) {
+		const struct rec *r = &S.rec[i];
+
+		if (r->kind == K_WAKING || r->kind == K_WAKEUP_NEW)
+			fprintf(f, "wake\t%d\t%" PRIu64 "\t%d\t%d\n", r->a, r->t,
+				r->flags & (HARDIRQ | SOFTIRQ) ? -1 : r->tid, !D.drop[i]);
+	}
 	for (int c = 0; c < S.ncpu; c++) {
 		for (int k = 0; k < S.cpu[c].tr.n; k++)
 			fprintf(f, "cpu\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n", c, S.cpu[c].tr.p[k].v, S.cpu[c].tr.p[k].s,
@@ -2145,7 +2156,7 @@ static int truth_read(const char *path)
 			if (a < 0 || a >= MAXCPU)
 				goto bad;
 			ivs_add(&S.cpu[a].cs, s, e, b, -1);
-		} else if (!strncmp(line, "records\t", 8)) {
+		} else if (!strncmp(line, "records\t", 8) || !strncmp(line, "wake\t", 5)) {
 			continue;
 		} else if (sscanf(line, "damaged %" SCNu64 " %" SCNu64, &s, &e) == 2) {
 			ivs_add(&D.w, s, e, 0, -1);

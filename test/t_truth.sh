@@ -14,6 +14,13 @@
 #                      in 100 of the claims (what no evidence shows); the
 #                      invariants hold (make sim SEEDS=N runs every kind on
 #                      every seed)
+#   truth_chain        tc --summary --chain TID of every task test/sim woke,
+#                      undamaged and damaged: the first step is the last
+#                      wakeup of TID whose record the file holds
+#                      (sched_waking, sched_wakeup_new; time to the us,
+#                      waker, irq), or where the last one's record is not
+#                      in the file, its sched_wakeup with the waker unknown
+#                      (-); checked to fail with a step left out
 #   truth_oracle       the checks themselves: a claim made wrong in a dump
 #                      of tc's is found, to the ns; a task put on a CPU
 #                      another task runs on breaks the invariants; a
@@ -118,6 +125,74 @@ truth_sim() {
 			while IFS= read -r l; do note "truth_sim: $l"; done
 		pass truth_sim
 	fi
+}
+
+# chain_firsts FILE: "TID TIME WAKER" for each task test/sim's truth of
+# FILE says was woken: the first step of tc --chain TID (TIME as printed,
+# in s; "none -" if there is none).
+chain_firsts() {
+	local tid
+	awk -F'\t' '$1 == "wake" { print $2 }' "$1.truth" | sort -un | while read -r tid; do
+		echo "chain $tid"
+		timeout 20 "$TC" --replay "$1" --summary --chain "$tid" 2>/dev/null
+	done | awk -F'\t' 'function end() { if (tid != "") print tid "\t" (n ? first : "none\t-") }
+		/^chain [0-9]+$/ { end(); tid = substr($0, 7); on = n = 0; next }
+		$1 == "chain_step" { on = 1; next }
+		on && $1 == 1 && !n++ { first = $2 "\t" $5 }
+		END { end() }'
+}
+
+# chain_wrong FILE FIRSTS: the tasks whose first step (FIRSTS: chain_firsts)
+# is not the truth's last kept wakeup, nor, where its last wakeup's record
+# is not in the file, a later one's sched_wakeup with the waker unknown
+# (-); one line each, then "N of M".
+chain_wrong() {
+	awk -F'\t' 'function us(t) { return sprintf("%d.%06d", t / 1e9, int(t / 1000) % 1000000) }
+		FNR == NR && $1 == "wake" {	# TID TIME WAKER KEPT, in time order per record
+			if ($5 == 1 && ($2 in kt == 0 || $3 >= kt[$2])) { kt[$2] = $3; kw[$2] = $4 }
+			if ($2 in lt == 0 || $3 >= lt[$2]) { lt[$2] = $3; lk[$2] = $5 }
+			next }
+		FNR != NR {
+			m++
+			want = $1 in kt ? us(kt[$1]) : "none"
+			who = !($1 in kt) ? "-" : kw[$1] == -1 ? "irq" : ":" kw[$1]
+			ok = $2 == want && ($3 == who || substr($3, length($3) - length(who) + 1) == who)
+			if (!ok && !lk[$1])	# its last wakeup left out: unknown at a sched_wakeup
+				ok = $3 == "-" && $2 > want
+			if (!ok) { print "tid " $1 ": " $2 " " $3 ", truth " want " " who (lk[$1] ? "" : " (its last left out)"); n++ }
+		}
+		END { printf "%d of %d\n", n, m }' "$1.truth" "$2"
+}
+
+# truth_chain: see the top.  Files of 16 tasks at first and 1,000 steps (40
+# to 60 woken),
+# 2 seeds of each damage kind whose records tc reads in time order.
+truth_chain() {
+	local kind seed f bad= out
+	[ -x "$SIM" ] || { fail truth_chain "test/sim was not built"; return; }
+	for kind in none idle_out switch_out lost gap window sideband_early perf_end; do
+		for seed in 1 2; do
+			f=$T/$kind$seed.data
+			"$SIM" gen --seed "$seed" --tasks 16 --steps 1000 --damage "$kind" "$f" >/dev/null 2>"$f.err" ||
+				{ bad="$bad sim gen $kind $seed failed: $(head -1 "$f.err");"; continue; }
+			chain_firsts "$f" >"$f.got"
+			out=$(chain_wrong "$f" "$f.got")
+			case $out in
+			"0 of "*) ;;
+			*) bad="$bad $kind seed $seed: $(tail -1 <<<"$out") wrong: $(head -2 <<<"$out" | tr '\n' ' ');" ;;
+			esac
+		done
+	done
+	# the check: a step left out of one task's chain (a woken task with
+	# no step, and another one's step a us late) is found
+	f=$T/switch_out1.data
+	awk -F'\t' 'NR == 1 { print $1 "\tnone\t-"; next } NR == 2 { $2 = $2 + 0.000001; OFS = "\t" } 1' \
+		"$f.got" >"$f.bad" 2>/dev/null
+	case $(chain_wrong "$f" "$f.bad" | tail -1) in
+	"2 of "*) ;;
+	*) bad="$bad the check did not find 2 wrong steps: $(chain_wrong "$f" "$f.bad" | tr '\n' ' ');" ;;
+	esac
+	if [ -n "$bad" ]; then fail truth_chain "$bad"; else pass truth_chain; fi
 }
 
 # wrong_ns CHECK_OUTPUT: the wrong ns sim check reports.
@@ -561,11 +636,12 @@ truth_schedstat() {
 # Concurrency (run.sh): files only, but for one recording of a workload.
 test_class cpu truth_sim truth_invariants_files
 test_class quiet truth_oracle truth_perf_reads
+test_class cpu truth_chain
 test_class busy truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
 	truth_filter_recorded truth_overwrite_recorded truth_schedstat truth_noswitch_recorded
 # the longest of their classes (49 s and 23 s): started first, not last
 test_slow 26 truth_sim
 test_slow 7 truth_invariants_recorded
-run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files
+run_tests truth_sim truth_oracle truth_perf_reads truth_invariants_files truth_chain
 kernel_tests truth_invariants_recorded truth_sampled_recorded truth_pertask_recorded truth_cpus_recorded \
 	truth_filter_recorded truth_overwrite_recorded truth_schedstat truth_noswitch_recorded
