@@ -224,14 +224,21 @@ view_worst_waits() {
 }
 
 # view_chain_panel: the W panel of test/chain's recording, D's row
-# selected and the cursor past the end, reads D <- C <- B <- A; j steps to
-# C's wakeup (C's row selected); Esc closes it.
+# selected and the cursor past the end, reads the chain the records give
+# (chain_recs: D <- C <- B <- A unless the kernel woke them again before
+# the end); j steps to its second step, C's wakeup (C's row selected); Esc
+# closes it.
 view_chain_panel() {
-	local why='' a b c d
+	local why='' a b c d want title w1 w2
 	shared chain chain_make ||
 		{ fail view_chain_panel "tc --record of test/chain failed: $(tail -2 "$CHAIN_DIR/err")"; return; }
 	read -r _ a b c d <"$CHAIN_DIR/out"
 	[ -n "$d" ] || { fail view_chain_panel "test/chain printed '$(cat "$CHAIN_DIR/out")'"; return; }
+	# D and the wakers of the records' chain, and of its second step
+	want=$(chain_recs "$CHAIN_DIR/c.data" "$d" | awk '{ for (i = 1; i <= NF; i++) {
+		split($i, s, "<-"); if (i == 1) printf "%s", s[1]; printf " %s", s[2] } }')
+	read -r _ w1 w2 _ <<<"$want"
+	[ -n "$w2" ] || { fail view_chain_panel "the records' chain of D $d: '$want'"; return; }
 	tv_begin 200 30 || { fail view_chain_panel "tmux did not start"; tv_end; return; }
 	if ! tv_run "--replay $CHAIN_DIR/c.data"; then
 		why="tc did not start: $(tv_status)"
@@ -243,15 +250,18 @@ view_chain_panel() {
 		tv_tmux send-keys -t t W
 		tv_wait 10 tv_shows 'wakeup chain: ' || why="no panel after W: $(tv_details)"
 	fi
-	if [ -z "$why" ] && ! tv_shows "wakeup chain: chain:$d <- chain:$c <- chain:$b <- chain:$a"; then
-		why="chain: '$(tv_screen | grep -o 'wakeup chain: .*' | head -1)', want D<-C<-B<-A = $d<-$c<-$b<-$a"
+	title=$(tv_screen | grep -o 'wakeup chain: .*' | head -1)
+	if [ -z "$why" ] && [ "$(grep -o ':[0-9][0-9]*\|<- irq' <<<"$title" | tr -d ':< -' |
+				 head -"$(wc -w <<<"$want")" | xargs)" != "$want" ]; then
+		why="chain: '$title', the records' $want (D<-C<-B<-A = $d<-$c<-$b<-$a)"
 	fi
 	if [ -z "$why" ]; then
 		tv_tmux send-keys -t t j
-		if ! tv_wait 10 tv_shows "> chain:$c woken by chain:$b at "; then
-			why="j: $(tv_screen | grep -F '> ' | head -1)"
-		elif ! tv_wait 5 eval "tv_details | grep -q '^ *$c chain at '"; then
-			why="j: readout '$(tv_details)', want C $c"
+		[ "$w2" = irq ] || w2="[^ ]*:$w2"
+		if ! tv_wait 10 eval "tv_screen | grep -q '> [^ ]*:$w1 woken by $w2 at '"; then
+			why="j: $(tv_screen | grep -F '> ' | head -1), want $w1 woken by $w2"
+		elif ! tv_wait 5 eval "tv_details | grep -q '^ *$w1 [^ ]* at '"; then
+			why="j: readout '$(tv_details)', want $w1"
 		fi
 		tv_tmux send-keys -t t Escape
 		tv_wait 10 tv_hides 'wakeup chain: ' || why="${why:-Esc did not close the panel}"
