@@ -37,8 +37,14 @@ irq_tc_window() {
 # reaches any perf event (perf record -a of the same tracepoints, beside
 # tc, had 0 of them either). So perf records the two tracepoints beside
 # tc, an independent reader of the same events: tc's counts in both
-# windows equal perf's exactly, are never above the kernel's, and what the
-# kernel counted but delivered to neither is a note.
+# windows equal perf's, are never above the kernel's, and what the
+# kernel counted but delivered to neither is a note.  Each recorder stamps
+# the cats' exec and exit, and every interrupt, on its own, a microsecond
+# or so apart: an interrupt that close to a window's edge may be in one
+# recorder's window and not in the other's (once in CI under load: perf 55
+# against tc's 54 timer softirqs), so tc's count is between perf's in its
+# window narrowed and widened by 20 us at each end (equal where none came
+# that close).
 irq_counts_proc() {
 	local why= n cat1 cat2 pp under a
 	# cats of their own names: other programs on the machine run cat too
@@ -94,14 +100,20 @@ irq_counts_proc() {
 	irq_proc_counts "$T/after" >"$T/a"
 	irq_tc_window "$T/script" "${cat1[1]}" "${cat1[2]}" >"$T/lo"
 	irq_tc_window "$T/script" "${cat1[0]}" "${cat1[3]}" >"$T/hi"
-	irq_tc_window "$T/pscript" "${cat2[1]}" "${cat2[2]}" >"$T/plo"
-	irq_tc_window "$T/pscript" "${cat2[0]}" "${cat2[3]}" >"$T/phi"
-	# key before after lo hi perf-lo perf-hi
+	# perf's windows narrowed and widened by 20 us at each end
+	irq_tc_window "$T/pscript" $((cat2[1] + 20000)) $((cat2[2] - 20000)) >"$T/plo"
+	irq_tc_window "$T/pscript" $((cat2[0] + 20000)) $((cat2[3] - 20000)) >"$T/phi"
+	irq_tc_window "$T/pscript" $((cat2[1] - 20000)) $((cat2[2] + 20000)) >"$T/plo2"
+	irq_tc_window "$T/pscript" $((cat2[0] - 20000)) $((cat2[3] + 20000)) >"$T/phi2"
+	# key before after lo hi perf-lo perf-hi perf-lo-wide perf-hi-wide
 	join -a1 -e 0 -o 0,1.2,2.2 "$T/b" "$T/a" | join -a1 -e 0 -o 0,1.2,1.3,2.2 - "$T/lo" |
 		join -a1 -e 0 -o 0,1.2,1.3,1.4,2.2 - "$T/hi" | join -a1 -e 0 -o 0,1.2,1.3,1.4,1.5,2.2 - "$T/plo" |
-		join -a1 -e 0 -o 0,1.2,1.3,1.4,1.5,1.6,2.2 - "$T/phi" >"$T/cmp"
+		join -a1 -e 0 -o 0,1.2,1.3,1.4,1.5,1.6,2.2 - "$T/phi" |
+		join -a1 -e 0 -o 0,1.2,1.3,1.4,1.5,1.6,1.7,2.2 - "$T/plo2" |
+		join -a1 -e 0 -o 0,1.2,1.3,1.4,1.5,1.6,1.7,1.8,2.2 - "$T/phi2" >"$T/cmp"
 	why=$(awk '{ d = $3 - $2
-		if ($4 != $6 || $5 != $7) printf "%s: tc %d to %d, perf %d to %d; ", $1, $4, $5, $6, $7
+		if ($4 < $6 || $4 > $8 || $5 < $7 || $5 > $9)
+			printf "%s: tc %d to %d, perf %d..%d to %d..%d; ", $1, $4, $5, $6, $8, $7, $9
 		else if (d < $4) printf "%s: /proc %d, tc %d to %d; ", $1, d, $4, $5
 		else next
 		if (++bad > 4) exit }' "$T/cmp")
