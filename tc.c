@@ -50,6 +50,7 @@
  * older one (see the merge section).
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64	/* 32-bit glibc: files past 2 GiB (off_t in stat, pread, mmap, lseek) */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -15,7 +15,8 @@
 #    (TC_UNIT_REC), with a copy cut off after its first checkpoint.
 # 2. Each target repairs its own cut-off recording (tc --repair).
 # 3. Every target replays every recording: test/mkdata's (little- and
-#    big-endian, 64- and 32-bit), test/fuzz-seeds (perf's and tc's, from
+#    big-endian, 64- and 32-bit, and one whose data lies past 3 GiB),
+#    test/fuzz-seeds (perf's and tc's, from
 #    x86-64), each target's recorded and repaired ones, and, as root with
 #    tracing, a tc --record and a perf record made here and now. --summary
 #    and --script must be byte-identical, with the same exit status, to
@@ -74,6 +75,9 @@ for sc in basic power lost; do
 		"$MKDATA" $v --scenario "$sc" "$IN/${name//--/-}.data" || fail "mkdata $sc $v"
 	done
 done
+# its data and features past 3 GiB (a sparse file): 32-bit hosts need
+# 64-bit file offsets (a 32-bit glibc build without them could not stat it)
+"$MKDATA" --gap 3221225472 --scenario basic "$IN/mkdata-basic-gap.data" || fail "mkdata --gap"
 cp test/fuzz-seeds/* "$IN/"
 if [ "$(id -u)" = 0 ]; then
 	if timeout 60 "$TC" --record "$IN/x86-tc-record.data" -m 16 -- sleep 0.3 >/dev/null 2>"$TMP/record.err"; then

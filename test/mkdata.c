@@ -2,7 +2,7 @@
 /*
  * mkdata: write a small synthetic perf.data file (file mode) for tc's tests.
  *
- *   mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag|lostlate] FILE
+ *   mkdata [--be] [--long4] [--gap BYTES] [--scenario basic|power|lost|hostile|lag|lostlate] FILE
  *
  * The file is what `perf record -e sched:... -e power:... -a` would write on
  * a 2-CPU machine (tools/perf/Documentation/perf.data-file-format.txt):
@@ -13,7 +13,9 @@
  * Samples are TID|TIME|CPU|RAW|IDENTIFIER with sample_id_all.  The writer
  * (formats, records, the file) is test/perfdata.h, shared with test/sim.c.
  * --be writes every number as a big-endian machine would; --long4 is a
- * 32-bit target (sizeof(long) 4).  Within a round the records are grouped
+ * 32-bit target (sizeof(long) 4); --gap puts a hole of BYTES before the
+ * data section (a sparse file: a reader's offsets past 2 GiB, as 32-bit
+ * hosts must read them).  Within a round the records are grouped
  * by CPU, as perf writes its per-CPU buffers, so a reader must merge.
  *
  * The scenarios' times and the numbers tc must derive from them are in
@@ -372,6 +374,8 @@ int main(int argc, char **argv)
 			pw_be = 1;
 		} else if (!strcmp(argv[i], "--long4")) {
 			pw_long4 = 1;
+		} else if (!strcmp(argv[i], "--gap") && i + 1 < argc) {
+			pw_gap = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--scenario") && i + 1 < argc) {
 			size_t k;
 
@@ -392,7 +396,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: mkdata [--be] [--long4] [--scenario basic|power|lost|hostile|lag|lostlate] FILE\n");
+		fprintf(stderr, "usage: mkdata [--be] [--long4] [--gap BYTES] [--scenario basic|power|lost|hostile|lag|lostlate] FILE\n");
 		return 2;
 	}
 	write_file(path, sc);

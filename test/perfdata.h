@@ -47,6 +47,8 @@ enum {				/* perf_event_attr bitfield bits */
 
 static int pw_be, pw_long4;
 static const char *const *pw_cmdline;	/* NULL-terminated argv for CMDLINE, or NULL: none */
+static uint64_t pw_gap;			/* a hole of so many bytes before the data section (a
+					   sparse file: its data and features past 2 GiB) */
 
 /* ---------------------------------------------------------------- formats */
 
@@ -530,7 +532,8 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 {
 	struct buf f = { 0 }, feat[5] = { { 0 } };	/* in feature bit order */
 	int nfeat = version ? 4 : 3;
-	size_t ids_off, attrs_off, data_off, data_size, blob;
+	size_t ids_off, attrs_off, split, data_size;
+	uint64_t data_off, blob;
 	uint64_t bits = 1ull << PW_F_TRACING_DATA | 1ull << PW_F_HOSTNAME | 1ull << PW_F_NRCPUS;
 	FILE *out;
 
@@ -545,9 +548,10 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 		p64(&f, ids_off + 8 * ncpu * i);
 		p64(&f, 8 * ncpu);
 	}
-	data_off = f.len;
+	split = f.len;	/* pw_gap's hole goes here */
+	data_off = f.len + pw_gap;
 	put(&f, data->p, data->len);
-	data_size = f.len - data_off;
+	data_size = f.len - split;
 
 	pw_tracing(&feat[0], tp, ntp);
 	pw_feat_str(&feat[1], host);
@@ -568,7 +572,7 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 		nfeat++;
 		bits |= 1ull << PW_F_CMDLINE;
 	}
-	blob = f.len + 16 * nfeat;
+	blob = f.len + pw_gap + 16 * nfeat;
 	for (int i = 0; i < nfeat; i++) {
 		p64(&f, blob);
 		p64(&f, feat[i].len);
@@ -582,7 +586,7 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 		 * the first 64 of the 256 feature bits */
 		const uint64_t h[] = {
 			0x32454c4946524550ull, PW_HDR_SIZE, PW_ATTR_SIZE + 16,
-			attrs_off, data_off - attrs_off, data_off, data_size, 0, 0,
+			attrs_off, split - attrs_off, data_off, data_size, 0, 0,
 			bits,
 		};
 
@@ -590,7 +594,8 @@ static inline void pw_file(const char *path, const char *host, const struct pw_a
 			set_n(f.p + 8 * i, h[i], 8);
 	}
 	out = fopen(path, "wb");
-	if (!out || fwrite(f.p, 1, f.len, out) != f.len || fclose(out)) {
+	if (!out || fwrite(f.p, 1, split, out) != split || fseeko(out, (off_t)pw_gap, SEEK_CUR) ||
+	    fwrite(f.p + split, 1, f.len - split, out) != f.len - split || fclose(out)) {
 		perror(path);
 		exit(1);
 	}
