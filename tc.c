@@ -4175,8 +4175,11 @@ static void model_wake(const struct ev *e, uint64_t t)
 		n->wk_waker = e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid;	/* on its way to sleep, maybe */
 	}
 	n->wk_pending = e->kind == EV_WAKING && !(n->state == ST_RUNNING && e->tid == e->a);	/* open until its sched_wakeup */
-	if (e->kind != EV_WAKEUP || !n->wk_seen)	/* (a sched_wakeup: the end of the waking kept) */
-		lat_woken(n, t, e->kind == EV_WAKEUP && model_traced(EV_WAKING) ? -1 :	/* its waking lost */
+	/* for the chain, each wakeup once: a sched_wakeup after its
+	 * sched_waking adds nothing, one without it (lost) has no waker
+	 * known (its record may be the wakee CPU's, from an IPI) */
+	if (e->kind != EV_WAKEUP || !n->wk_seen)
+		lat_woken(n, t, e->kind == EV_WAKEUP && model_traced(EV_WAKING) ? -1 :
 			  e->flags & TRACE_IRQ_FLAGS ? WAKER_IRQ : e->tid);
 	n->wk_seen = e->kind == EV_WAKING;
 	if (e->c >= 0 && e->c < G.m.ncpu)
@@ -8951,14 +8954,14 @@ static uint64_t rd_end_tail(const uint8_t *b, uint64_t n)
 	return ncpu > 1 ? off : 0;
 }
 
+static bool rd_tail_mapped;	/* rd_tail's tail is a mapping, not a buffer */
+
 /* The data's last MiB or less (*n bytes) of a recording tc did not
  * write, read as a file (rd_lost_tail and rd_end_tail look there; given
  * back with rd_tail_done); NULL (*n 0) for tc's files, a stream, a cut
- * file, or less than 16 bytes.  FAST maps it, its pages populated with one
- * madvise: read into a buffer, the buffer's 256 pages took a page fault
- * each (on a VM under PVM, 5 ms of a perf -m 4096 file's 53). */
-static bool rd_tail_mapped;	/* rd_tail's tail is a mapping, not a buffer */
-
+ * file, or less than 16 bytes.  FAST maps it, its pages populated at once
+ * (MAP_POPULATE): read into a buffer, the buffer's 256 pages took a page
+ * fault each (on a VM under PVM, 5 ms of a perf -m 4096 file's 53). */
 static const uint8_t *rd_tail(uint64_t *n)
 {
 	uint64_t dlen = G.rd.end - G.rd.data_off, at;
@@ -10488,8 +10491,8 @@ static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end)
 
 /* The model's hook: the kernel woke p at t (a sched_waking, a
  * sched_wakeup_new, or a sched_wakeup whose sched_waking is not in the
- * trace), waker a task or WAKER_IRQ; kept for the waker chain (not where
- * lat.off).  Every wakeup the kernel recorded, whatever tc makes of p's
+ * trace), waker a task, WAKER_IRQ or -1 (not known: that sched_waking is
+ * lost); kept for the waker chain (not where lat.off).  Every wakeup the kernel recorded, whatever tc makes of p's
  * state: the chain's steps are records, not inferences.  Kept when a wait
  * ended, as before, the wakeups of waits whose end the kernel did not
  * report (a switch-in left out, a CPU not yet traced) were missing, and
