@@ -10492,12 +10492,13 @@ static void lat_irq(int c, int state, int tid, uint64_t start, uint64_t end)
 /* The model's hook: the kernel woke p at t (a sched_waking, a
  * sched_wakeup_new, or a sched_wakeup whose sched_waking is not in the
  * trace), waker a task, WAKER_IRQ or -1 (not known: that sched_waking is
- * lost); kept for the waker chain (not where lat.off).  Every wakeup the kernel recorded, whatever tc makes of p's
- * state: the chain's steps are records, not inferences.  Kept when a wait
- * ended, as before, the wakeups of waits whose end the kernel did not
- * report (a switch-in left out, a CPU not yet traced) were missing, and
- * the chain named an older one as the latest (1 to 20% of the woken tasks
- * of test/sim's files with switches left out; chain_four on a VM). */
+ * lost); kept for the waker chain (not where lat.off).  Every wakeup the
+ * kernel recorded, whatever tc makes of p's state: the chain's steps are
+ * records, not inferences.  Kept when a wait ended, as before, the
+ * wakeups of waits whose end the kernel did not report (a switch-in left
+ * out, a CPU not yet traced) were missing, and the chain named an older
+ * one as the latest (1 to 20% of the woken tasks of test/sim's files with
+ * switches left out; chain_four on a VM). */
 static void lat_woken(struct task *p, uint64_t t, int waker)
 {
 	if (FAST && lat.off)
@@ -10510,8 +10511,8 @@ static void lat_woken(struct task *p, uint64_t t, int waker)
 /*
  * The model's hook: task p is being switched in on cpu at end, before its
  * state changes; if it was runnable, it waited from start.  Counts the wait
- * in p's histogram, and with --latency keeps it among the longest with who held the CPUs meanwhile (nothing
- * where lat.off).
+ * in p's histogram, and with --latency keeps it among the longest with
+ * who held the CPUs meanwhile (nothing where lat.off).
  */
 static void lat_wait_end(struct task *p, uint64_t start, uint64_t end, int cpu)
 {
