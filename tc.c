@@ -71,9 +71,6 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22	/* Linux 5.14; older C libraries do not name it */
-#endif
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -99,16 +96,6 @@ enum {
 	COMM_LEN = 16,			/* TASK_COMM_LEN */
 	REC_BUF = 256 << 10,		/* recorder write buffer */
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
-	RD_WHOLE = sizeof(void *) >= 8,	/* 64-bit: a file's window (rd_remap) is of one mapping
-					 * of the rest of the file.  It holds RD_WIN past the next
-					 * record, */
-	RD_WIN = 2 << 20,
-	RD_BACK = (RD_WHOLE ? 4 : 6) << 20,	/* ... and at most so many before it, for the merge
-					 * (rd_at's; RD_WHOLE: 6 MiB held 2 MiB more, no faster) */
-	RD_REFAULT = 1 << 20,		/* RD_WHOLE: the pages behind it, faulted in again, are
-					 * given back once so many were (rd_at_back) */
-	RD_AROUND = 2 << 20,		/* the most a fault maps: a large folio whole (64 KiB of
-					 * small ones: fault_around_bytes) */
 	RD_AHEAD = 4096,		/* the loops over records ask for the bytes a page ahead: the
 					 * merge's first reading of a record waited for memory
 					 * (run_grow, run_next: -10 to -25% time on an Intel VM) */
@@ -519,7 +506,6 @@ struct mq {
 	uint8_t *w;			/* a file's: its bytes [woff, woff + wlen) (rd_at) */
 	uint64_t woff;
 	uint32_t wlen, wnext, wused;	/* ... the next read's size, records taken since */
-	uint64_t blo, bhi;		/* RD_WHOLE: its bytes faulted in again (rd_at_back) */
 };
 
 /* What a record says of itself: its attr, time, cpu and task. */
@@ -731,13 +717,13 @@ static struct {
 		uint8_t part;		/* what the events cover (rd_cmdline; enum part) */
 		bool unrec_scanned;	/* sampled tracepoints: rd_unrec_scan found what they left out */
 		bool scanning;		/* ... in its pass (with saving: emit gives them to rd_unrec_rec),
-					 * or rd_lost_scan's: rd_remap says how far (rd_progress) */
+					 * or rd_lost_scan's: rd_refill says how far (rd_progress) */
 		uint64_t *unrec_last;	/* ... per CPU and tracepoint kind its last record's time, */
 		uint64_t *scan_last;	/* ... per CPU its last record's time (rd_lost_rec) */
 		bool lost_scanned;	/* a scan placed the LOST records (rd_lost_rec, model_pre) */
 		bool lost_ahead;	/* ... one that goes on as the replay reads (rd_lost_ahead): */
 		uint64_t scan_pos;	/* ... the offset of the first record it has not seen */
-		uint8_t *scan_buf;	/* ... what it reads past the replay's window, */
+		uint8_t *scan_buf;	/* ... what it reads past the replay's buffer, */
 		uint64_t scan_boff, scan_blen;	/* ... from that file offset, so many bytes */
 		bool *unrec_moved;	/* ... and whether its period has moved (freq) */
 		uint32_t unrec_kinds;	/* ... the kinds that left events out (bits) */
@@ -751,7 +737,6 @@ static struct {
 		uint64_t end_off;	/* perf record's end, read first (rd_end_tail): G.m.ow_end */
 		struct buf unrec;	/* ... the stretches found (struct unrec) */
 		uint64_t end, data_off, fsize;
-		volatile sig_atomic_t shrunk;	/* the file shrank under its mapping (rd_bus_cover) */
 		uint64_t feat_bits;	/* valid features below bit 64 */
 		uint64_t feat_off[64], feat_size[64];
 		int nrcpus;
@@ -771,16 +756,9 @@ static struct {
 		int fd;
 		bool cut;		/* silent on a broken record */
 		bool wait, eof;		/* rd_fill stopped: nothing more yet, the end */
-		bool map;		/* buf is a window of a mapping of the file (rd_remap) */
 		uint64_t next_t;	/* time of the record rd_run stopped at */
-		uint8_t *buf;		/* read buffer, or the window (map) */
+		uint8_t *buf;		/* read buffer */
 		size_t len, pos;	/* buf holds file bytes [off, off + len) */
-		size_t maplen;		/* map: the mapping's bytes from buf on (RD_WHOLE: the rest
-					 * of the file; else len) */
-		uint64_t kept;		/* map: where it begins, or (RD_WHOLE) its pages before
-					 * this offset were given back (rd_at_back) */
-		size_t back;		/* RD_WHOLE: bytes rd_at_back faulted in again since
-					 * it last gave them back */
 		uint64_t tmax, round_prev, round_prev2;	/* newest time read, as of the last round
 					 * and of the one before (the release bound: merge) */
 		uint64_t round_off, round_off_prev;	/* where the current round began, the last */
@@ -5912,8 +5890,8 @@ static void rec_flush(void)
  * two writes): writes of 256 KiB at such offsets leave the file in the
  * page cache in large folios, where unaligned ones left small folios
  * (ext4, Linux 6.18: mapping 40 MB and touching it took 238 page faults
- * in 3.5 ms, against 557 in 4.4 ms; the replay of a recording just made
- * maps it). */
+ * in 3.5 ms, against 557 in 4.4 ms; read() copies 12 GB/s of large
+ * folios, 9.5 of small ones, on an AMD EPYC VM). */
 static void rec_append(const void *r, size_t n)
 {
 	size_t k = REC_BUF - G.rec.pos % REC_BUF;	/* from the file's end to the next multiple */
@@ -6745,16 +6723,15 @@ static void rd_progress(uint64_t upto);
 
 /*
  * Make at least need bytes (at most MAX_REC) available at G.rc.buf +
- * G.rc.pos; false at the end of the data.  A regular file in file mode is
- * read through a window of RD_WIN bytes of a mapping of it (rd_remap): no
- * copy (read()'s was a quarter of a replay's profile, but the first reads
- * of the mapped bytes cost most of it again: 0-10% less time in all).  On
- * 64-bit hosts the window moves in one mapping of the rest of the file,
- * giving back the pages behind it (RD_WHOLE, rd_drop: a mapping a window
- * mapped the merge's part of the last one again, and a perf sched record
- * file took 12% more time); streams, a file in pipe mode, and every file
- * in the static build (FAST 0: 1 KiB less), are read into one buffer of
- * RD_BUF bytes (larger ones fall out of the cache).
+ * G.rc.pos; false at the end of the data.  Every recording, file or
+ * stream, is read with read() into one buffer of RD_BUF bytes (larger
+ * ones fall out of the cache); the merge reads the records it holds
+ * behind it again (rd_at).  Files were read through a mapping until
+ * December 2026: on an AMD EPYC VM under PVM the first touch of each
+ * mapped page of a file written not long before (the page cache's small
+ * folios) cost about 1.7 us, where read() copies a page in 0.4, and
+ * read() replayed the bench's files 25 to 45% faster, in half the memory
+ * (HACKING, section 6).
  */
 static bool rd_refill(size_t need);
 
@@ -6763,138 +6740,11 @@ static inline bool rd_fill(size_t need)
 	return G.rc.len - G.rc.pos >= need || rd_refill(need);
 }
 
-static uintptr_t rd_bus_page;	/* the page rd_bus_cover covered last (0: none in this window) */
-static bool rd_no_populate;	/* the kernel has no MADV_POPULATE_READ */
-
-/*
- * A fault in the window of the file's mapping at addr (the file shrank
- * under it: its pages past the new end fault): the window from that page
- * on reads as zeros from now on, which ends the data at a bad record, and
- * G.rd.shrunk says why (rd_shrunk; the record the cut split was read with
- * zeros past it).  False if addr is not in the window, or was covered
- * already (a fault there again is not the file's: qemu-user's arm, mips,
- * s390x and i386 fault so).  Run from SIGBUS's handlers.
- */
-static bool rd_bus_cover(void *addr)
-{
-	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)G.rc.buf, ps = getpagesize(), pg = a & ~(ps - 1);
-
-	if (!FAST || !G.rc.map || !b || a < b || a - b >= G.rc.maplen || pg == rd_bus_page)
-		return false;
-	if (mmap((void *)pg, b + G.rc.maplen - pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-		return false;
-	rd_bus_page = pg;
-	G.rd.shrunk = 1;
-	return true;
-}
-
-static struct sigaction rd_bus_old;	/* SIGBUS's handler before rd_bus */
-
-/* SIGBUS (term_fatal's in the view asks rd_bus_cover too): a shrunk file's
- * page reads as zeros; any other fault goes to the handler tc found (the
- * default, or a sanitizer's), as it comes again on return. */
-static void rd_bus(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if (!rd_bus_cover(si->si_addr))
-		sigaction(sig, &rd_bus_old, NULL);
-}
-
-/* Where the window that holds at needs to begin: at the oldest record the
- * merge holds in its runs (rd_at reads them there), if no more than
- * RD_BACK before at (older ones: rd_at_back, or pread); at at where it holds
- * none (tc's files).  The pages a window maps and the pass touches count
- * in tc's memory (peak RSS). */
-static uint64_t rd_back(uint64_t at)
-{
-	uint64_t from = at;
-
-	if (G.mg.runs) {
-		if (G.mg.cur_on && G.mg.cur.pos < from)
-			from = G.mg.cur.pos;
-		for (int i = 0; i < G.mg.nrun; i++)
-			if (G.mg.run[G.mg.rheap[i]].pos < from)
-				from = G.mg.run[G.mg.rheap[i]].pos;
-	}
-	return at - from > RD_BACK ? at - RD_BACK : from;
-}
-
-/* RD_WHOLE: give back the mapping's pages before the window (rd_back of
- * at): they count in tc's memory (peak RSS) as long as they are mapped.
- * One madvise a window, where a mapping of each window (unmapped after
- * it) mapped the merge's part of it again each time. */
-static void rd_drop(uint64_t at)
-{
-	uint64_t to = rd_back(at) / getpagesize() * getpagesize();
-
-	if (to > G.rc.kept) {
-		madvise(G.rc.buf + (G.rc.kept - G.rc.off), to - G.rc.kept, MADV_DONTNEED);
-		G.rc.kept = to;
-	}
-}
-
-/*
- * rd_fill's reading of a mapped file: the window moves to hold at least
- * need bytes from G.rc.pos on, and the records the merge holds before
- * them (rd_back: rd_at reads them there, not with pread); false at the end
- * of the data.  RD_WHOLE, the pass maps the rest of the file once, and
- * the window moves in it (rd_drop); else each window is a mapping of its
- * own.  The window's new bytes are faulted in with one madvise
- * (MADV_POPULATE_READ), not a page fault each 64 KiB: on a VM whose
- * kernel entries are dear (an AMD EPYC guest under PVM) tc's bench file
- * replayed 15% faster, perf's 3 to 8%, on an Intel one 2%; peak RSS the
- * same.  Where the file cannot be mapped, the pass reads it into a buffer
- * from here on.
- */
-static bool rd_remap(size_t need)
-{
-	uint64_t at = G.rc.off + G.rc.pos, from;
-	size_t ps = getpagesize(), n, was = G.rc.len;
-	void *m;
-
-	if (at >= G.rd.end || (G.rc.buf && G.rc.off + G.rc.len >= G.rd.end))
-		return false;
-	if (G.rc.buf && G.rc.maplen > G.rc.len) {
-		rd_drop(at);	/* (RD_WHOLE) */
-	} else {
-		from = rd_back(at) / ps * ps;
-		n = RD_WHOLE || G.rd.end - from < at - from + RD_WIN ? G.rd.end - from : at - from + RD_WIN;
-		if (G.rc.buf)
-			munmap(G.rc.buf, G.rc.maplen);
-		G.rc.buf = NULL;
-		m = G.rd.shrunk || n != (size_t)n ? MAP_FAILED : mmap(NULL, n, PROT_READ, MAP_PRIVATE, G.rc.fd, from);
-		if (m == MAP_FAILED) {
-			G.rc.map = false;	/* read() it: pread and read see the file's end */
-			G.rc.buf = xcalloc(1, RD_BUF);
-			G.rc.off = at;
-			G.rc.len = G.rc.pos = G.rc.maplen = G.rc.kept = 0;
-			return lseek(G.rc.fd, at, SEEK_SET) >= 0 && rd_refill(need);
-		}
-		madvise(m, n, MADV_SEQUENTIAL);
-		rd_bus_page = 0;
-		G.rc.buf = m;
-		G.rc.off = G.rc.kept = from;
-		G.rc.pos = was = at - from;
-		G.rc.maplen = n;
-	}
-	if (G.rd.scanning && G.rd.prog_t0)
-		rd_progress(at);
-	G.rc.len = G.rc.maplen < at - G.rc.off + RD_WIN ? G.rc.maplen : at - G.rc.off + RD_WIN;
-	if (G.rc.len > was && !rd_no_populate) {	/* the window's new bytes: faulted in at once */
-		was = was / ps * ps;
-		n = (G.rc.len + ps - 1) / ps * ps;
-		if (madvise(G.rc.buf + was, (n < G.rc.maplen ? n : G.rc.maplen) - was, MADV_POPULATE_READ) < 0 &&
-		    errno == EINVAL)
-			rd_no_populate = true;	/* before Linux 5.14 */
-	}
-	return G.rc.len - G.rc.pos >= need;
-}
-
 /* rd_fill's reading, when the buffer holds less than need. */
 static bool rd_refill(size_t need)
 {
-	if (FAST && G.rc.map)
-		return rd_remap(need);
+	if (FAST && G.rd.scanning && G.rd.prog_t0)
+		rd_progress(G.rc.off + G.rc.pos);
 	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
@@ -6927,15 +6777,10 @@ static bool rd_refill(size_t need)
 	return true;
 }
 
-/* Give back the pass's read buffer, or unmap its window. */
+/* Give back the pass's read buffer. */
 static void rd_buf_free(void)
 {
-	if (FAST && G.rc.map && G.rc.buf) {
-		munmap(G.rc.buf, G.rc.maplen);
-		G.rc.maplen = G.rc.kept = 0;
-	} else {
-		mem_free(G.rc.buf);
-	}
+	mem_free(G.rc.buf);
 	G.rc.buf = NULL;
 	G.rc.len = G.rc.pos = 0;
 }
@@ -7389,82 +7234,22 @@ static void rd_features(const char *path)
 
 /*
  * Read the file from offset off on: its data (file mode), or from 16 (pipe
- * mode), or a checkpoint's offset.  A regular file in file mode is mapped
- * (a window at a time, rd_remap) from here on, once its data's end is
- * known; anything else is read into G.rc.buf (made here when the pass has
- * none).
+ * mode), or a checkpoint's offset, into G.rc.buf (made here when the pass
+ * has none).
  */
 static void rd_seek(const char *path, uint64_t off)
 {
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
-	if (FAST && (G.rc.map || (!G.rd.pipe && G.rd.fsize != UINT64_MAX && G.rd.end <= G.rd.fsize && !G.rd.shrunk))) {
-		static bool handled;	/* before the view's term_fatal, which asks rd_bus_cover */
-
-		if (!handled) {
-			struct sigaction sa = { .sa_sigaction = rd_bus, .sa_flags = SA_SIGINFO };
-
-			sigemptyset(&sa.sa_mask);
-			sigaction(SIGBUS, &sa, &rd_bus_old);
-			handled = true;
-		}
-		rd_buf_free();	/* rd_remap maps a window at off */
-		G.rc.map = true;
-	} else if (!G.rc.buf) {
+	if (!G.rc.buf)
 		G.rc.buf = xcalloc(1, RD_BUF);
-	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
 	G.rc.len = G.rc.pos = 0;
 }
 
-/* RD_WHOLE: give back the pages rd_at_back faulted in again, every
- * queue's, in blocks of RD_AROUND (a fault maps the pages around it: a
- * large folio whole; the window's own, from kept on, stay). */
-static void rd_back_drop(void)
-{
-	for (int i = 0; i < G.mg.nq; i++) {
-		struct mq *q = &G.mg.q[i];
-		uint64_t from = q->blo / RD_AROUND * RD_AROUND, to = (q->bhi + RD_AROUND - 1) / RD_AROUND * RD_AROUND;
-
-		from = from > G.rc.off ? from : G.rc.off;
-		to = to < G.rc.kept ? to : G.rc.kept;
-		if (q->bhi > q->blo && to > from)
-			madvise(G.rc.buf + (from - G.rc.off), to - from, MADV_DONTNEED);
-		q->blo = q->bhi = 0;
-	}
-	G.rc.back = 0;
-}
-
-/* RD_WHOLE: queue q's record at pos, behind the pages the window keeps
- * (rd_drop gave it back), where it is mapped: read, it faults in again.
- * *avail: up to MAX_REC bytes from it on (past them rd_at is asked
- * again), which join q's span; once the spans grew by RD_REFAULT bytes
- * they are given back (rd_back_drop: peak RSS).  It was read with
- * pread: a perf record -m 4096 file's 460 reads took 9% of its time. */
-static const uint8_t *rd_at_back(struct mq *q, uint64_t pos, size_t *avail)
-{
-	size_t n = G.rc.len - (pos - G.rc.off);
-	uint64_t grow;
-
-	if (n > MAX_REC)
-		n = MAX_REC;
-	grow = q->bhi > q->blo && pos >= q->blo && pos <= q->bhi ? (pos + n > q->bhi ? pos + n - q->bhi : 0) : n;
-	if (G.rc.back + grow > RD_REFAULT) {
-		rd_back_drop();
-		grow = n;
-	}
-	G.rc.back += grow;
-	if (q->bhi <= q->blo || pos < q->blo)
-		q->blo = pos;
-	if (pos + n > q->bhi)
-		q->bhi = pos + n;
-	*avail = n;
-	return G.rc.buf + (pos - G.rc.off);
-}
-
 /*
  * The queued record at file offset pos of queue q (one that stays in the
- * file): in the read buffer or mapped window if it still is, else in q's
+ * file): in the read buffer if it still is, else in q's
  * own window, read again from there on when it is not (a window that
  * served few records reads less the next time: records of q far apart in
  * the file cost one small read each, not a large one); *avail gets the
@@ -7477,12 +7262,8 @@ static const uint8_t *rd_at(struct mq *q, uint64_t pos, size_t *avail)
 	size_t n;
 
 	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
-		if (!FAST || pos >= G.rc.kept) {
-			*avail = G.rc.len - (pos - G.rc.off);
-			return G.rc.buf + (pos - G.rc.off);
-		}
-		if (RD_WHOLE && G.rc.map)	/* (given back: rd_drop) */
-			return rd_at_back(q, pos, avail);
+		*avail = G.rc.len - (pos - G.rc.off);
+		return G.rc.buf + (pos - G.rc.off);
 	}
 	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
 	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
@@ -8170,7 +7951,7 @@ static void rd_sorted_run(uint64_t limit)
 		uint64_t t;
 		int at;
 
-		__builtin_prefetch(r + RD_AHEAD);	/* (never faults; past the window it does nothing) */
+		__builtin_prefetch(r + RD_AHEAD);	/* (never faults; past the buffer it does nothing) */
 
 		if (n > len - pos || off + pos >= stop || (at = rec_std_at(&k, r, n)) < 0)
 			break;
@@ -8289,8 +8070,8 @@ static void rd_progress_end(void)
 
 /*
  * The view's first reading of a file (prog_t0 set), at a checkpoint's
- * place (upto), or in a scan before it (G.rd.scanning, at each window
- * mapped: "a first pass" then): once it has taken half a second, how far
+ * place (upto), or in a scan before it (G.rd.scanning, at each read
+ * into the buffer: "a first pass" then): once it has taken half a second, how far
  * it is, on standard error if that is a terminal, every quarter of a
  * second (a large file read before the view is drawn: a blank screen for
  * seconds said nothing).  A signal that stops tc stops it here: the view
@@ -8439,13 +8220,13 @@ static void rd_record(const uint8_t *r, size_t sz, uint32_t type, uint64_t roff,
 	rd_queue(r, sz, t, ri, roff, qi);
 }
 
-/* At a broken record: why, if the file shrank while it was read
- * (rd_bus_cover, or it is shorter now than its data), else "". */
+/* At a broken record or an early end: why, if the file shrank while it
+ * was read (it is shorter now than its data), else "". */
 static const char *rd_shrunk(void)
 {
 	struct stat st;
 
-	return FAST && G.rc.map && (G.rd.shrunk || (fstat(G.rc.fd, &st) == 0 && (uint64_t)st.st_size < G.rd.end)) ?
+	return FAST && !G.rd.pipe && fstat(G.rc.fd, &st) == 0 && (uint64_t)st.st_size < G.rd.end ?
 	       " (the file shrank while tc read it)" : "";
 }
 
@@ -8514,6 +8295,10 @@ static int rd_run(uint64_t limit)
 	if (!ret && !G.rc.wait && G.rd.pipe && G.rc.len > G.rc.pos) {	/* a piece of a header */
 		rd_stream_cut(G.rc.off + G.rc.pos);
 		ret = -1;
+	} else if (FAST && !ret && G.rc.eof && !G.rc.cut && !G.rd.pipe && G.rc.off + G.rc.len < G.rd.end) {
+		note("the recording ends at offset %" PRIu64 ", before the end of its data%s", G.rc.off + G.rc.len,
+		     rd_shrunk());
+		ret = -1;
 	}
 	if (G.rc.wait)
 		return 2;	/* more may come: the queues wait for their rounds */
@@ -8581,7 +8366,7 @@ static void rd_pass_swap(struct rd_pass *s)
 /*
  * Start a pass of the reader over the recording being read (--replay, a
  * regular file in file mode), from its start, with a second descriptor
- * and mapping and fresh merge queues, silent (the view's pass said what
+ * and buffer and fresh merge queues, silent (the view's pass said what
  * was wrong); the view's pass waits in *view.  False, with why in msg,
  * if the file cannot be read again (a stream, or it changed).
  */
@@ -8603,8 +8388,7 @@ static bool rd_pass_open(struct rd_pass *view, char *msg, size_t msz)
 	}
 	rd_pass_swap(view);
 	G.rc.fd = fd;
-	G.rc.map = false;
-	G.rc.buf = NULL;	/* rd_seek maps the file or makes a buffer */
+	G.rc.buf = NULL;	/* rd_seek makes a buffer */
 	rd_seek(G.opt.replay_path, G.rd.data_off);
 	mrg_init(G.m.ncpu + 1, 0, true);
 	G.rc.cut = true;	/* silent: no note on a broken record ... */
@@ -8792,7 +8576,7 @@ static void rd_lost_scan(void)
 	G.rd.scan_last = xcalloc(G.m.ncpu, sizeof(uint64_t));
 	if (!rd_pass_open(&mainp, msg, sizeof(msg)))
 		die("%s", msg);
-	G.rd.scanning = FAST;	/* (rd_remap's rd_progress) */
+	G.rd.scanning = FAST;	/* (rd_refill's rd_progress) */
 	for (const uint8_t *r; (r = rd_rec(&sz)); G.rc.pos += sz)	/* (a broken record: the replay says) */
 		if (g32(r) < PR_HEADER_ATTR && rec_info(r, sz, &ri) == 0)
 			rd_lost_rec(r, &ri);
@@ -8825,8 +8609,8 @@ static void rd_lost_done(void)
  * record file with losses took 18% less time so: its bytes are read from
  * memory once, not twice).  A CPU with no record for long makes this read
  * ahead far, up to the end at worst: a pass of its own then.  The records
- * ahead are read in the replay's window where it has them, else into a
- * buffer of RD_BUF bytes.
+ * ahead are read in the replay's buffer where it has them, else into one
+ * of their own of RD_BUF bytes.
  */
 static void rd_lost_ahead(uint64_t bound)
 {
@@ -8839,8 +8623,7 @@ static void rd_lost_ahead(uint64_t bound)
 		const uint8_t *b = NULL;
 		size_t n = 0, o = 0;
 
-		if (G.rc.map && at >= G.rc.off && (in + MAX_REC <= G.rc.len || G.rc.off + G.rc.len >= G.rd.end) &&
-		    in < G.rc.len) {
+		if (at >= G.rc.off && (in + MAX_REC <= G.rc.len || G.rc.off + G.rc.len >= G.rd.end) && in < G.rc.len) {
 			b = G.rc.buf + in;
 			n = G.rc.len - in;
 		} else if (G.rd.scan_buf && at >= G.rd.scan_boff && bin < G.rd.scan_blen &&
@@ -9052,7 +8835,7 @@ static void rd_save_rec(const uint8_t *r, size_t n, const struct rinfo *ri)
  * recording out: the records rd_save_rec chooses, byte for byte, in the
  * order tc's merge releases them, under the file's own attrs, ids and
  * features (rd_feat_copy); readable by tc and perf.  The file is read
- * again in a pass of its own (a second descriptor and mapping, fresh
+ * again in a pass of its own (a second descriptor and buffer, fresh
  * merge queues, silent: the view's pass said what was wrong): the view's
  * reading and its model stay as they were.  The recorder must be free;
  * out is created as --record creates it (rec_open_out).  msg gets what was
@@ -11648,8 +11431,6 @@ static struct sigaction term_fatal_old[5];	/* the default's, or a sanitizer's */
 static void term_fatal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (sig == SIGBUS && rd_bus_cover(si->si_addr))
-		return;	/* a page of a recording that shrank: zeros */
 	term_restore();
 	for (size_t i = 0; i < sizeof(term_fatal_sig) / sizeof(term_fatal_sig[0]); i++)
 		if (term_fatal_sig[i] == sig)
