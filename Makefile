@@ -194,6 +194,11 @@ test/irqload: test/irqload.c
 test/ringfloor: test/ringfloor.c
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/ringfloor.c
 
+# readfloor: each line of a file touched once, read() or mapped (make bench's
+# floor for the reader, beside cat)
+test/readfloor: test/readfloor.c
+	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/readfloor.c
+
 # A wakeup chain of four tasks over pipes, for the waker chain test (t_answers.sh).
 test/chain: test/chain.c test/xfer.h
 	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ test/chain.c
@@ -285,7 +290,7 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor test/forks
+bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor test/readfloor test/forks
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench_irq.sh
@@ -329,5 +334,5 @@ fuzz-view: tc-fuzz
 
 clean:
 	rm -f tc tc-san tc-small tc-static test/unit test/unit-san test/pingpong test/evilname \
-		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/forks test/irqload test/ringfloor test/runtime test/zoombench test/schedtruth tc-fuzz tc32
+		test/mkdata test/sim test/iorw test/slowpty test/chain test/spin test/forks test/irqload test/ringfloor test/readfloor test/runtime test/zoombench test/schedtruth tc-fuzz tc32
 	rm -rf $(MUSL_INC) fuzz-out cross

@@ -3,9 +3,10 @@
 # on four recordings of perf bench sched messaging (tc --record, perf record
 # with default rings, perf record -m 4096, perf sched record), one of
 # 4,000 tasks with perf record -F (sampled tracepoints) and tc's of 40,000
-# short-lived processes (test/forks), with
-# cat FILE >/dev/null as the floor.  Wall, CPU (user+sys), peak RSS and ns
-# per event, medians of RUNS alternating rounds with the file in page cache.
+# short-lived processes (test/forks), with cat FILE >/dev/null and
+# test/readfloor (each line touched once, read or mapped) as the floor.
+# Wall, CPU (user+sys), peak RSS and ns per event, medians of RUNS
+# alternating rounds with the file in page cache.
 # The replay view's zoom to exact (test/zoombench).  Then one workload
 # recorded by all four recorders at once (nested), and tc's per-task run time
 # and switches compared across the four files.  Figures only, nothing
@@ -33,7 +34,8 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "bench_read: skipped: perf is not installed"
 	exit 0
 fi
-[ -x ./tc ] && [ -x ./test/runtime ] && [ -x ./test/forks ] || { echo "bench_read: ./tc, test/runtime or test/forks is not built (make bench builds them)"; exit 1; }
+[ -x ./tc ] && [ -x ./test/runtime ] && [ -x ./test/forks ] && [ -x ./test/readfloor ] ||
+	{ echo "bench_read: ./tc, test/runtime, test/forks or test/readfloor is not built (make bench builds them)"; exit 1; }
 
 T=$(mktemp -d /tmp/tc-bread.XXXXXX)
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -171,6 +173,15 @@ for k in "${KINDS[@]}"; do
 	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//' |
 		grep . || echo "(none printed: tc prints it where it has a count to report)")"
 done
+
+# the floor under every reader: each line of the file touched once, read()
+# 256 KiB at a time (as tc reads) or mapped (as tc read until December 2026)
+if [ -x test/readfloor ]; then
+	echo "the floor (test/readfloor: each 64-byte line touched once, medians of $RUNS):"
+	for k in "${KINDS[@]}"; do
+		[ -s "$R/$k.data" ] && echo "  $k: $(test/readfloor "$R/$k.data" "$RUNS" 2>&1)"
+	done
+fi
 
 # instructions a sample: the one figure of the reading that a noisy
 # machine does not move (this VM's wall times move by 30% in an hour)
