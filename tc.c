@@ -1415,15 +1415,46 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
  * doubles, never per event; musl's malloc would be 10 KiB of the static
  * binary.  A block's mapping and size are kept in the 16 bytes before it.
  */
-static void *mem_alloc(size_t n)
+
+enum { HUGE_PAGE = 2 << 20 };	/* a transparent huge page (x86-64, arm64 with 4 KiB pages) */
+
+/* A mapping of len bytes (a multiple of HUGE_PAGE, and a page), its start
+ * on a boundary of HUGE_PAGE and all but its last page (the guard) given
+ * to transparent huge pages (MADV_HUGEPAGE; where the kernel has none,
+ * small pages); MAP_FAILED if there is no room.  HUGE_PAGE more is
+ * mapped, and what lies outside the boundaries unmapped. */
+static char *mem_map_huge(size_t len, size_t ps)
+{
+	char *r = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (r == MAP_FAILED)
+		return r;
+	a = (char *)(((uintptr_t)r + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (a > r)
+		munmap(r, a - r);
+	munmap(a + len, r + HUGE_PAGE - a);	/* (at least a page: r is on one) */
+	madvise(a, len - ps, MADV_HUGEPAGE);
+	return a;
+}
+
+/* A block of n bytes (mem_alloc's), on transparent huge pages if huge
+ * (FAST; mem_map_huge: from the mapping's start, so that the first 2 MiB
+ * of a table filled from its start are one huge page); NULL if there is
+ * no memory. */
+static void *mem_block(size_t n, bool huge)
 {
 	size_t ps = getpagesize(), body = (n + 15) & ~(size_t)15, len;
 	char *m, *p;
 
 	if (n > SIZE_MAX / 2)
 		return NULL;
-	len = (body + 16 + ps - 1) / ps * ps + ps;
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (FAST && huge) {
+		len = (body + 16 + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + ps;
+		m = mem_map_huge(len, ps);
+	} else {
+		len = (body + 16 + ps - 1) / ps * ps + ps;
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
 	if (m == MAP_FAILED)
 		return NULL;
 	mprotect(m + len - ps, ps, PROT_NONE);
@@ -1431,6 +1462,12 @@ static void *mem_alloc(size_t n)
 	((size_t *)p)[-1] = len;
 	((size_t *)p)[-2] = n;
 	return p;
+}
+
+/* A block of n bytes; NULL if there is no memory. */
+static void *mem_alloc(size_t n)
+{
+	return mem_block(n, false);
 }
 
 /* Give back a block of mem_alloc (NULL: nothing). */
@@ -1467,6 +1504,21 @@ static void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory (%zu x %zu bytes)", n, size);
 	return p;
+}
+
+/*
+ * xcalloc of a table that is touched densely from its start (the read
+ * buffer, the task table), on transparent huge pages (mem_block): on an
+ * AMD EPYC VM under PVM the first touch of a page of 4 KiB cost 11 to 14
+ * us, of a huge page's 2 MiB 0.1 to 0.8 ms; the bench's files replayed 4
+ * to 6% faster, tc's with 146 page faults, not 272, its peak RSS 5.8 MB,
+ * not 2.4.  Without room for that, a block as xcalloc's.
+ */
+static void *xcalloc_huge(size_t n)
+{
+	void *p = FAST ? mem_block(n, true) : NULL;
+
+	return p ? p : xcalloc(1, n);
 }
 
 /* CLOCK_MONOTONIC in ns, the clock of tc's recordings. */
@@ -3192,7 +3244,7 @@ static void model_init(int ncpu, int ntask, uint64_t ibytes)
 /* Allocate the model's task and CPU tables, empty. */
 static void model_tables(int ncpu, int ntask)
 {
-	G.m.task = xcalloc(ntask, sizeof(*G.m.task));
+	G.m.task = xcalloc_huge((size_t)ntask * sizeof(*G.m.task));
 	G.m.ntask = 0;
 	G.m.task_slot = xcalloc(PID_MAX + 1, sizeof(*G.m.task_slot));
 	G.m.told = xcalloc((ntask + 63) / 64, sizeof(*G.m.told));
@@ -7242,7 +7294,7 @@ static void rd_seek(const char *path, uint64_t off)
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
 	if (!G.rc.buf)
-		G.rc.buf = xcalloc(1, RD_BUF);
+		G.rc.buf = xcalloc_huge(RD_BUF);
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
 	G.rc.len = G.rc.pos = 0;
 }
@@ -7318,7 +7370,7 @@ static void rd_open(const char *path)
 	if (S_ISDIR(st.st_mode))
 		die("%s is a directory, as perf record --threads (or -o DIR) writes: tc reads one perf.data file; record without --threads", path);
 	G.rd.fsize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
-	G.rc.buf = xcalloc(1, RD_BUF);
+	G.rc.buf = xcalloc_huge(RD_BUF);
 	G.rd.end = UINT64_MAX;
 	if (G.rd.fsize != UINT64_MAX ? rd_pread(&h, 16, 0) < 0 : !rd_fill(16))
 		die("%s: too short for a perf.data file", path);
