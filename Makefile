@@ -36,6 +36,13 @@ LDFLAGS ?=
 LDLIBS ?=
 EXTRA_CFLAGS ?=
 TC_CFLAGS = $(TC_OPT) $(TC_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+# tc itself is linked static where the C library can (-static-pie: no
+# dynamic loader, and the address space still randomized): on an AMD EPYC
+# VM every start took 0.9 ms less (25 page faults fewer), 5% of a replay of
+# make bench's tc file. Where it cannot (no libc.a: Fedora without
+# glibc-static), tc is linked as usual. TC_LINK= links it as usual.
+TC_LINK ?= $(shell printf 'int main(void) { return 0; }\n' | \
+	     $(CC) -x c -static-pie -o /dev/null - >/dev/null 2>&1 && echo -static-pie)
 # -O1 (after TC_CFLAGS' -O2): the sanitizer builds compile in 20 s of CPU
 # where -O2 took 37 s, and run the tests' files as fast
 SANFLAGS = -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -99,7 +106,7 @@ CROSS_BINS = $(foreach t,$(CROSS_TARGETS),cross/$(t)/tc cross/$(t)/unit)
 all: tc
 
 tc: tc.c
-	$(CC) $(TC_CFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
+	$(CC) $(TC_CFLAGS) $(TC_LINK) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
 
 tc-san: tc.c
 	$(CC) $(TC_CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ tc.c $(LDLIBS)
