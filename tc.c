@@ -1508,11 +1508,12 @@ static void *xcalloc(size_t n, size_t size)
 
 /*
  * xcalloc of a table that is touched densely from its start (the read
- * buffer, the task table), on transparent huge pages (mem_block): on an
- * AMD EPYC VM under PVM the first touch of a page of 4 KiB cost 11 to 14
- * us, of a huge page's 2 MiB 0.1 to 0.8 ms; the bench's files replayed 4
- * to 6% faster, tc's with 146 page faults, not 272, its peak RSS 5.8 MB,
- * not 2.4.  Without room for that, a block as xcalloc's.
+ * buffer, the task table, a perf file's tail), on transparent huge pages
+ * (mem_block): on an AMD EPYC VM under PVM the first touch of a page of
+ * 4 KiB cost 11 to 14 us, of a huge page's 2 MiB 0.1 to 0.8 ms; the
+ * bench's files replayed 4 to 6% faster, tc's with 146 page faults, not
+ * 272, its peak RSS 5.8 MB, not 2.4.  Without room for that, a block as
+ * xcalloc's.
  */
 static void *xcalloc_huge(size_t n)
 {
@@ -7489,7 +7490,7 @@ static void rd_feature_rec(const uint8_t *r, size_t n)
 
 static void rd_unrec_scan(void);
 static const uint8_t *rd_tail(uint64_t *n);
-static void rd_tail_done(const uint8_t *tail, uint64_t n);
+static void rd_tail_done(const uint8_t *tail);
 static bool rd_lost_tail(const uint8_t *tail, uint64_t tn);
 static void rd_lost_place(void);
 static void rd_lost_rec(const uint8_t *r, const struct rinfo *ri);
@@ -7587,7 +7588,7 @@ static void rd_queues(void)
 	else if (rd_lost_tail(tail, tn))
 		rd_lost_place();
 	G.rd.end_off = rd_end_tail(tail, tn);
-	rd_tail_done(tail, tn);
+	rd_tail_done(tail);
 	rd_no_switch();
 	if (G.rd.inject)
 		rd_inject_part();
@@ -8348,8 +8349,8 @@ static int rd_run(uint64_t limit)
 		rd_stream_cut(G.rc.off + G.rc.pos);
 		ret = -1;
 	} else if (FAST && !ret && G.rc.eof && !G.rc.cut && !G.rd.pipe && G.rc.off + G.rc.len < G.rd.end) {
-		note("the recording ends at offset %" PRIu64 ", before the end of its data%s", G.rc.off + G.rc.len,
-		     rd_shrunk());
+		note("the recording ends at offset %" PRIu64 ", %" PRIu64 " bytes before the end of its data%s",
+		     G.rc.off + G.rc.len, G.rd.end - (G.rc.off + G.rc.len), rd_shrunk());
 		ret = -1;
 	}
 	if (G.rc.wait)
@@ -8789,17 +8790,17 @@ static uint64_t rd_end_tail(const uint8_t *b, uint64_t n)
 	return ncpu > 1 ? off : 0;
 }
 
-static bool rd_tail_mapped;	/* rd_tail's tail is a mapping, not a buffer */
-
 /* The data's last MiB or less (*n bytes) of a recording tc did not
  * write, read as a file (rd_lost_tail and rd_end_tail look there; given
  * back with rd_tail_done); NULL (*n 0) for tc's files, a stream, a cut
- * file, or less than 16 bytes.  FAST maps it, its pages populated at once
- * (MAP_POPULATE): read into a buffer, the buffer's 256 pages took a page
- * fault each (on a VM under PVM, 5 ms of a perf -m 4096 file's 53). */
+ * file, or less than 16 bytes.  Read into a buffer on a huge page
+ * (xcalloc_huge): on a VM under PVM a buffer's 256 small pages took 5 ms
+ * of a perf -m 4096 file's 53; a mapping of the tail populated at once
+ * (MAP_POPULATE) was no faster than this (perf's bench file: 30.2 against
+ * 29.2 ms, three sets of 21 runs). */
 static const uint8_t *rd_tail(uint64_t *n)
 {
-	uint64_t dlen = G.rd.end - G.rd.data_off, at;
+	uint64_t dlen = G.rd.end - G.rd.data_off;
 	uint8_t *b;
 
 	*n = dlen < (1 << 20) ? dlen : 1 << 20;
@@ -8807,13 +8808,7 @@ static const uint8_t *rd_tail(uint64_t *n)
 		*n = 0;
 		return NULL;
 	}
-	if (FAST) {
-		at = (G.rd.end - *n) / getpagesize() * getpagesize();
-		b = mmap(NULL, G.rd.end - at, PROT_READ, MAP_PRIVATE | MAP_POPULATE, G.rc.fd, at);
-		if ((rd_tail_mapped = b != MAP_FAILED))
-			return b + (G.rd.end - *n - at);
-	}
-	b = xcalloc(1, *n);
+	b = xcalloc_huge(*n);
 	if (rd_pread(b, *n, G.rd.end - *n) < 0) {
 		mem_free(b);
 		*n = 0;
@@ -8822,16 +8817,10 @@ static const uint8_t *rd_tail(uint64_t *n)
 	return b;
 }
 
-/* Give back rd_tail's tail (n bytes). */
-static void rd_tail_done(const uint8_t *tail, uint64_t n)
+/* Give back rd_tail's tail. */
+static void rd_tail_done(const uint8_t *tail)
 {
-	uintptr_t at = (uintptr_t)tail / getpagesize() * getpagesize();
-
-	if (FAST && rd_tail_mapped)
-		munmap((void *)at, (uintptr_t)tail + n - at);
-	else
-		mem_free((void *)tail);
-	rd_tail_mapped = false;
+	mem_free((void *)tail);
 }
 
 /* Does the file end as perf record (6.0 on) ends one whose rings lost

@@ -5074,7 +5074,7 @@ static void rd_shrunk_case(bool boundary)
 	CHECK(ret1 == 1, "rd_run to record %d: %d, want 1 (at the limit)", STOP, ret1);
 	CHECK(ret2 == -1, "rd_run after the cut: %d, want -1 (a broken end)", ret2);
 	CHECK(strstr(err, boundary ? "ends at offset" : "ends inside a record") &&
-	      strstr(err, "(the file shrank while tc read it)"), "the note: '%s'", err);
+	      strstr(err, "(the file shrank while tc read it)"), "the note: '%.300s'", err);
 	CHECK((uint64_t)n == STOP + whole, "%d events read, want %" PRIu64, n, STOP + whole);
 }
 
