@@ -44,7 +44,7 @@ static uint64_t by_read(int fd, uint8_t *buf, uint64_t n)
 }
 
 /* One pass over a mapping of fd's n bytes; the lines' sum (0 if it
- * cannot be mapped). */
+ * cannot be mapped: a file of 64 bytes or more has a line that is not). */
 static uint64_t by_map(int fd, uint64_t n)
 {
 	uint8_t *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -87,7 +87,8 @@ int main(int argc, char **argv)
 		tr[i] = t1 - t0;
 		tm[i] = now_ms() - t1;
 		if (a != b) {
-			fprintf(stderr, "readfloor: %s: the mapping reads otherwise than read() (changed?)\n", argv[1]);
+			fprintf(stderr, "readfloor: %s: %s\n", argv[1],
+				b ? "the mapping reads otherwise than read() (the file changed?)" : "cannot be mapped");
 			return 1;
 		}
 	}
