@@ -2680,6 +2680,43 @@ static void t_mem_guard(void)
 	}
 }
 
+/* xcalloc_huge's blocks are zeroed and guarded as mem_alloc's; FAST, the
+ * mapping begins on a HUGE_PAGE boundary, and the huge page that holds
+ * the block's first byte is all in it (so that a table's first 2 MiB are
+ * one huge page).  (Whether mem_free unmapped it is not asked: under
+ * qemu-user msync finds the guest's unmapped pages.) */
+static void t_mem_huge(void)
+{
+	static const size_t sz[] = { 1, 256 << 10, (2 << 20) - 16, 2 << 20, 8 << 20 };
+	size_t ps = getpagesize();
+
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		unsigned char *p = xcalloc_huge(sz[i]), *m;
+		size_t end = (sz[i] + 15) & ~(size_t)15, len = ((size_t *)p)[-1], nz = 0;
+		int st;
+		pid_t pid;
+
+		CHECK(!((uintptr_t)p & 15), "xcalloc_huge(%zu) = %p", sz[i], (void *)p);
+		for (size_t j = 0; j < end; j++)
+			nz += p[j] != 0;
+		CHECK(!nz, "%zu bytes of %zu not zero", nz, sz[i]);
+		memset(p, 0xa5, end);
+		if ((pid = fork()) == 0) {
+			signal(SIGSEGV, SIG_DFL);
+			p[end] = 1;
+			_exit(0);
+		}
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a write past %zu bytes did not fault (status %x)", sz[i], st);
+		m = p + end + ps - len;
+		CHECK(!FAST || (!((uintptr_t)m % HUGE_PAGE) &&
+				((uintptr_t)p & ~(uintptr_t)(HUGE_PAGE - 1)) >= (uintptr_t)m),
+		      "%zu bytes at %p: the mapping begins at %p", sz[i], (void *)p, (void *)m);
+		CHECK(msync(m, len, MS_ASYNC) == 0, "%zu bytes: the mapping is not whole", sz[i]);
+		mem_free(p);
+	}
+}
+
 /* numdir_next gives the numeric entries of a directory, each once. */
 static void t_numdir(void)
 {
@@ -5796,6 +5833,7 @@ int main(void)
 	RUN(str_sort_libc);
 	RUN(utc_stamp);
 	RUN(mem_guard);
+	RUN(mem_huge);
 	RUN(numdir);
 	RUN(cpulist);
 	RUN(cpulist_count_malformed);
