@@ -1418,11 +1418,12 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 
 enum { HUGE_PAGE = 2 << 20 };	/* a transparent huge page (x86-64, arm64 with 4 KiB pages) */
 
-/* A mapping of len bytes (a multiple of HUGE_PAGE, and a page), its start
- * on a boundary of HUGE_PAGE and all but its last page (the guard) given
- * to transparent huge pages (MADV_HUGEPAGE; where the kernel has none,
- * small pages); MAP_FAILED if there is no room.  HUGE_PAGE more is
- * mapped, and what lies outside the boundaries unmapped. */
+/* A mapping of len bytes (a multiple of HUGE_PAGE plus one page of ps
+ * bytes), its start on a boundary of HUGE_PAGE and all but its last page
+ * (the guard) given to transparent huge pages (MADV_HUGEPAGE; where the
+ * kernel has none, small pages); MAP_FAILED if there is no room.
+ * HUGE_PAGE more is mapped, and what lies outside the boundaries
+ * unmapped. */
 static char *mem_map_huge(size_t len, size_t ps)
 {
 	char *r = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
