@@ -2651,29 +2651,41 @@ static void t_utc_stamp(void)
 	}
 }
 
+/* Block p of n bytes (mem_alloc's, xcalloc_huge's): 16-byte aligned and
+ * zeroed; filled with 0xa5, and a write just past its 16-byte rounded end
+ * faults (in a child). */
+static void mem_check_block(unsigned char *p, size_t n)
+{
+	size_t end = (n + 15) & ~(size_t)15, nz = 0;
+	int st;
+	pid_t pid;
+
+	CHECK(p && !((uintptr_t)p & 15), "a block of %zu bytes at %p", n, (void *)p);
+	for (size_t j = 0; j < end; j++)
+		nz += p[j] != 0;
+	CHECK(!nz, "%zu bytes of %zu not zero", nz, n);
+	memset(p, 0xa5, end);
+	if ((pid = fork()) == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		p[end] = 1;
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a write past %zu bytes did not fault (status %x)", n, st);
+}
+
 /* Blocks are zeroed, keep their bytes through mem_realloc, and a write
  * just past the 16-byte rounded end faults. */
 static void t_mem_guard(void)
 {
 	static const size_t sz[] = { 1, 15, 16, 4080, 4096, 4097, 100000 };
 
-	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]) && !why[0]; i++) {
 		unsigned char *p = mem_alloc(sz[i]), *q;
-		size_t end = (sz[i] + 15) & ~(size_t)15;
-		int st;
-		pid_t pid;
 
-		CHECK(p && !((uintptr_t)p & 15), "mem_alloc(%zu) = %p", sz[i], (void *)p);
-		for (size_t j = 0; j < end; j++)
-			CHECK(!p[j], "byte %zu of %zu not zero", j, sz[i]);
-		memset(p, 0xa5, end);
-		if ((pid = fork()) == 0) {
-			signal(SIGSEGV, SIG_DFL);
-			p[end] = 1;
-			_exit(0);
-		}
-		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-		      "a write past %zu bytes did not fault (status %x)", sz[i], st);
+		mem_check_block(p, sz[i]);
+		if (why[0])
+			return;
 		q = mem_realloc(p, 2 * sz[i]);
 		CHECK(q && q[0] == 0xa5 && q[sz[i] - 1] == 0xa5 && !q[2 * sz[i] - 1], "mem_realloc(%zu)", sz[i]);
 		mem_free(q);
@@ -2690,25 +2702,14 @@ static void t_mem_huge(void)
 	static const size_t sz[] = { 1, 256 << 10, (2 << 20) - 16, 2 << 20, 8 << 20 };
 	size_t ps = getpagesize();
 
-	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]) && !why[0]; i++) {
 		unsigned char *p = xcalloc_huge(sz[i]), *m;
-		size_t end = (sz[i] + 15) & ~(size_t)15, len = ((size_t *)p)[-1], nz = 0;
-		int st;
-		pid_t pid;
+		size_t len = ((size_t *)p)[-1];
 
-		CHECK(!((uintptr_t)p & 15), "xcalloc_huge(%zu) = %p", sz[i], (void *)p);
-		for (size_t j = 0; j < end; j++)
-			nz += p[j] != 0;
-		CHECK(!nz, "%zu bytes of %zu not zero", nz, sz[i]);
-		memset(p, 0xa5, end);
-		if ((pid = fork()) == 0) {
-			signal(SIGSEGV, SIG_DFL);
-			p[end] = 1;
-			_exit(0);
-		}
-		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-		      "a write past %zu bytes did not fault (status %x)", sz[i], st);
-		m = p + end + ps - len;
+		mem_check_block(p, sz[i]);
+		if (why[0])
+			return;
+		m = p + ((sz[i] + 15) & ~(size_t)15) + ps - len;
 		CHECK(!FAST || (!((uintptr_t)m % HUGE_PAGE) &&
 				((uintptr_t)p & ~(uintptr_t)(HUGE_PAGE - 1)) >= (uintptr_t)m),
 		      "%zu bytes at %p: the mapping begins at %p", sz[i], (void *)p, (void *)m);
