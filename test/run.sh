@@ -81,16 +81,36 @@ note() { echo "  note: $*"; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-test.XXXXXX") || exit 1
 mkdir "$TMP/.jobs"
 REAP=()
-reap_later() { REAP+=("$@"); }
+
+# proc_start PID: when process PID started (/proc/PID/stat's 22nd field,
+# clock ticks since boot); nothing if it does not run
+proc_start() {
+	local s
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	s=${s##*) }	# (the name, in parentheses, may hold spaces)
+	# shellcheck disable=SC2086
+	set -- $s
+	echo "${20}"
+}
+
+# reap_later PID...: reap kills them at the test's end, each only if it is
+# still the process that had its pid then: pids wrap at 32768 on the CI
+# machine, and a pid reused by another test's process was killed with its
+# group (the likely end of a test/sim run cut short in CI, truth_sim)
+reap_later() {
+	local p
+	for p; do REAP+=("$p:$(proc_start "$p")"); done
+}
 
 # Kill what the current test (or the runner) started and did not clean up
 # (it said so with reap_later), with their process groups unless the group
 # is the runner's.
 reap() {
-	local p g mine
+	local e p g mine
 	mine=$(ps -o pgid= -p $$ | tr -d ' ')
-	for p in "${REAP[@]}"; do
-		kill -0 "$p" 2>/dev/null || continue
+	for e in "${REAP[@]}"; do
+		p=${e%%:*}
+		[ -n "${e#*:}" ] && [ "$(proc_start "$p")" = "${e#*:}" ] || continue
 		g=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
 		if [ -n "$g" ] && [ "$g" != "$mine" ]; then
 			kill -KILL -- "-$g" 2>/dev/null
