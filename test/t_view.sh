@@ -17,7 +17,7 @@
 # machine. TV_WORK_BUSY has no pause: alone it takes a CPU, beside other
 # tests only what they leave (view_worst_waits wants runnable waits).
 
-TV_SOCK='' TV_PANE='' TV_TC='' TV_CMD='' TV_SERVER=''
+TV_SOCK='' TV_PANE='' TV_TC='' TV_CMD='' TV_IDS='' TV_SERVER=''
 TV_WORK="exec nice -n 19 $ROOT/test/pingpong 100000000 100 >/dev/null"
 TV_WORK_BUSY="exec nice -n 19 $ROOT/test/pingpong 100000000 >/dev/null"
 TV_NAME=$(basename "$TC" | cut -c1-15)
@@ -49,7 +49,7 @@ tv_gone() { ! tv_alive "$1"; }
 # tv_begin COLS ROWS [VAR=VALUE...]: a tmux server with one pane running an
 # interactive bash in $ROOT with a plain prompt; extra environment for it.
 tv_begin() {
-	TV_SOCK=tctest-$$-$BASHPID-$RANDOM TV_ROWS=$2 TV_TC='' TV_CMD=''
+	TV_SOCK=tctest-$$-$BASHPID-$RANDOM TV_ROWS=$2 TV_TC='' TV_CMD='' TV_IDS=''
 	tmux -L "$TV_SOCK" -f /dev/null new-session -d -x "$1" -y "$2" -s t -c "$ROOT" \
 		"env PS1='$ ' PROMPT_COMMAND= LANG=C.UTF-8 TERM=xterm-256color ${*:3} bash --norc --noprofile -i" ||
 		return 1
@@ -73,16 +73,22 @@ tv_run() {
 	tv_wait 10 tv_find_tc || return 1
 	case $1 in *" -- "*) tv_wait 10 tv_find_cmd || return 1 ;; esac
 	reap_later "$TV_TC" ${TV_CMD:+"$TV_CMD"}
+	TV_IDS="$TV_TC:$(proc_start "$TV_TC")${TV_CMD:+ $TV_CMD:$(proc_start "$TV_CMD")}"
 	tv_wait 10 tv_shows ' tc '
 }
+
+# tv_gone_id PID:START: that process (proc_start) has ended; its pid may
+# run another one now (pids wrap: a pid reused by another test's test/sim
+# was killed here, in CI)
+tv_gone_id() { [ "$(proc_start "${1%%:*}")" != "${1#*:}" ] || tv_gone "${1%%:*}"; }
 
 # Kill the server (the pane's shell and tc get SIGHUP) and make sure tc
 # and its command are gone; kill them by pid if not and say so.
 tv_end() {
-	local left=''
+	local left='' e
 	tv_tmux kill-server 2>/dev/null
-	for p in $TV_TC $TV_CMD; do
-		tv_wait 5 tv_gone "$p" || { left="$left $p"; kill -KILL "$p" 2>/dev/null; }
+	for e in $TV_IDS; do
+		tv_wait 5 tv_gone_id "$e" || { left="$left ${e%%:*}"; kill -KILL "${e%%:*}" 2>/dev/null; }
 	done
 	[ -z "$left" ] || echo "  note: killed what the test left:$left"
 }
