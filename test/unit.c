@@ -2674,14 +2674,42 @@ static void mem_check_block(unsigned char *p, size_t n)
 	      "a write past %zu bytes did not fault (status %x)", n, st);
 }
 
-/* Blocks are zeroed, keep their bytes through mem_realloc, and a write
- * just past the 16-byte rounded end faults. */
+/* An empty pool for a test of its own (the tests before filled it with
+ * blocks given back out of order); the pool as it was is returned for
+ * pool_back. */
+static struct mem_pool pool_fresh(void)
+{
+	struct mem_pool was = pool;
+
+	pool = (struct mem_pool){ 0 };
+	return was;
+}
+
+/* Drop the pool of pool_fresh and put back the one it returned. */
+static void pool_back(struct mem_pool was)
+{
+	if (pool.base)
+		munmap(pool.base, HUGE_PAGE + getpagesize());
+	pool = was;
+}
+
+/* Is block p of n bytes all zeros? */
+static bool mem_zero(const unsigned char *p, size_t n)
+{
+	while (n && !p[n - 1])
+		n--;
+	return !n;
+}
+
+/* Blocks of their own (mem_block: all of mem_alloc's where !MEM_POOL)
+ * are zeroed, keep their bytes through mem_realloc, and a write just past
+ * the 16-byte rounded end faults. */
 static void t_mem_guard(void)
 {
 	static const size_t sz[] = { 1, 15, 16, 4080, 4096, 4097, 100000 };
 
 	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]) && !why[0]; i++) {
-		unsigned char *p = mem_alloc(sz[i]), *q;
+		unsigned char *p = mem_block(sz[i], false), *q;
 
 		mem_check_block(p, sz[i]);
 		if (why[0])
@@ -2701,14 +2729,22 @@ static void t_mem_huge(void)
 {
 	static const size_t sz[] = { 1, 256 << 10, (2 << 20) - 16, 2 << 20, 8 << 20 };
 	size_t ps = getpagesize();
+	struct mem_pool was = pool_fresh();
 
 	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]) && !why[0]; i++) {
 		unsigned char *p = xcalloc_huge(sz[i]), *m;
 		size_t len = ((size_t *)p)[-1];
 
+		if (sz[i] <= POOL_BLOCK && MEM_POOL) {	/* the pool's (t_mem_pool) */
+			CHECK(pool_has(p) && (char *)p > pool.base && (char *)p + sz[i] <= pool.end &&
+			      !((uintptr_t)pool.base % HUGE_PAGE),
+			      "%zu bytes at %p, the pool at %p", sz[i], (void *)p, (void *)pool.base);
+			mem_free(p);
+			continue;
+		}
 		mem_check_block(p, sz[i]);
 		if (why[0])
-			return;
+			break;
 		m = p + ((sz[i] + 15) & ~(size_t)15) + ps - len;
 		CHECK(!FAST || (!((uintptr_t)m % HUGE_PAGE) &&
 				((uintptr_t)p & ~(uintptr_t)(HUGE_PAGE - 1)) >= (uintptr_t)m),
@@ -2716,6 +2752,61 @@ static void t_mem_huge(void)
 		CHECK(msync(m, len, MS_ASYNC) == 0, "%zu bytes: the mapping is not whole", sz[i]);
 		mem_free(p);
 	}
+	pool_back(was);
+}
+
+/* The pool (MEM_POOL; else mem_alloc is mem_block, asked only that its
+ * blocks are zeroed): blocks cut in order on a HUGE_PAGE boundary, zeroed
+ * when given again, the last one grown in place by mem_realloc, another
+ * moved; blocks larger than POOL_BLOCK, and those past a full pool, of
+ * their own (guarded); a write past the pool's end faults. */
+static void t_mem_pool(void)
+{
+	struct mem_pool was = pool_fresh();
+	unsigned char *a = mem_alloc(100), *b = mem_alloc(200), *c, *d, *e;
+	int st, n = 0;
+	pid_t pid;
+
+	CHECK(a && b && mem_zero(a, 100) && mem_zero(b, 200), "two new blocks zeroed");
+	if (why[0] || !MEM_POOL) {
+		mem_free(a);
+		mem_free(b);
+		pool_back(was);
+		return;
+	}
+	CHECK(pool_has(a) && pool_has(b) && (char *)a == pool.base + 16 && !((uintptr_t)pool.base % HUGE_PAGE) &&
+	      b == a + 112 + 16,
+	      "blocks at %p and %p, the pool at %p", (void *)a, (void *)b, (void *)pool.base);
+	memset(a, 0xa5, 100);
+	memset(b, 0xa5, 200);
+	mem_free(b);
+	c = mem_alloc(300);
+	CHECK(c == b && mem_zero(c, 300), "the last block given back and taken again: at %p, was %p", (void *)c, (void *)b);
+	memset(c, 0x5a, 300);
+	d = mem_realloc(c, 5000);
+	CHECK(d == c && d[0] == 0x5a && d[299] == 0x5a && mem_zero(d + 300, 4700), "the last block grown in place");
+	e = mem_realloc(a, 1000);
+	CHECK(e != a && e > d && e[0] == 0xa5 && e[99] == 0xa5 && mem_zero(e + 100, 900), "a block below another moved");
+	mem_free(e);
+	mem_free(d);
+	c = mem_alloc(POOL_BLOCK + 1);
+	CHECK(c && !pool_has(c), "a block of %d bytes from the pool", POOL_BLOCK + 1);
+	mem_check_block(c, POOL_BLOCK + 1);
+	mem_free(c);
+	while ((c = mem_alloc(POOL_BLOCK)) && pool_has(c))
+		n++;
+	CHECK(c && n == (HUGE_PAGE - 128) / (POOL_BLOCK + 16), "%d blocks of %d bytes filled the pool", n, POOL_BLOCK);
+	if (!why[0])
+		mem_check_block(c, POOL_BLOCK);
+	mem_free(c);
+	if ((pid = fork()) == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		pool.end[0] = 1;
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a write past the pool did not fault (status %x)", st);
+	pool_back(was);
 }
 
 /* numdir_next gives the numeric entries of a directory, each once. */
@@ -5835,6 +5926,7 @@ int main(void)
 	RUN(utc_stamp);
 	RUN(mem_guard);
 	RUN(mem_huge);
+	RUN(mem_pool);
 	RUN(numdir);
 	RUN(cpulist);
 	RUN(cpulist_count_malformed);
