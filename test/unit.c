@@ -1943,6 +1943,56 @@ static void t_merge_file_random(void)
 	}
 }
 
+/*
+ * Records the read buffer has moved past are read again through their
+ * queue's window, which ends where their run ends: a round of two CPUs'
+ * runs of 3000 switches each (330 KB, more than RD_BUF) comes out in
+ * perf's order, and CPU 0's last window stops at CPU 1's first record,
+ * not a whole window on.  Then random rounds of such runs, past RD_BUF.
+ */
+static void t_merge_file_windows(void)
+{
+	enum { N = 3000 };
+	static struct frec f[2 * N + 8];
+	static uint8_t buf[1 << 20];
+	uint32_t x = 777;
+	size_t len, cpu1;
+	const struct mq *q;
+
+	for (int i = 0; i < N; i++) {
+		f[i] = (struct frec){ 's', 0, 1000 + 2 * (uint64_t)i, 100 + i % 50 };
+		f[N + i] = (struct frec){ 's', 1, 1001 + 2 * (uint64_t)i, 200 + i % 50 };
+	}
+	f[2 * N] = (struct frec){ 'r', 0, 0, 0 };
+	file_check("two runs", f, 2 * N + 1, 2, 0);
+	cpu1 = file_build(buf, f, N);
+	len = file_build(buf, f, 2 * N + 1);
+	CHECK(len > RD_BUF + cpu1 / 2, "%zu bytes: the buffer holds them all", len);
+	g_reset();
+	CHECK(merge_setup_file() && file_read(buf, len, true, 2), "read");
+	q = &G.mg.q[0];
+	CHECK(q->w && q->woff < cpu1 && q->woff + q->wlen == cpu1,
+	      "CPU 0's last window: %" PRIu64 " bytes at %" PRIu64 ", its run ends at %zu", (uint64_t)q->wlen, q->woff, cpu1);
+	for (int iter = 0; iter < 6 && !why[0]; iter++) {
+		int n = 0, ncpu = 2 + iter % 3;
+		uint64_t t = 1000;
+		char what[32];
+
+		for (int r = 0; r < 4 && n < 2 * N; r++, t += 100000) {
+			for (int c = 0; c < ncpu; c++) {
+				uint64_t tc = t;
+
+				for (int i = (x = x * 1103515245 + 12345) >> 16 & 1023; i < 1500 && n < 2 * N; i++)
+					f[n++] = (struct frec){ (x = x * 1103515245 + 12345) >> 16 & 15 ? 's' : 'c',
+								c, tc += (x >> 20) % 5, n };
+			}
+			f[n++] = (struct frec){ 'r', 0, 0, 0 };
+		}
+		snprintf(what, sizeof(what), "runs past RD_BUF %d", iter);
+		file_check(what, f, n, ncpu, 0);
+	}
+}
+
 /* run_std, the release of a run's head run_next read its short way: the
  * rest of its parse, as rec_info gives it; a head whose raw size no
  * longer fits it (the file changed under the reader) is parsed again and
@@ -5909,6 +5959,7 @@ int main(void)
 	RUN(merge_file_late);
 	RUN(merge_file_held);
 	RUN(merge_file_random);
+	RUN(merge_file_windows);
 	RUN(run_std_changed);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
