@@ -880,6 +880,14 @@ static struct {
 #define FAST 1						/* it, the hot paths lose 10M instructions a file */
 #endif
 
+/* Small blocks from a pool (see the memory section), but in sanitizer
+ * builds, where each keeps a guard page of its own. */
+#ifdef __SANITIZE_ADDRESS__	/* (gcc's and clang's -fsanitize=address) */
+#define MEM_POOL 0
+#else
+#define MEM_POOL FAST
+#endif
+
 /* ---------------------------------------------------------------- formatting and output */
 
 /*
@@ -908,8 +916,12 @@ struct out {
 	char *b;
 };
 
-static char out_b1[1 << 16], out_b2[4096];
-static struct out tc_out = { .fd = 1, .cap = sizeof(out_b1), .b = out_b1 },
+/* Standard output's buffer is out_b1, or where the memory section has a
+ * pool (MEM_POOL), a block of it taken at the first write (out_write): its
+ * 16 pages of bss cost the first --summary 13 page faults. */
+enum { OUT_BUF = 1 << 16 };
+static char out_b1[MEM_POOL ? 1 : OUT_BUF], out_b2[4096];
+static struct out tc_out = { .fd = 1, .cap = MEM_POOL ? 0 : OUT_BUF, .b = out_b1 },
 		  tc_err = { .fd = 2, .unbuf = true, .cap = sizeof(out_b2), .b = out_b2 };
 
 /* Where formatted text goes: a string of n bytes (len counts what the
@@ -973,9 +985,16 @@ static void out_flush(struct out *o)
 	o->n = 0;
 }
 
-/* n bytes of p to o. */
+static void *xcalloc(size_t n, size_t size);
+
+/* n bytes of p to o (standard output's buffer taken first where it has
+ * none yet). */
 static void out_write(struct out *o, const char *p, size_t n)
 {
+	if (MEM_POOL && !o->cap && n) {
+		o->b = xcalloc(1, OUT_BUF);
+		o->cap = OUT_BUF;
+	}
 	while (n) {
 		size_t c = n < o->cap - o->n ? n : o->cap - o->n;
 
@@ -1424,12 +1443,6 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
  * 32.  Its blocks have no guard page between them; tc-san and tc-static,
  * which the tests run too, keep one for every block.
  */
-
-#ifdef __SANITIZE_ADDRESS__	/* (gcc's and clang's -fsanitize=address) */
-#define MEM_POOL 0
-#else
-#define MEM_POOL FAST
-#endif
 
 enum { HUGE_PAGE = 2 << 20 };	/* a transparent huge page (x86-64, arm64 with 4 KiB pages) */
 

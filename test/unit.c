@@ -2859,6 +2859,34 @@ static void t_mem_pool(void)
 	pool_back(was);
 }
 
+/* A buffered out without a buffer (standard output's where MEM_POOL)
+ * takes one of OUT_BUF bytes at its first write, from the pool, and
+ * writes what it is given, in order, through it. */
+static void t_out_first_write(void)
+{
+	struct mem_pool was = pool_fresh();
+	struct out o = { .fd = memfd_create("out", MFD_CLOEXEC) };
+	char got[3 * OUT_BUF], want[3 * OUT_BUF];
+
+	if (!MEM_POOL) {	/* (tc_out has out_b1 there: a cap of 0 is never written) */
+		close(o.fd);
+		pool_back(was);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(want); i++)
+		want[i] = (char)(i * 7 + i / 251);
+	out_write(&o, want, 0);
+	CHECK(!o.cap && !o.b, "a buffer taken for 0 bytes");
+	out_write(&o, want, 100);
+	CHECK(o.cap == OUT_BUF && o.b && pool_has(o.b) && o.n == 100, "after 100 bytes: cap %zu, %zu held", o.cap, o.n);
+	out_write(&o, want + 100, sizeof(want) - 100);
+	out_flush(&o);
+	CHECK(pread(o.fd, got, sizeof(got), 0) == (ssize_t)sizeof(got) && !memcmp(got, want, sizeof(want)),
+	      "the bytes written differ");
+	close(o.fd);
+	pool_back(was);
+}
+
 /* numdir_next gives the numeric entries of a directory, each once. */
 static void t_numdir(void)
 {
@@ -5978,6 +6006,7 @@ int main(void)
 	RUN(mem_guard);
 	RUN(mem_huge);
 	RUN(mem_pool);
+	RUN(out_first_write);
 	RUN(numdir);
 	RUN(cpulist);
 	RUN(cpulist_count_malformed);
