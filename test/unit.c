@@ -1701,6 +1701,8 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 	return len;
 }
 
+static size_t file_cap;	/* file_read's buffer: RD_BUF where 0, RD_CAP as a perf file's */
+
 /* Read data section buf[0..len) through rd_run from a memfd, as a file
  * (file: queued records stay in it, rd_at reads them again) or as a
  * stream (copies), with ncpu CPUs; records of queues are released into
@@ -1714,7 +1716,8 @@ static bool file_read(uint8_t *buf, size_t len, bool file, int ncpu)
 	if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len ||
 	    lseek(G.rc.fd, 0, SEEK_SET) != 0)
 		return false;
-	G.rc.buf = tmalloc(RD_BUF);
+	G.rc.cap = file_cap ? file_cap : RD_BUF;
+	G.rc.buf = tmalloc(G.rc.cap);
 	rd_run(UINT64_MAX);
 	close(G.rc.fd);
 	return true;
@@ -1777,8 +1780,8 @@ static const char *const FILE_MODE[] = { "in the file", "copied", "in the file, 
  * order; why says which layout failed. */
 static void file_check(const char *what, const struct frec *f, int n, int ncpu, int expect_ooo)
 {
-	static uint8_t buf[1 << 20];
-	static int want[20000];
+	static uint8_t buf[6 << 20];
+	static int want[50000];
 	int k = file_order(f, n, want);
 	size_t len = file_build(buf, f, n);
 
@@ -1948,7 +1951,8 @@ static void t_merge_file_random(void)
  * queue's window, which ends where their run ends: a round of two CPUs'
  * runs of 3000 switches each (330 KB, more than RD_BUF) comes out in
  * perf's order, and CPU 0's last window stops at CPU 1's first record,
- * not a whole window on.  Then random rounds of such runs, past RD_BUF.
+ * not a whole window on.  Then random rounds of such runs, past RD_BUF,
+ * and past RD_CAP in a buffer of that size (a perf file's, rd_seek).
  */
 static void t_merge_file_windows(void)
 {
@@ -1991,6 +1995,27 @@ static void t_merge_file_windows(void)
 		snprintf(what, sizeof(what), "runs past RD_BUF %d", iter);
 		file_check(what, f, n, ncpu, 0);
 	}
+	file_cap = RD_CAP;	/* a perf file's buffer: filled in chunks, moved when full */
+	for (int iter = 0; iter < 3 && !why[0]; iter++) {
+		static struct frec g[40008];
+		int n = 0, ncpu = 2 + iter;
+		uint64_t t = 1000;
+		char what[32];
+
+		for (int r = 0; r < 12 && n < 40000; r++, t += 1000000) {
+			for (int c = 0; c < ncpu; c++) {
+				uint64_t tc = t;
+
+				for (int i = (x = x * 1103515245 + 12345) >> 16 & 4095; i < 5000 && n < 40000; i++)
+					g[n++] = (struct frec){ (x = x * 1103515245 + 12345) >> 16 & 15 ? 's' : 'c',
+								c, tc += (x >> 20) % 5, n };
+			}
+			g[n++] = (struct frec){ 'r', 0, 0, 0 };
+		}
+		snprintf(what, sizeof(what), "runs past RD_CAP %d", iter);
+		file_check(what, g, n, ncpu, 0);
+	}
+	file_cap = 0;
 }
 
 /* run_std, the release of a run's head run_next read its short way: the
