@@ -6921,9 +6921,11 @@ static inline bool rd_fill(size_t need)
 /* rd_fill's reading, when the buffer holds less than need. */
 static bool rd_refill(size_t need)
 {
+	size_t cap = FAST ? G.rc.cap : RD_BUF;	/* (the static build's is RD_BUF) */
+
 	if (FAST && G.rd.scanning && G.rd.prog_t0)
 		rd_progress(G.rc.off + G.rc.pos);
-	if (G.rc.cap - G.rc.len < RD_BUF) {	/* full: what is unread moves to the front */
+	if (cap - G.rc.len < RD_BUF) {	/* full: what is unread moves to the front */
 		memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
 		G.rc.off += G.rc.pos;
 		G.rc.len -= G.rc.pos;
@@ -6931,7 +6933,7 @@ static bool rd_refill(size_t need)
 	}
 	while (G.rc.len - G.rc.pos < need) {
 		uint64_t left = G.rd.end - (G.rc.off + G.rc.len);
-		size_t want = G.rc.cap - G.rc.len < RD_BUF ? G.rc.cap - G.rc.len : RD_BUF;
+		size_t want = cap - G.rc.len < RD_BUF ? cap - G.rc.len : RD_BUF;
 		ssize_t n;
 
 		if (left < want)
@@ -7422,7 +7424,7 @@ static void rd_seek(const char *path, uint64_t off)
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
 	if (!G.rc.buf) {
-		G.rc.cap = G.rd.sorted || G.rd.pipe ? RD_BUF : RD_CAP;
+		G.rc.cap = FAST && !G.rd.sorted && !G.rd.pipe ? RD_CAP : RD_BUF;
 		G.rc.buf = xcalloc_huge(G.rc.cap);
 	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
