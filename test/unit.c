@@ -1946,6 +1946,32 @@ static void t_merge_file_random(void)
 	}
 }
 
+/* Random rounds of runs, as perf record writes them, in f (at most max
+ * records and the rounds' ends): per round, each of ncpu CPUs' records
+ * (len / 4 to len of them) in time order, one in 16 a COMM side-band
+ * record; x is the random state.  Returns the number of records. */
+static int runs_build(struct frec *f, int max, int ncpu, int rounds, int len, uint32_t *x)
+{
+	int n = 0;
+
+	for (int r = 0; r < rounds && n < max; r++) {
+		for (int c = 0; c < ncpu; c++) {
+			uint64_t t = 1000000 * (uint64_t)(r + 1);
+			int k;
+
+			*x = *x * 1103515245 + 12345;
+			k = len / 4 + (int)(*x >> 8) % (len - len / 4 + 1);
+			for (int i = 0; i < k && n < max; i++, n++) {
+				*x = *x * 1103515245 + 12345;
+				t += (*x >> 20) % 5;	/* equal times, often */
+				f[n] = (struct frec){ (*x >> 16 & 15) ? 's' : 'c', c, t, n };
+			}
+		}
+		f[n++] = (struct frec){ 'r', 0, 0, 0 };
+	}
+	return n;
+}
+
 /*
  * Records the read buffer has moved past are read again through their
  * queue's window, which ends where their run ends: a round of two CPUs'
@@ -1978,42 +2004,20 @@ static void t_merge_file_windows(void)
 	CHECK(q->w && q->woff < cpu1 && q->woff + q->wlen == cpu1,
 	      "CPU 0's last window: %" PRIu64 " bytes at %" PRIu64 ", its run ends at %zu", (uint64_t)q->wlen, q->woff, cpu1);
 	for (int iter = 0; iter < 6 && !why[0]; iter++) {
-		int n = 0, ncpu = 2 + iter % 3;
-		uint64_t t = 1000;
+		int ncpu = 2 + iter % 3, n = runs_build(f, 2 * N, ncpu, 4, 1500, &x);
 		char what[32];
 
-		for (int r = 0; r < 4 && n < 2 * N; r++, t += 100000) {
-			for (int c = 0; c < ncpu; c++) {
-				uint64_t tc = t;
-
-				for (int i = (x = x * 1103515245 + 12345) >> 16 & 1023; i < 1500 && n < 2 * N; i++)
-					f[n++] = (struct frec){ (x = x * 1103515245 + 12345) >> 16 & 15 ? 's' : 'c',
-								c, tc += (x >> 20) % 5, n };
-			}
-			f[n++] = (struct frec){ 'r', 0, 0, 0 };
-		}
 		snprintf(what, sizeof(what), "runs past RD_BUF %d", iter);
 		file_check(what, f, n, ncpu, 0);
 	}
 	file_cap = RD_CAP;	/* a perf file's buffer: filled in chunks, moved when full */
 	for (int iter = 0; iter < 3 && !why[0]; iter++) {
 		static struct frec g[40008];
-		int n = 0, ncpu = 2 + iter;
-		uint64_t t = 1000;
+		int n = runs_build(g, 40000, 2 + iter, 12, 5000, &x);
 		char what[32];
 
-		for (int r = 0; r < 12 && n < 40000; r++, t += 1000000) {
-			for (int c = 0; c < ncpu; c++) {
-				uint64_t tc = t;
-
-				for (int i = (x = x * 1103515245 + 12345) >> 16 & 4095; i < 5000 && n < 40000; i++)
-					g[n++] = (struct frec){ (x = x * 1103515245 + 12345) >> 16 & 15 ? 's' : 'c',
-								c, tc += (x >> 20) % 5, n };
-			}
-			g[n++] = (struct frec){ 'r', 0, 0, 0 };
-		}
 		snprintf(what, sizeof(what), "runs past RD_CAP %d", iter);
-		file_check(what, g, n, ncpu, 0);
+		file_check(what, g, n, 2 + iter, 0);
 	}
 	file_cap = 0;
 }
