@@ -1467,13 +1467,25 @@ static char *mem_map_huge(size_t len, size_t ps)
 	return a;
 }
 
+/* A block's n bytes rounded up to its 16-byte alignment. */
+static size_t mem_body(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+/* The end of block p's bytes (mem_body of its size). */
+static char *mem_end(void *p)
+{
+	return (char *)p + mem_body(((size_t *)p)[-2]);
+}
+
 /* A block of n bytes (mem_alloc's), on transparent huge pages if huge
  * (FAST; mem_map_huge: from the mapping's start, so that the first 2 MiB
  * of a table filled from its start are one huge page); NULL if there is
  * no memory. */
 static void *mem_block(size_t n, bool huge)
 {
-	size_t ps = getpagesize(), body = (n + 15) & ~(size_t)15, len;
+	size_t ps = getpagesize(), body = mem_body(n), len;
 	char *m, *p;
 
 	if (n > SIZE_MAX / 2)
@@ -1494,7 +1506,7 @@ static void *mem_block(size_t n, bool huge)
 	return p;
 }
 
-enum { POOL_BLOCK = 256 << 10 };	/* the largest block the pool gives (the read buffer) */
+enum { POOL_BLOCK = 256 << 10 };	/* the largest block the pool gives (a tc file's read buffer) */
 
 /* The pool (MEM_POOL): its blocks are cut from base up to top; the bytes
  * from dirty on were never written (the mapping's zeros); a pool block's
@@ -1519,7 +1531,7 @@ static void pool_top(char *top)
  * made at the first call. */
 static void *pool_take(size_t n)
 {
-	size_t ps = getpagesize(), body = (n + 15) & ~(size_t)15;
+	size_t ps = getpagesize(), body = mem_body(n);
 	char *p;
 
 	if (!pool.base) {
@@ -1545,17 +1557,11 @@ static bool pool_has(const void *p)
 	return MEM_POOL && !((const size_t *)p)[-1];
 }
 
-/* The end of pool block p's bytes. */
-static char *pool_block_end(char *p)
-{
-	return p + ((((size_t *)p)[-2] + 15) & ~(size_t)15);
-}
-
 /* Give back pool block p: its bytes are taken again if it is the last
  * one cut (a block given back below others stays unused). */
 static void pool_give(char *p)
 {
-	if (pool_block_end(p) == pool.top)
+	if (mem_end(p) == pool.top)
 		pool.top = p - 16;
 }
 
@@ -1563,10 +1569,10 @@ static void pool_give(char *p)
  * it is not the last one cut, or the pool has no room. */
 static bool pool_grow(char *p, size_t n)
 {
-	if (pool_block_end(p) != pool.top || n > POOL_BLOCK || (size_t)(pool.end - p) < ((n + 15) & ~(size_t)15))
+	if (mem_end(p) != pool.top || n > POOL_BLOCK || (size_t)(pool.end - p) < mem_body(n))
 		return false;
 	if (n > ((size_t *)p)[-2]) {
-		pool_top(p + ((n + 15) & ~(size_t)15));
+		pool_top(p + mem_body(n));
 		((size_t *)p)[-2] = n;
 	}
 	return true;
@@ -1587,7 +1593,7 @@ static void mem_free(void *p)
 		pool_give(p);
 	} else if (p) {
 		size_t len = ((size_t *)p)[-1], ps = getpagesize();
-		char *end = (char *)p + ((((size_t *)p)[-2] + 15) & ~(size_t)15) + ps;
+		char *end = mem_end(p) + ps;
 
 		munmap(end - len, len);
 	}
@@ -1628,8 +1634,8 @@ static void *xcalloc(size_t n, size_t size)
  * (mem_block): on an AMD EPYC VM under PVM the first touch of a page of
  * 4 KiB cost 11 to 14 us, of a huge page's 2 MiB 0.1 to 0.8 ms; the
  * bench's files replayed 4 to 6% faster, tc's with 146 page faults, not
- * 272, its peak RSS 5.8 MB, not 2.4.  One that fits in the pool (the read
- * buffer) is taken from it, on its huge page.  Without room for that, a
+ * 272, its peak RSS 5.8 MB, not 2.4.  One that fits in the pool (a tc
+ * file's or a stream's read buffer) is taken from it, on its huge page.  Without room for that, a
  * block as xcalloc's.
  */
 static void *xcalloc_huge(size_t n)
