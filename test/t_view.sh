@@ -28,6 +28,7 @@ tv_tmux() { tmux -L "$TV_SOCK" "$@"; }
 tv_screen() { tv_tmux capture-pane -p -t t 2>/dev/null; }
 tv_shows() { local s; s=$(tv_screen); [[ $s == *"$1"* ]]; }
 tv_hides() { ! tv_shows "$1"; }
+tv_has_line() { tv_screen | grep -q "$1"; }	# a line matching the regex $1
 tv_status() { local s; s=$(tv_screen); printf '%s\n' "${s%%$'\n'*}"; }
 tv_status_has() { local s; s=$(tv_screen); s=${s%%$'\n'*}; [[ $s == *"$1"* ]]; }
 tv_details() { tv_screen | sed -n "${TV_ROWS}p"; }
@@ -168,9 +169,9 @@ view_live_screen_at() {
 		why="no pingpong row: $(tv_screen | head -5 | tr '\n' '|')"
 	elif ! tv_status | grep -q '^ tc live '; then
 		why="status line: $(tv_status)"
-	elif ! tv_screen | grep -q '^cpu0 '; then
-		why="no cpu0 row"
-	elif [ "$(ncpus_online)" -gt 1 ] && ! tv_screen | grep -q '^cpu1 '; then
+	elif ! tv_wait 10 tv_has_line '^cpu0 '; then
+		why="no cpu0 row: $(tv_screen | head -5 | tr '\n' '|')"
+	elif [ "$(ncpus_online)" -gt 1 ] && ! tv_wait 10 tv_has_line '^cpu1 '; then
 		why="no cpu1 row"
 	elif [ "$(tv_screen | wc -l)" != "$rows" ]; then
 		why="capture has $(tv_screen | wc -l) lines, pane $rows"
@@ -748,8 +749,8 @@ view_replay_at() {
 		why="status line '$(tv_status)', want '$want'"
 	elif ! tv_wait 10 tv_shows "$TV_DATA_NAME"; then
 		why="no $TV_DATA_NAME row"
-	elif ! tv_screen | grep -q '^cpu0 '; then
-		why="no cpu0 row"
+	elif ! tv_wait 10 tv_has_line '^cpu0 '; then
+		why="no cpu0 row: $(tv_screen | head -5 | tr '\n' '|')"
 	fi
 	tv_tmux send-keys -t t q
 	if ! tv_wait_exit; then
