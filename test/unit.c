@@ -126,6 +126,7 @@ static void g_reset(void)
 	mem_free(G.mg.rheap);
 	mem_free(G.ev.idmap_id);
 	mem_free(G.ev.idmap_attr);
+	rd_buf_free();	/* (file_read's, and those rd_keep kept) */
 	/* the model's and the view's tables (model_init, scr_setup) */
 	mem_free(G.m.task);
 	mem_free(G.m.task_slot);
@@ -1717,7 +1718,7 @@ static bool file_read(uint8_t *buf, size_t len, bool file, int ncpu)
 	    lseek(G.rc.fd, 0, SEEK_SET) != 0)
 		return false;
 	G.rc.cap = file_cap ? file_cap : RD_BUF;
-	G.rc.buf = tmalloc(G.rc.cap);
+	G.rc.buf = xcalloc_huge(G.rc.cap);
 	rd_run(UINT64_MAX);
 	close(G.rc.fd);
 	return true;
@@ -1780,8 +1781,8 @@ static const char *const FILE_MODE[] = { "in the file", "copied", "in the file, 
  * order; why says which layout failed. */
 static void file_check(const char *what, const struct frec *f, int n, int ncpu, int expect_ooo)
 {
-	static uint8_t buf[6 << 20];
-	static int want[50000];
+	static uint8_t buf[12 << 20];
+	static int want[100000];
 	int k = file_order(f, n, want);
 	size_t len = file_build(buf, f, n);
 
@@ -2019,6 +2020,47 @@ static void t_merge_file_windows(void)
 		snprintf(what, sizeof(what), "runs past RD_CAP %d", iter);
 		file_check(what, g, n, 2 + iter, 0);
 	}
+	file_cap = 0;
+}
+
+/*
+ * A perf file's full read buffer is kept (rd_keep) once the merge has read
+ * again a record one more buffer would have held, up to RD_OLD of them,
+ * and rd_at finds the records there: ten rounds of two CPUs' runs of 0.25
+ * to 1 MB each (released one round later: up to 4 MB back) come out in
+ * perf's order, the reader keeps RD_OLD buffers, the newest from where the
+ * present one starts, and a record in the oldest is read from it, not
+ * from a window.  No buffer is kept for a stream.
+ */
+static void t_merge_file_keep(void)
+{
+	static struct frec f[90008];
+	static uint8_t buf[12 << 20];
+	uint32_t x = 4242;
+	int n = runs_build(f, 90000, 2, 10, 9000, &x);
+	size_t len = file_build(buf, f, n), avail = 0;
+	const struct rold *o;
+	struct qrun r = { .qi = 0 };
+	const uint8_t *p;
+	uint64_t woff;
+
+	file_cap = RD_CAP;
+	file_check("rounds of up to 2 MB", f, n, 2, 0);
+	g_reset();
+	CHECK(merge_setup_std(true) && file_read(buf, len, true, 2), "read");
+	CHECK(G.rc.nold == RD_OLD, "%d buffers kept, want %d", G.rc.nold, RD_OLD);
+	o = &G.rc.old[RD_OLD - 1];
+	CHECK(G.rc.old[0].off + G.rc.old[0].len >= G.rc.off && G.rc.old[0].off < G.rc.off &&
+	      G.rc.old[1].off + G.rc.old[1].len >= G.rc.old[0].off && o->len > MAX_REC,
+	      "buffers at %" PRIu64 " (%zu bytes), %" PRIu64 " (%zu), present at %" PRIu64, G.rc.old[1].off,
+	      G.rc.old[1].len, G.rc.old[0].off, G.rc.old[0].len, G.rc.off);
+	r.end = o->off + o->len;
+	woff = G.mg.q[0].woff;
+	p = rd_at(&r, o->off, &avail);	/* (a record starts there: where the buffer before moved on) */
+	CHECK(p == o->b && avail == o->len && G.mg.q[0].woff == woff, "the oldest buffer's first record not read from it");
+	g_reset();
+	CHECK(merge_setup_std(true) && file_read(buf, len, false, 2), "read as a stream");
+	CHECK(G.rc.nold == 0, "a stream kept %d buffers", G.rc.nold);
 	file_cap = 0;
 }
 
@@ -6017,6 +6059,7 @@ int main(void)
 	RUN(merge_file_held);
 	RUN(merge_file_random);
 	RUN(merge_file_windows);
+	RUN(merge_file_keep);
 	RUN(run_std_changed);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
