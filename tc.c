@@ -9007,11 +9007,14 @@ static uint64_t rd_end_tail(const uint8_t *b, uint64_t n)
 /* The data's last MiB or less (*n bytes) of a recording tc did not
  * write, read as a file (rd_lost_tail and rd_end_tail look there; given
  * back with rd_tail_done); NULL (*n 0) for tc's files, a stream, a cut
- * file, or less than 16 bytes.  Read into a buffer on a huge page
- * (xcalloc_huge): on a VM under PVM a buffer's 256 small pages took 5 ms
- * of a perf -m 4096 file's 53; a mapping of the tail populated at once
- * (MAP_POPULATE) was no faster than this (perf's bench file: 30.2 against
- * 29.2 ms, three sets of 21 runs). */
+ * file, or less than 16 bytes.  Read into the room of the read buffer
+ * (a perf file's, FAST: it has 1.7 MiB left at the first event), not a
+ * buffer of its own on a huge page (xcalloc_huge, as the static build
+ * does), whose 2 MiB the kernel zeroed.  On a VM under PVM a buffer's 256
+ * small pages took 5 ms of a perf -m 4096 file's 53; a mapping of the
+ * tail populated at once (MAP_POPULATE) was no faster than a buffer on a
+ * huge page (perf's bench file: 30.2 against 29.2 ms, three sets of 21
+ * runs). */
 static const uint8_t *rd_tail(uint64_t *n)
 {
 	uint64_t dlen = G.rd.end - G.rd.data_off;
@@ -9022,19 +9025,20 @@ static const uint8_t *rd_tail(uint64_t *n)
 		*n = 0;
 		return NULL;
 	}
-	b = xcalloc_huge(*n);
+	b = FAST && G.rc.cap - G.rc.len >= *n ? G.rc.buf + G.rc.len : xcalloc_huge(*n);
 	if (rd_pread(b, *n, G.rd.end - *n) < 0) {
-		mem_free(b);
+		rd_tail_done(b);
 		*n = 0;
 		return NULL;
 	}
 	return b;
 }
 
-/* Give back rd_tail's tail. */
+/* Give back rd_tail's tail (one in the read buffer's room stays). */
 static void rd_tail_done(const uint8_t *tail)
 {
-	mem_free((void *)tail);
+	if (!FAST || (uintptr_t)tail - (uintptr_t)G.rc.buf >= G.rc.cap)
+		mem_free((void *)tail);
 }
 
 /* Does the file end as perf record (6.0 on) ends one whose rings lost

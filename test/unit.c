@@ -3945,6 +3945,36 @@ static void t_rd_end_tail(void)
 	}
 }
 
+/* rd_tail reads a perf file's last MiB into the read buffer's room where
+ * it has that much (no buffer of its own, whose huge page the kernel
+ * zeroes), else into a buffer of its own; either way the file's bytes,
+ * and rd_tail_done gives back only the latter. */
+static void t_rd_tail_room(void)
+{
+	static uint8_t data[3 << 20];
+	const uint8_t *t;
+	uint64_t n;
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7 + i / 4096);
+	G.rc.fd = memfd_create("unit", 0);
+	CHECK(G.rc.fd >= 0 && write(G.rc.fd, data, sizeof(data)) == (ssize_t)sizeof(data), "memfd");
+	G.rd.fsize = sizeof(data);
+	G.rd.data_off = 4096;
+	G.rd.end = sizeof(data);
+	G.rc.cap = RD_CAP;
+	G.rc.buf = xcalloc_huge(RD_CAP);
+	for (int k = 0; k < 2 && !why[0]; k++) {
+		G.rc.len = k ? RD_CAP - 4096 : RD_BUF;	/* room for it, none */
+		t = rd_tail(&n);
+		CHECK(t && n == 1 << 20 && !memcmp(t, data + sizeof(data) - n, n), "k %d: the tail's bytes", k);
+		CHECK(k ? (uintptr_t)t - (uintptr_t)G.rc.buf >= RD_CAP : t == G.rc.buf + G.rc.len,
+		      "k %d: the tail at %p, the buffer at %p (%zu bytes used)", k, (const void *)t, (void *)G.rc.buf, G.rc.len);
+		rd_tail_done(t);
+	}
+	close(G.rc.fd);
+}
+
 /* The victim scan task_victim's tree replaced: the exited task seen
  * longest ago, else the task seen longest ago, not running; the first
  * slot of those; slot 0 if all run. */
@@ -6097,6 +6127,7 @@ int main(void)
 	RUN(model_pause_gaps);
 	RUN(model_end_off);
 	RUN(rd_end_tail);
+	RUN(rd_tail_room);
 	RUN(rd_shrunk);
 	RUN(rd_refills);
 	RUN(model_lost_gap);
