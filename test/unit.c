@@ -2876,6 +2876,31 @@ static void t_mem_huge(void)
 	pool_back(was);
 }
 
+/* A struct buf grows by mem_realloc with its bytes in order; past
+ * POOL_BLOCK (FAST) on huge pages, its capacity all of them (perf record
+ * -F's stretches took a page fault per small page: 660 of 732). */
+static void t_buf_grow(void)
+{
+	struct buf b = { 0 };
+	size_t ps = getpagesize();
+	uint32_t i;
+
+	for (i = 0; i < (3 << 20) / 4 && !why[0]; i++) {
+		buf_u32(&b, i * 2654435761u);
+		if (b.len == 4 || b.len + 4 <= b.cap || !FAST || b.cap <= POOL_BLOCK)
+			continue;
+		size_t len = ((size_t *)b.p)[-1];
+		uintptr_t m = (uintptr_t)b.p + b.cap + ps - len;	/* (cap: a multiple of 16) */
+
+		CHECK((b.cap + 16) % HUGE_PAGE == 0 && len == b.cap + 16 + ps && m % HUGE_PAGE == 0,
+		      "%zu bytes in %zu: a mapping of %zu at %p", b.len, b.cap, len, (void *)m);
+	}
+	for (uint32_t k = 0; k < i && !why[0]; k++)
+		CHECK(((uint32_t *)b.p)[k] == k * 2654435761u, "word %u of %u", k, i);
+	CHECK(!FAST || b.cap == (4 << 20) - 16, "3 MB in a buffer of %zu bytes", b.cap);
+	mem_free(b.p);
+}
+
 /* The pool (MEM_POOL; else mem_alloc is mem_block, asked only that its
  * blocks are zeroed): blocks cut in order on a HUGE_PAGE boundary, zeroed
  * when given again, the last one grown in place by mem_realloc, another
@@ -6108,6 +6133,7 @@ int main(void)
 	RUN(mem_guard);
 	RUN(mem_huge);
 	RUN(mem_pool);
+	RUN(buf_grow);
 	RUN(out_first_write);
 	RUN(numdir);
 	RUN(cpulist);
