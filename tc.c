@@ -791,7 +791,7 @@ static struct {
 		uint64_t round_off, round_off_prev;	/* where the current round began, the last */
 		bool round_lost, round_lost_prev;	/* a LOST record was queued in it, in the last */
 		bool ck_on;		/* this pass takes checkpoints (the view's first) */
-		int8_t nold;
+		int8_t nold;		/* buffers in old (rd_keep) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
 		uint64_t off;
