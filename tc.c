@@ -98,6 +98,7 @@ enum {
 	RD_BUF = 256 << 10,		/* reader input buffer (larger ones fall out of the cache) */
 	RD_CAP = (2 << 20) - 4096,	/* that of a perf file's merge in runs: one huge page */
 	RD_OLD = 2,			/* a perf file's full buffers kept for the merge (rd_keep) */
+	RD_KEEP_MEM = 10 << 20,		/* at most, those and the task table's slots used */
 	RD_AHEAD = 4096,		/* the loops over records ask for the bytes a page ahead: the
 					 * merge's first reading of a record waited for memory
 					 * (run_grow, run_next: -10 to -25% time on an Intel VM) */
@@ -6958,16 +6959,25 @@ static inline bool rd_fill(size_t need)
  * time (the bench's file, 21 alternating runs; perf record's: 0.36 to
  * 0.06, 4%); peak RSS 7.0 to 11.2 MB.  A perf record -m 4096 file's
  * rounds of 17 MB keep none: the records read again are further back.
+ * The buffers kept and the task table's slots used stay within
+ * RD_KEEP_MEM, the oldest given back as the table grows: perf record's
+ * file of 40,000 processes (all 16,384 slots, 8 MB) took 15.6 MB of
+ * peak RSS with one kept, and would take 17.6 with two (the issue's
+ * limit: 16 MiB).
  */
 static bool rd_keep(void)
 {
 	struct rold *o = G.rc.old;
 	int n = G.rc.nold;
+	size_t used = (size_t)G.m.ntask * sizeof(struct task);
 	uint8_t *b = NULL;
 
 	if (G.rc.cap != RD_CAP || (!n && !G.rc.near))
 		return false;
-	if (n < RD_OLD && G.rc.near && (b = mem_block(RD_CAP, true)))
+	for (; n && used + (size_t)n * RD_CAP > RD_KEEP_MEM; G.rc.nold = --n)
+		mem_free(o[n - 1].b);	/* (the tasks took their room) */
+	if (n < RD_OLD && G.rc.near && used + (size_t)(n + 1) * RD_CAP <= RD_KEEP_MEM &&
+	    (b = mem_block(RD_CAP, true)))
 		G.rc.nold++;
 	else if (n)
 		b = o[--n].b;	/* (the oldest, its bytes given up) */

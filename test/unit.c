@@ -2030,7 +2030,9 @@ static void t_merge_file_windows(void)
  * to 1 MB each (released one round later: up to 4 MB back) come out in
  * perf's order, the reader keeps RD_OLD buffers, the newest from where the
  * present one starts, and a record in the oldest is read from it, not
- * from a window.  No buffer is kept for a stream.
+ * from a window; both are given back when the task table's slots used
+ * grow to RD_KEEP_MEM.  With those taking RD_KEEP_MEM (less one buffer)
+ * from the start, none kept (one).  No buffer is kept for a stream.
  */
 static void t_merge_file_keep(void)
 {
@@ -2058,6 +2060,15 @@ static void t_merge_file_keep(void)
 	woff = G.mg.q[0].woff;
 	p = rd_at(&r, o->off, &avail);	/* (a record starts there: where the buffer before moved on) */
 	CHECK(p == o->b && avail == o->len && G.mg.q[0].woff == woff, "the oldest buffer's first record not read from it");
+	G.m.ntask = RD_KEEP_MEM / sizeof(struct task);	/* the tasks grew: both given back */
+	CHECK(!rd_keep() && G.rc.nold == 0, "%d buffers kept with the task table's slots all of RD_KEEP_MEM", G.rc.nold);
+	for (int room = 0; room < 2 && !why[0]; room++) {	/* the task table's slots take the rest */
+		g_reset();
+		CHECK(merge_setup_std(true), "setup");
+		G.m.ntask = (RD_KEEP_MEM - room * RD_CAP) / sizeof(struct task);
+		CHECK(file_read(buf, len, true, 2) && G.rc.nold == room,
+		      "%d tasks: %d buffers kept, want %d", G.m.ntask, G.rc.nold, room);
+	}
 	g_reset();
 	CHECK(merge_setup_std(true) && file_read(buf, len, false, 2), "read as a stream");
 	CHECK(G.rc.nold == 0, "a stream kept %d buffers", G.rc.nold);
