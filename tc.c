@@ -1655,8 +1655,8 @@ static void *xcalloc(size_t n, size_t size)
  * 4 KiB cost 11 to 14 us, of a huge page's 2 MiB 0.1 to 0.8 ms; the
  * bench's files replayed 4 to 6% faster, tc's with 146 page faults, not
  * 272, its peak RSS 5.8 MB, not 2.4.  One that fits in the pool (a tc
- * file's or a stream's read buffer) is taken from it, on its huge page.  Without room for that, a
- * block as xcalloc's.
+ * file's or a stream's read buffer) is taken from it, on its huge page.
+ * Without room for that, a block as xcalloc's.
  */
 static void *xcalloc_huge(size_t n)
 {
@@ -7511,10 +7511,21 @@ static void rd_seek(const char *path, uint64_t off)
 	G.rc.len = G.rc.pos = 0;
 }
 
+/* The record at file offset pos, whole among the len bytes b holds from
+ * file offset off, else NULL; *avail gets the bytes there from it on. */
+static const uint8_t *rd_held(const uint8_t *b, uint64_t off, size_t len, uint64_t pos, size_t *avail)
+{
+	if (pos < off || pos - off + 8 > len || pos - off + g16(b + (pos - off) + 6) > len)
+		return NULL;
+	*avail = len - (pos - off);
+	return b + (pos - off);
+}
+
 /*
  * The queued record at file offset pos of run r (one that stays in the
- * file): in the read buffer if it still is, else in the window of r's
- * queue, read again from there on to r's end at most when it is not (a
+ * file): in the read buffer, or one rd_keep kept, if it still is, else in
+ * the window of r's queue, read again from there on to r's end (or to
+ * where a buffer holds the rest) at most when it is not (a
  * window that served few records reads less the next time: records of a
  * queue far apart in the file cost one small read each, not a large one);
  * *avail gets the bytes there from it on.  NULL if the file no longer has
@@ -7524,33 +7535,27 @@ static void rd_seek(const char *path, uint64_t off)
 static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 {
 	struct mq *q = &G.mg.q[r->qi];
-	uint64_t end = pos - G.rc.off + 8, stop = r->end;
+	uint64_t stop = r->end;
+	const uint8_t *p;
 	ssize_t got;
 	size_t n;
 
-	if (pos >= G.rc.off && end <= G.rc.len && end - 8 + g16(G.rc.buf + (pos - G.rc.off) + 6) <= G.rc.len) {
-		*avail = G.rc.len - (pos - G.rc.off);
-		return G.rc.buf + (pos - G.rc.off);
-	}
+	if ((p = rd_held(G.rc.buf, G.rc.off, G.rc.len, pos, avail)))
+		return p;
 	for (int i = 0; FAST && i < G.rc.nold; i++) {
 		const struct rold *o = &G.rc.old[i];
 
-		if (pos >= o->off && pos - o->off + 8 <= o->len && pos - o->off + g16(o->b + (pos - o->off) + 6) <= o->len) {
-			*avail = o->len - (pos - o->off);
-			return o->b + (pos - o->off);
-		}
+		if ((p = rd_held(o->b, o->off, o->len, pos, avail)))
+			return p;
+		if (o->off > pos && o->off < stop)
+			stop = o->off;	/* (a window reads no further than where a buffer has them) */
 	}
-	if (q->w && pos >= q->woff && pos - q->woff + 8 <= q->wlen &&
-	    pos - q->woff + g16(q->w + (pos - q->woff) + 6) <= q->wlen) {
+	if (q->w && (p = rd_held(q->w, q->woff, q->wlen, pos, avail))) {
 		q->wused++;
-		*avail = q->wlen - (pos - q->woff);
-		return q->w + (pos - q->woff);
+		return p;
 	}
 	if (FAST && pos + (uint64_t)(G.rc.nold + 1) * G.rc.cap >= G.rc.off)
 		G.rc.near = true;	/* (rd_keep) */
-	for (int i = 0; FAST && i < G.rc.nold; i++)	/* read no further than where a buffer has them */
-		if (G.rc.old[i].off > pos && G.rc.old[i].off < stop)
-			stop = G.rc.old[i].off;
 	if (FAST && G.rc.off > pos && G.rc.off < stop)
 		stop = G.rc.off;
 	if (!q->w) {
