@@ -58,6 +58,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -102,6 +103,10 @@ enum {
 	RD_AHEAD = 4096,		/* the loops over records ask for the bytes a page ahead: the
 					 * merge's first reading of a record waited for memory
 					 * (run_grow, run_next: -10 to -25% time on an Intel VM) */
+	RD_FILL_MIN = 4 << 20,		/* data from which a replay reads with a second thread (rd_filler) */
+	RD_SPIN = 2000000,		/* ns rd_filler's sides spin before they sleep */
+	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
+	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads alone */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -792,6 +797,8 @@ static struct {
 		uint64_t round_off, round_off_prev;	/* where the current round began, the last */
 		bool round_lost, round_lost_prev;	/* a LOST record was queued in it, in the last */
 		bool ck_on;		/* this pass takes checkpoints (the view's first) */
+		int8_t filled;		/* G.fill's thread reads this pass's file (rd_filler), or
+					 * -1: it has (or it could not start) */
 		int8_t nold;		/* buffers in old (rd_keep) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
@@ -895,6 +902,26 @@ static struct {
 		int pipe[2];
 		volatile sig_atomic_t stop, child, winch, tstp, cont, usr2;
 	} sig;
+
+	struct filler {			/* the thread that reads a replay's file ahead (rd_filler) */
+		pthread_t th;
+		pthread_mutex_t mu;	/* guards what follows */
+		pthread_cond_t go, got;	/* work for the thread; a chunk read, or it stopped */
+		int8_t rd;		/* who reads a chunk now: 1 the thread, 2 the reader */
+		bool quit;		/* the thread is to end */
+		bool wait, idle;	/* the reader sleeps on got, the thread on go */
+		unsigned seq;		/* changes with what is above (rd_fill_tell) */
+		int cpu[2];		/* where the thread [0] and the reader [1] ran at their last change */
+		cpu_set_t aff;		/* the thread's CPUs: not the reader's when it started */
+		bool eof, err;		/* a read gave 0 (the file shrank), or failed */
+		int fd;
+		uint8_t *buf;		/* the pass's read buffer: holds [off, off + len) */
+		uint64_t off, end;	/* ... of the file's data, which ends at end */
+		size_t len, cap;
+		uint64_t chunks[2];	/* reads made by the thread, by the reader */
+		int waits;		/* the reader's for the thread, in this buffer */
+		int slow;		/* buffers in a row it waited for most of (RD_FILL_SLOW) */
+	} fill;
 } G;
 
 /* Small blocks from a pool (see the memory section), but in sanitizer
@@ -6994,6 +7021,22 @@ static bool rd_keep(void)
 	return true;
 }
 
+/* The read buffer is full: what is unread moves to the front, of a
+ * buffer kept (rd_keep) or of this one. */
+static void rd_move(void)
+{
+	if (FAST && rd_keep())
+		return;
+	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
+	G.rc.off += G.rc.pos;
+	G.rc.len -= G.rc.pos;
+	G.rc.pos = 0;
+}
+
+static bool rd_fill_ok(void);
+static void rd_filler_start(void);
+static bool rd_filler_take(size_t need);
+
 /* rd_fill's reading, when the buffer holds less than need. */
 static bool rd_refill(size_t need)
 {
@@ -7001,12 +7044,12 @@ static bool rd_refill(size_t need)
 
 	if (FAST && G.rd.scanning && G.rd.prog_t0)
 		rd_progress(G.rc.off + G.rc.pos);
-	if (cap - G.rc.len < RD_BUF && !(FAST && rd_keep())) {	/* full: what is unread moves to the front */
-		memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
-		G.rc.off += G.rc.pos;
-		G.rc.len -= G.rc.pos;
-		G.rc.pos = 0;
-	}
+	if (FAST && !G.rc.filled && rd_fill_ok())
+		rd_filler_start();
+	if (FAST && G.rc.filled > 0)
+		return rd_filler_take(need);
+	if (cap - G.rc.len < RD_BUF)
+		rd_move();
 	while (G.rc.len - G.rc.pos < need) {
 		uint64_t left = G.rd.end - (G.rc.off + G.rc.len);
 		size_t want = cap - G.rc.len < RD_BUF ? cap - G.rc.len : RD_BUF;
@@ -7035,9 +7078,213 @@ static bool rd_refill(size_t need)
 	return true;
 }
 
+/* Wait, G.fill's mutex held, for the other side to change G.fill (its
+ * seq): spinning up to RD_SPIN ns while that side last ran on another
+ * CPU, then asleep on cond c (on the AMD VM under PVM a thread put to
+ * sleep took 0.15 to 2 ms to wake; on the same CPU as the other side,
+ * spinning only keeps it from running).  me is the side: 0 the thread,
+ * 1 the reader; *asleep says to the other that it sleeps. */
+static void rd_fill_wait(struct filler *f, int me, pthread_cond_t *c, bool *asleep)
+{
+	unsigned seq = f->seq;
+	uint64_t t0 = now_ns();
+
+	f->cpu[me] = sched_getcpu();
+	pthread_mutex_unlock(&f->mu);
+	for (unsigned i = 1; __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq; i++) {
+		if (!(i & 63) && (now_ns() - t0 > RD_SPIN ||
+				  sched_getcpu() == __atomic_load_n(&f->cpu[!me], __ATOMIC_RELAXED)))
+			break;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&f->mu);
+	if (f->seq == seq) {
+		*asleep = true;
+		pthread_cond_wait(c, &f->mu);
+		*asleep = false;
+	}
+}
+
+/* G.fill changed (its mutex held), by side me: wake the other side (cond c)
+ * if it sleeps. */
+static void rd_fill_tell(struct filler *f, int me, pthread_cond_t *c, bool asleep)
+{
+	__atomic_store_n(&f->cpu[me], sched_getcpu(), __ATOMIC_RELAXED);
+	__atomic_store_n(&f->seq, f->seq + 1, __ATOMIC_RELEASE);
+	if (asleep)
+		pthread_cond_signal(c);
+}
+
+/* Has G.fill's buffer room for a chunk of RD_BUF bytes before the data's
+ * end (its mutex held)? */
+static bool rd_fill_room(const struct filler *f)
+{
+	return f->cap - f->len >= RD_BUF && f->off + f->len < f->end && !f->eof && !f->err;
+}
+
+/* Read the chunk of RD_BUF bytes (less at the data's end) after those in
+ * G.fill's buffer, by side me (0 the thread, 1 the reader), the mutex
+ * held but not while reading (f->rd says who reads). */
+static void rd_fill_chunk(struct filler *f, int me)
+{
+	uint64_t at = f->off + f->len;
+	size_t want = f->end - at < RD_BUF ? f->end - at : RD_BUF;
+	ssize_t n;
+
+	f->rd = me + 1;
+	pthread_mutex_unlock(&f->mu);
+	while ((n = pread(f->fd, f->buf + (at - f->off), want, at)) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&f->mu);
+	f->rd = 0;
+	f->chunks[me]++;
+	if (n > 0)
+		f->len += n;
+	f->eof = n == 0;
+	f->err = n < 0;
+	rd_fill_tell(f, me, me ? &f->go : &f->got, me ? f->idle : f->wait);
+}
+
+/*
+ * rd_filler: a second thread reads a replay's file ahead of the reader
+ * (FAST): --summary, --script and the other outputs of a regular file with
+ * RD_FILL_MIN bytes of data or more, on a machine with two CPUs or more,
+ * from rd_queues on (not the view, whose reading stops and starts, nor
+ * the scans' passes).  It reads chunks of RD_BUF into the room of the
+ * pass's buffer (of RD_CAP bytes, a tc file's too) while the reader
+ * decodes the bytes before them, and waits where the buffer is full; the
+ * reader moves the buffer as rd_refill does (rd_move) and reads a chunk
+ * itself wherever the thread has not begun it (asleep, or waking), so
+ * that it waits only for a read under way.  The kernel's copy of the
+ * file, a quarter of a replay's time, is so done on the other CPU, where
+ * the reader has work between its reads.  Where it has little (a perf
+ * record -m 4096 file's first round, 17 MB of records queued, not
+ * decoded), its reads wait for the thread's, and the bytes the other CPU
+ * wrote come slower to it than its own: after RD_FILL_SLOW buffers in a
+ * row where it waited for most chunks, the thread ends and the reader
+ * reads alone.  The two share G.fill under its mutex; the buffer's bytes
+ * from G.rc.len to G.fill.len are the reader's to take.
+ */
+static void *rd_filler(void *arg)
+{
+	struct filler *f = arg;
+
+	sched_setaffinity(0, sizeof(f->aff), &f->aff);
+	pthread_mutex_lock(&f->mu);
+	while (!f->quit)
+		if (!f->rd && rd_fill_room(f))
+			rd_fill_chunk(f, 0);
+		else
+			rd_fill_wait(f, 0, &f->go, &f->idle);
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+/* Does rd_filler's thread read this pass's file (rd_refill, rd_seek: then
+ * its buffer is of RD_CAP bytes)? */
+static bool rd_fill_big(uint64_t from)
+{
+	return FAST && !G.opt.view && !G.rd.pipe && !G.rd.follow && G.rd.fsize != UINT64_MAX &&
+	       G.rd.end > from && G.rd.end - from >= RD_FILL_MIN;
+}
+
+/* rd_refill: start the thread?  Not for the scans' passes: they decode
+ * little, and with the thread perf record -F's bench file took 30.7 ms
+ * against 22.5 (medians of 31). */
+static bool rd_fill_ok(void)
+{
+	return G.mg.q && !G.rd.scanning && !G.rd.saving && G.rc.cap == RD_CAP && rd_fill_big(G.rc.off + G.rc.len);
+}
+
+/* Start rd_filler's thread on the pass's buffer, its signals blocked (the
+ * reader takes them); where it cannot start, the reader reads alone. */
+static void rd_filler_start(void)
+{
+	struct filler *f = &G.fill;
+	pthread_attr_t at;
+	sigset_t all, was;
+
+	*f = (struct filler){ .fd = G.rc.fd, .buf = G.rc.buf, .off = G.rc.off,
+			      .end = G.rd.end, .len = G.rc.len, .cap = G.rc.cap, .cpu = { -1, -1 } };
+	G.rc.filled = -1;
+	if (sched_getaffinity(0, sizeof(f->aff), &f->aff) || CPU_COUNT(&f->aff) < 2)
+		return;	/* one CPU: nothing to gain */
+	CPU_CLR(sched_getcpu(), &f->aff);
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->go, NULL);
+	pthread_cond_init(&f->got, NULL);
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 << 10);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	G.rc.filled = pthread_create(&f->th, &at, rd_filler, f) ? -1 : 1;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	pthread_attr_destroy(&at);
+}
+
+/* End rd_filler's thread: the buffer keeps what it read, and the file's
+ * offset is moved past it (for rd_refill's read()). */
+static void rd_filler_stop(void)
+{
+	struct filler *f = &G.fill;
+
+	pthread_mutex_lock(&f->mu);
+	f->quit = true;
+	rd_fill_tell(f, 1, &f->go, f->idle);
+	pthread_mutex_unlock(&f->mu);
+	pthread_join(f->th, NULL);
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->go);
+	pthread_cond_destroy(&f->got);
+	G.rc.len = f->len;
+	G.rc.filled = -1;
+	lseek(G.rc.fd, G.rc.off + G.rc.len, SEEK_SET);
+}
+
+/* rd_refill with rd_filler's thread: the bytes it has read, waiting for
+ * them where need are not there yet; a full buffer moved (rd_move) and
+ * the thread set on the new one; false at the data's end (the thread
+ * ended), or where the file gave no more (as rd_refill). */
+static bool rd_filler_take(size_t need)
+{
+	struct filler *f = &G.fill;
+	int go = 1;	/* 0: the data's end, -1: the thread is not ahead */
+
+	pthread_mutex_lock(&f->mu);
+	while ((G.rc.len = f->len) - G.rc.pos < need) {
+		if (f->rd) {	/* the thread reads what is needed: it has begun */
+			f->waits++;
+			rd_fill_wait(f, 1, &f->got, &f->wait);
+		} else if (rd_fill_room(f)) {
+			rd_fill_chunk(f, 1);	/* (the thread has not begun it: asleep, or waking) */
+		} else if (f->eof || f->err || G.rc.off + G.rc.len >= G.rd.end) {
+			G.rc.eof |= f->eof;
+			go = 0;
+			break;
+		} else if ((f->slow = f->waits >= RD_FILL_WAITS ? f->slow + 1 : 0) >= RD_FILL_SLOW) {
+			go = -1;
+			break;
+		} else {
+			rd_move();
+			f->buf = G.rc.buf;
+			f->off = G.rc.off;
+			f->len = G.rc.len;
+			f->waits = 0;
+		}
+	}
+	pthread_mutex_unlock(&f->mu);
+	if (go < 1)
+		rd_filler_stop();
+	return go < 0 ? rd_refill(need) : go;
+}
+
 /* Give back the pass's read buffer (and those rd_keep kept). */
 static void rd_buf_free(void)
 {
+	if (FAST && G.rc.filled > 0)
+		rd_filler_stop();
 	for (int i = 0; FAST && i < G.rc.nold; i++)
 		mem_free(G.rc.old[i].b);
 	if (FAST)
@@ -7501,10 +7748,12 @@ static void rd_features(const char *path)
  */
 static void rd_seek(const char *path, uint64_t off)
 {
+	if (FAST && G.rc.filled > 0)
+		rd_filler_stop();
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
 	if (!G.rc.buf) {
-		G.rc.cap = FAST && !G.rd.sorted && !G.rd.pipe ? RD_CAP : RD_BUF;
+		G.rc.cap = FAST && ((!G.rd.sorted && !G.rd.pipe) || rd_fill_big(off)) ? RD_CAP : RD_BUF;
 		G.rc.buf = xcalloc_huge(G.rc.cap);
 	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
@@ -12816,7 +13065,7 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step,
 	G.z.a = a;
 	G.z.keep = keep;
 	G.z.until = until;
-	if ((pid = _Fork()) < 0) {	/* tc has no threads nor atfork handlers: see cmd_start */
+	if ((pid = _Fork()) < 0) {	/* no thread in the view (rd_filler), no atfork handlers: cmd_start */
 		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return;
 	}

@@ -2075,6 +2075,55 @@ static void t_merge_file_keep(void)
 	file_cap = 0;
 }
 
+/*
+ * rd_filler: a perf file of ten rounds (12 MB) comes out in perf's order
+ * read with the second thread (file_check's file modes), the thread read
+ * chunks of it and ended at the data's end, with every byte read.  A file
+ * that ends 1 MiB before its data says (it shrank) ends as read alone:
+ * -1, eof, every byte there read.  With one CPU to run on, no thread.
+ */
+static void t_rd_filler(void)
+{
+	static struct frec f[90008];
+	static uint8_t buf[12 << 20];
+	uint32_t x = 4242;
+	int n = runs_build(f, 90000, 2, 10, 9000, &x);
+	size_t len = file_build(buf, f, n);
+	cpu_set_t all, one;
+	int ret;
+
+	file_cap = RD_CAP;
+	file_check("read with rd_filler", f, n, 2, 0);
+	g_reset();
+	CHECK(merge_setup_std(true) && file_read(buf, len, true, 2), "read");
+	CHECK(G.fill.chunks[0] > 0 && G.rc.filled == -1, "the thread read %" PRIu64 " chunks (the reader %" PRIu64
+	      "), filled %d", G.fill.chunks[0], G.fill.chunks[1], G.rc.filled);
+	CHECK(G.rc.off + G.rc.len == len && G.rc.pos == G.rc.len, "read to %" PRIu64 " of %zu",
+	      G.rc.off + G.rc.len, len);
+	g_reset();
+	CHECK(merge_setup_std(true), "setup");
+	G.rd.nrcpus = 2;
+	G.rd.end = len + (1 << 20);
+	G.rd.fsize = len;
+	G.rc.fd = memfd_create("unit", 0);
+	CHECK(G.rc.fd >= 0 && write(G.rc.fd, buf, len) == (ssize_t)len && lseek(G.rc.fd, 0, SEEK_SET) == 0, "memfd");
+	G.rc.cap = RD_CAP;
+	G.rc.buf = xcalloc_huge(G.rc.cap);
+	ret = rd_run(UINT64_MAX);
+	close(G.rc.fd);
+	CHECK(ret == -1 && G.rc.eof && G.fill.eof && G.rc.off + G.rc.len == len,
+	      "cut: rd_run %d, eof %d, read to %" PRIu64 " of %zu", ret, G.rc.eof, G.rc.off + G.rc.len, len);
+	CHECK(sched_getaffinity(0, sizeof(all), &all) == 0, "affinity");
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "one CPU");
+	g_reset();
+	CHECK(merge_setup_std(true) && file_read(buf, len, true, 2), "read on one CPU");
+	CHECK(G.fill.chunks[0] == 0 && G.rc.filled == -1, "one CPU: the thread read %" PRIu64 " chunks", G.fill.chunks[0]);
+	sched_setaffinity(0, sizeof(all), &all);
+	file_cap = 0;
+}
+
 /* run_std, the release of a run's head run_next read its short way: the
  * rest of its parse, as rec_info gives it; a head whose raw size no
  * longer fits it (the file changed under the reader) is parsed again and
@@ -6126,6 +6175,7 @@ int main(void)
 	RUN(merge_file_random);
 	RUN(merge_file_windows);
 	RUN(merge_file_keep);
+	RUN(rd_filler);
 	RUN(run_std_changed);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
