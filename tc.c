@@ -107,6 +107,8 @@ enum {
 	RD_SPIN = 2000000,		/* ns rd_filler's sides spin before they sleep */
 	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
 	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads alone */
+	RD_FILL_WMEM = 4 << 20,		/* at most, its queues' windows (16 queues) */
+	FW_NONE = 0, FW_ASKED, FW_READING, FW_READ,	/* a window the thread reads (struct fwin) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
 	MAX_TD = 64 << 20,		/* a recording's tracing data */
@@ -906,7 +908,7 @@ static struct {
 	struct filler {			/* the thread that reads a replay's file ahead (rd_filler) */
 		pthread_t th;
 		pthread_mutex_t mu;	/* guards what follows */
-		pthread_cond_t go, got;	/* work for the thread; a chunk read, or it stopped */
+		pthread_cond_t go, got;	/* work for the thread; a chunk or a window read */
 		int8_t rd;		/* who reads a chunk now: 1 the thread, 2 the reader */
 		bool quit;		/* the thread is to end */
 		bool wait, idle;	/* the reader sleeps on got, the thread on go */
@@ -919,6 +921,17 @@ static struct {
 		uint64_t off, end;	/* ... of the file's data, which ends at end */
 		size_t len, cap;
 		uint64_t chunks[2];	/* reads made by the thread, by the reader */
+		bool nofill;		/* the reader reads the chunks (RD_FILL_SLOW) */
+		struct fwin {		/* per merge queue: the window after its present one */
+			uint8_t *wb, *b;	/* the present window's buffer, this one's (2 MAX_REC) */
+			uint64_t off;	/* it holds [off, off + len) from b + MAX_REC */
+			uint32_t want, len;
+			int8_t st;	/* FW_NONE, FW_ASKED, FW_READING, FW_READ */
+			bool queued;	/* in ask */
+		} *win;
+		int *ask, nask, ask0, nq;	/* queues whose window is asked for: nask from ask0 */
+		uint64_t wins[2];	/* windows read by the thread and taken, read by the reader */
+		size_t wmem;		/* the windows' buffers (RD_FILL_WMEM) */
 		int waits;		/* the reader's for the thread, in this buffer */
 		int slow;		/* buffers in a row it waited for most of (RD_FILL_SLOW) */
 	} fill;
@@ -4802,9 +4815,13 @@ static void mq_free_mem(struct mq *q)
 	q->ecap = 0;
 }
 
+static void rd_filler_stop(void);
+
 /* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
+	if (FAST && G.rc.filled > 0)
+		rd_filler_stop();	/* (it reads into the queues' windows) */
 	for (int i = 0; i < G.mg.nq; i++)
 		mq_free_mem(&G.mg.q[i]);
 	mem_free(G.mg.q);
@@ -7078,6 +7095,33 @@ static bool rd_refill(size_t need)
 	return true;
 }
 
+/*
+ * rd_filler: a second thread reads a replay's file ahead of the reader
+ * (FAST): --summary, --script and the other outputs of a regular file with
+ * RD_FILL_MIN bytes of data or more, on a machine with two CPUs or more,
+ * from rd_queues to the end of rd_run (not the view, whose reading stops
+ * and starts, nor the scans' passes).  It reads chunks of RD_BUF into the
+ * room of the pass's buffer (of RD_CAP bytes, a tc file's too) while the
+ * reader decodes the bytes before them, and waits where the buffer is
+ * full; the reader moves the buffer as rd_refill does (rd_move).  It also
+ * reads the merge's windows ahead (rd_fill_win): the rest of a queue's run
+ * after its present window, which the merge reads again once the buffer
+ * has moved past it (a perf record -m 4096 file's first round of 17 MB).
+ * The reader reads a chunk or a window itself wherever the thread has not
+ * begun it (asleep, or waking), so that it waits only for a read under
+ * way.  The kernel's copies of the file, a quarter of a replay's time, are
+ * so made on the other CPU, while the reader decodes: the bench's files,
+ * medians of 31 alternating runs, tc's 22.6 to 15.6 ms, perf record's
+ * 21.0 to 17.5, -m 4096 25.2 to 21.3, perf sched record's 25.1 to 23.2.
+ * Where the reader has little to do between its reads (that first round:
+ * records queued, not decoded), it waits for the thread's, and bytes the
+ * other CPU wrote come slower to it than its own: after RD_FILL_SLOW
+ * buffers in a row where it waited for most chunks, it reads the chunks
+ * itself (nofill).  The two share G.fill under its mutex; the buffer's
+ * bytes from G.rc.len to G.fill.len are the reader's to take, a window's
+ * once it is FW_READ.
+ */
+
 /* Wait, G.fill's mutex held, for the other side to change G.fill (its
  * seq): spinning up to RD_SPIN ns while that side last ran on another
  * CPU, then asleep on cond c (on the AMD VM under PVM a thread put to
@@ -7147,26 +7191,30 @@ static void rd_fill_chunk(struct filler *f, int me)
 	rd_fill_tell(f, me, me ? &f->go : &f->got, me ? f->idle : f->wait);
 }
 
-/*
- * rd_filler: a second thread reads a replay's file ahead of the reader
- * (FAST): --summary, --script and the other outputs of a regular file with
- * RD_FILL_MIN bytes of data or more, on a machine with two CPUs or more,
- * from rd_queues on (not the view, whose reading stops and starts, nor
- * the scans' passes).  It reads chunks of RD_BUF into the room of the
- * pass's buffer (of RD_CAP bytes, a tc file's too) while the reader
- * decodes the bytes before them, and waits where the buffer is full; the
- * reader moves the buffer as rd_refill does (rd_move) and reads a chunk
- * itself wherever the thread has not begun it (asleep, or waking), so
- * that it waits only for a read under way.  The kernel's copy of the
- * file, a quarter of a replay's time, is so done on the other CPU, where
- * the reader has work between its reads.  Where it has little (a perf
- * record -m 4096 file's first round, 17 MB of records queued, not
- * decoded), its reads wait for the thread's, and the bytes the other CPU
- * wrote come slower to it than its own: after RD_FILL_SLOW buffers in a
- * row where it waited for most chunks, the thread ends and the reader
- * reads alone.  The two share G.fill under its mutex; the buffer's bytes
- * from G.rc.len to G.fill.len are the reader's to take.
- */
+/* The thread's read of the window asked first (rd_fill_win), unless the
+ * reader took it back; G.fill's mutex held but not while reading. */
+static void rd_fill_winread(struct filler *f)
+{
+	int qi = f->ask[f->ask0];
+	struct fwin *w = &f->win[qi];
+	uint8_t *b = w->b + MAX_REC;
+	ssize_t n;
+
+	f->ask0 = (f->ask0 + 1) % f->nq;
+	f->nask--;
+	w->queued = false;
+	if (w->st != FW_ASKED)
+		return;
+	w->st = FW_READING;
+	pthread_mutex_unlock(&f->mu);
+	while ((n = pread(f->fd, b, w->want, w->off)) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&f->mu);
+	w->len = n > 0 ? n : 0;
+	w->st = FW_READ;
+	rd_fill_tell(f, 0, &f->got, f->wait);
+}
+
 static void *rd_filler(void *arg)
 {
 	struct filler *f = arg;
@@ -7174,7 +7222,9 @@ static void *rd_filler(void *arg)
 	sched_setaffinity(0, sizeof(f->aff), &f->aff);
 	pthread_mutex_lock(&f->mu);
 	while (!f->quit)
-		if (!f->rd && rd_fill_room(f))
+		if (f->nask)
+			rd_fill_winread(f);	/* (the reader needs it sooner than a chunk) */
+		else if (!f->rd && !f->nofill && rd_fill_room(f))
 			rd_fill_chunk(f, 0);
 		else
 			rd_fill_wait(f, 0, &f->go, &f->idle);
@@ -7212,6 +7262,9 @@ static void rd_filler_start(void)
 	if (sched_getaffinity(0, sizeof(f->aff), &f->aff) || CPU_COUNT(&f->aff) < 2)
 		return;	/* one CPU: nothing to gain */
 	CPU_CLR(sched_getcpu(), &f->aff);
+	f->nq = G.mg.nq;
+	f->win = xcalloc(f->nq, sizeof(*f->win));
+	f->ask = xcalloc(f->nq, sizeof(*f->ask));
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->go, NULL);
 	pthread_cond_init(&f->got, NULL);
@@ -7224,8 +7277,9 @@ static void rd_filler_start(void)
 	pthread_attr_destroy(&at);
 }
 
-/* End rd_filler's thread: the buffer keeps what it read, and the file's
- * offset is moved past it (for rd_refill's read()). */
+/* End rd_filler's thread: the buffer keeps what it read, the file's
+ * offset is moved past it (for rd_refill's read()), and the queues'
+ * windows are rd_at's again (empty). */
 static void rd_filler_stop(void)
 {
 	struct filler *f = &G.fill;
@@ -7241,16 +7295,26 @@ static void rd_filler_stop(void)
 	G.rc.len = f->len;
 	G.rc.filled = -1;
 	lseek(G.rc.fd, G.rc.off + G.rc.len, SEEK_SET);
+	for (int i = 0; i < f->nq && G.mg.q; i++)	/* the queues' windows as rd_at keeps them */
+		if (f->win[i].wb) {
+			G.mg.q[i].w = f->win[i].wb;
+			G.mg.q[i].wlen = 0;
+			mem_free(f->win[i].b);
+		}
+	mem_free(f->win);
+	mem_free(f->ask);
+	f->win = NULL;
+	f->ask = NULL;
 }
 
 /* rd_refill with rd_filler's thread: the bytes it has read, waiting for
- * them where need are not there yet; a full buffer moved (rd_move) and
- * the thread set on the new one; false at the data's end (the thread
- * ended), or where the file gave no more (as rd_refill). */
+ * them where need are not there yet (a chunk it has not begun read here);
+ * a full buffer moved (rd_move) and the thread set on the new one; false
+ * at the data's end, or where the file gave no more (as rd_refill). */
 static bool rd_filler_take(size_t need)
 {
 	struct filler *f = &G.fill;
-	int go = 1;	/* 0: the data's end, -1: the thread is not ahead */
+	bool more = true;
 
 	pthread_mutex_lock(&f->mu);
 	while ((G.rc.len = f->len) - G.rc.pos < need) {
@@ -7261,12 +7325,11 @@ static bool rd_filler_take(size_t need)
 			rd_fill_chunk(f, 1);	/* (the thread has not begun it: asleep, or waking) */
 		} else if (f->eof || f->err || G.rc.off + G.rc.len >= G.rd.end) {
 			G.rc.eof |= f->eof;
-			go = 0;
-			break;
-		} else if ((f->slow = f->waits >= RD_FILL_WAITS ? f->slow + 1 : 0) >= RD_FILL_SLOW) {
-			go = -1;
+			more = false;
 			break;
 		} else {
+			f->slow = f->waits >= RD_FILL_WAITS ? f->slow + 1 : 0;
+			f->nofill |= f->slow >= RD_FILL_SLOW;
 			rd_move();
 			f->buf = G.rc.buf;
 			f->off = G.rc.off;
@@ -7275,9 +7338,7 @@ static bool rd_filler_take(size_t need)
 		}
 	}
 	pthread_mutex_unlock(&f->mu);
-	if (go < 1)
-		rd_filler_stop();
-	return go < 0 ? rd_refill(need) : go;
+	return more;
 }
 
 /* Give back the pass's read buffer (and those rd_keep kept). */
@@ -7770,6 +7831,30 @@ static const uint8_t *rd_held(const uint8_t *b, uint64_t off, size_t len, uint64
 	return b + (pos - off);
 }
 
+/* rd_at's read of queue q's window into q->w (MAX_REC bytes or more):
+ * from pos, q->wnext bytes or to stop, more if the record there is
+ * longer; the record at pos, NULL if the file has none whole there. */
+static const uint8_t *rd_win_read(struct mq *q, uint64_t pos, uint64_t stop, size_t *avail)
+{
+	ssize_t got;
+
+	for (size_t n = q->wnext < stop - pos ? q->wnext : stop - pos;; n = MAX_REC) {
+		if (pos >= G.rd.end)
+			return NULL;
+		if (n > G.rd.end - pos)
+			n = G.rd.end - pos;
+		got = pread(G.rc.fd, q->w, n, pos);
+		q->woff = pos;
+		q->wlen = *avail = got > 0 ? got : 0;
+		if (q->wlen >= 8 && g16(q->w + 6) <= q->wlen)
+			return q->w;
+		if (q->wlen < 8 || n == MAX_REC || (size_t)got < n)
+			return NULL;
+	}
+}
+
+static const uint8_t *rd_fill_win(struct mq *q, int qi, uint64_t pos, uint64_t stop, size_t *avail);
+
 /*
  * The queued record at file offset pos of run r (one that stays in the
  * file): in the read buffer, or one rd_keep kept, if it still is, else in
@@ -7786,8 +7871,7 @@ static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 	struct mq *q = &G.mg.q[r->qi];
 	uint64_t stop = r->end;
 	const uint8_t *p;
-	ssize_t got;
-	size_t n;
+	bool fw;	/* rd_filler's thread reads its windows */
 
 	if ((p = rd_held(G.rc.buf, G.rc.off, G.rc.len, pos, avail)))
 		return p;
@@ -7807,26 +7891,88 @@ static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 		G.rc.near = true;	/* (rd_keep) */
 	if (FAST && G.rc.off > pos && G.rc.off < stop)
 		stop = G.rc.off;
+	fw = FAST && G.rc.filled > 0 && r->qi < G.fill.nq;
 	if (!q->w) {
-		q->w = xcalloc(1, MAX_REC);
+		if (!fw)	/* (rd_fill_win makes its own) */
+			q->w = xcalloc(1, MAX_REC);
 		q->wnext = MAX_REC;
 	} else {
 		q->wnext = q->wused < 8 ? (q->wnext / 2 > 4096 ? q->wnext / 2 : 4096) : MAX_REC;
 	}
 	q->wused = 1;
-	for (n = q->wnext < stop - pos ? q->wnext : stop - pos;; n = MAX_REC) {
-		if (pos >= G.rd.end)
-			return NULL;
-		if (n > G.rd.end - pos)
-			n = G.rd.end - pos;
-		got = pread(G.rc.fd, q->w, n, pos);
+	if (fw)
+		return rd_fill_win(q, r->qi, pos, stop, avail);
+	return rd_win_read(q, pos, stop, avail);
+}
+
+/*
+ * rd_at's window of queue q (index qi) with rd_filler's thread, from pos
+ * (up to stop): where the thread has read the bytes after the present
+ * window (asked here when a window was read), they are the window, after
+ * the bytes of the record at pos the present one holds (copied before
+ * them); else read here (one the thread has not begun is taken back).
+ * Then the thread is asked for the window after it, to stop, when the
+ * queue's windows are read whole (q->wnext).  The record at pos, NULL if
+ * the file has none whole there.
+ */
+static const uint8_t *rd_fill_win(struct mq *q, int qi, uint64_t pos, uint64_t stop, size_t *avail)
+{
+	struct filler *f = &G.fill;
+	struct fwin *w = &f->win[qi];
+	const uint8_t *p = NULL;
+
+	pthread_mutex_lock(&f->mu);
+	while (w->st == FW_READING)
+		rd_fill_wait(f, 1, &f->got, &f->wait);
+	if (w->st == FW_READ && w->len && q->w && w->off == q->woff + q->wlen && pos >= q->woff &&
+	    w->off - pos <= MAX_REC) {
+		size_t tail = w->off - pos;
+		uint8_t *b = w->b;
+
+		memcpy(b + MAX_REC - tail, q->w + (pos - q->woff), tail);
+		w->b = w->wb;
+		w->wb = b;
+		q->w = b + MAX_REC - tail;
 		q->woff = pos;
-		q->wlen = *avail = got > 0 ? got : 0;
-		if (q->wlen >= 8 && g16(q->w + 6) <= q->wlen)
-			return q->w;
-		if (q->wlen < 8 || n == MAX_REC || (size_t)got < n)
-			return NULL;
+		q->wlen = tail + w->len;
+		if ((p = rd_held(q->w, q->woff, q->wlen, pos, avail)))
+			f->wins[0]++;
 	}
+	w->st = FW_NONE;
+	if (!p && !w->wb && f->wmem + 4 * MAX_REC > RD_FILL_WMEM) {	/* read here, as rd_at */
+		pthread_mutex_unlock(&f->mu);
+		if (!q->w)
+			q->w = xcalloc(1, MAX_REC);
+		f->wins[1]++;
+		return rd_win_read(q, pos, stop, avail);
+	}
+	if (!p) {
+		if (!w->wb) {
+			mem_free(q->w);	/* (rd_at's, before the thread) */
+			w->wb = mem_alloc(2 * MAX_REC);
+			w->b = mem_alloc(2 * MAX_REC);
+			f->wmem += 4 * MAX_REC;
+		}
+		q->w = w->wb;
+		pthread_mutex_unlock(&f->mu);
+		p = rd_win_read(q, pos, stop, avail);
+		pthread_mutex_lock(&f->mu);
+		f->wins[1]++;
+	}
+	if (p && q->wnext == MAX_REC && q->woff + q->wlen < stop && q->woff + q->wlen < G.rd.end) {
+		w->off = q->woff + q->wlen;
+		w->want = stop - w->off < MAX_REC ? stop - w->off : MAX_REC;
+		if (w->want > G.rd.end - w->off)
+			w->want = G.rd.end - w->off;
+		w->st = FW_ASKED;
+		if (!w->queued) {
+			f->ask[(f->ask0 + f->nask++) % f->nq] = qi;
+			w->queued = true;
+		}
+		rd_fill_tell(f, 1, &f->go, f->idle);
+	}
+	pthread_mutex_unlock(&f->mu);
+	return p;
 }
 
 /*
@@ -8843,6 +8989,8 @@ static int rd_run(uint64_t limit)
 		return 2;	/* more may come: the queues wait for their rounds */
 	if (G.mg.q)
 		mrg_release(UINT64_MAX, false);
+	if (FAST && G.rc.filled > 0)
+		rd_filler_stop();	/* (after the release's windows) */
 	return ret;
 }
 

@@ -2075,44 +2075,127 @@ static void t_merge_file_keep(void)
 	file_cap = 0;
 }
 
+/* Read buf (len bytes, a file of two CPUs) as a file (with rd_filler's
+ * thread where it starts) or as a stream (without): its output, *olen
+ * bytes (malloc'd). */
+static char *filler_read(const uint8_t *buf, size_t len, bool file, size_t *olen)
+{
+	char *o;
+
+	g_reset();
+	if (!merge_setup_std(true) || !file_read((uint8_t *)buf, len, file, 2))
+		fprintf(stderr, "filler_read: cannot read\n");
+	ms_sync();
+	o = malloc(ms_len + 1);
+	memcpy(o, ms_buf, ms_len);
+	*olen = ms_len;
+	return o;
+}
+
+/* G.rc on a memory file of buf's len bytes whose data says it ends at end,
+ * with a perf file's buffer, as rd_open leaves it for rd_run. */
+static bool filler_open(const uint8_t *buf, size_t len, uint64_t end)
+{
+	g_reset();
+	G.rd.nrcpus = 2;
+	G.rd.end = end;
+	G.rd.fsize = len;
+	G.rc.fd = memfd_create("unit", 0);
+	G.rc.cap = RD_CAP;
+	G.rc.buf = xcalloc_huge(G.rc.cap);
+	return merge_setup_std(true) && G.rc.fd >= 0 && write(G.rc.fd, buf, len) == (ssize_t)len &&
+	       lseek(G.rc.fd, 0, SEEK_SET) == 0;
+}
+
+/* Wait, up to 10 s, for rd_filler's thread to have read n bytes of the
+ * buffer (chunk) or window 0 (!chunk). */
+static bool filler_until(bool chunk, size_t n)
+{
+	for (int i = 0; i < 10000; i++) {
+		bool done;
+
+		pthread_mutex_lock(&G.fill.mu);
+		done = chunk ? G.fill.len >= n : G.fill.win[0].st == FW_READ;
+		pthread_mutex_unlock(&G.fill.mu);
+		if (done)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
 /*
- * rd_filler: a perf file of ten rounds (12 MB) comes out in perf's order
- * read with the second thread (file_check's file modes), the thread read
- * chunks of it and ended at the data's end, with every byte read.  A file
- * that ends 1 MiB before its data says (it shrank) ends as read alone:
- * -1, eof, every byte there read.  With one CPU to run on, no thread.
+ * rd_filler, the thread that reads a replay's file ahead.  Started on a
+ * perf file's buffer (5 MB of five rounds) after its first chunk and left
+ * alone, it reads the chunks that fit (RD_CAP / RD_BUF), the file's
+ * bytes; the replay then
+ * gives what a stream's (no thread, perf's order: merge_file_keep) gives,
+ * and ends with every byte read and the thread ended.  A window read here
+ * asks it for the next; left alone it reads that, and the window after a
+ * record cut at the first one's end is the file's bytes from that record
+ * on, the thread's.  Two rounds of runs of up to 2.4 MB (the first read
+ * again through the queues' windows) give what a stream's gives, however
+ * the two sides meet.  A file that ends 1 MiB before its data says (it
+ * shrank) ends as read alone: -1, eof, every byte there read.  With one
+ * CPU to run on, no thread.
  */
 static void t_rd_filler(void)
 {
-	static struct frec f[90008];
-	static uint8_t buf[12 << 20];
+	static struct frec f[45008];
+	static uint8_t buf[6 << 20];
+	enum { FIT = RD_CAP / RD_BUF };
 	uint32_t x = 4242;
-	int n = runs_build(f, 90000, 2, 10, 9000, &x);
-	size_t len = file_build(buf, f, n);
+	size_t len = file_build(buf, f, runs_build(f, 45000, 2, 5, 9000, &x)), la, lb, avail, o;
+	char *a, *b = filler_read(buf, len, false, &lb);
+	const uint8_t *p;
 	cpu_set_t all, one;
+	struct mq *q;
 	int ret;
 
 	file_cap = RD_CAP;
-	file_check("read with rd_filler", f, n, 2, 0);
-	g_reset();
-	CHECK(merge_setup_std(true) && file_read(buf, len, true, 2), "read");
-	CHECK(G.fill.chunks[0] > 0 && G.rc.filled == -1, "the thread read %" PRIu64 " chunks (the reader %" PRIu64
-	      "), filled %d", G.fill.chunks[0], G.fill.chunks[1], G.rc.filled);
-	CHECK(G.rc.off + G.rc.len == len && G.rc.pos == G.rc.len, "read to %" PRIu64 " of %zu",
-	      G.rc.off + G.rc.len, len);
-	g_reset();
-	CHECK(merge_setup_std(true), "setup");
-	G.rd.nrcpus = 2;
-	G.rd.end = len + (1 << 20);
-	G.rd.fsize = len;
-	G.rc.fd = memfd_create("unit", 0);
-	CHECK(G.rc.fd >= 0 && write(G.rc.fd, buf, len) == (ssize_t)len && lseek(G.rc.fd, 0, SEEK_SET) == 0, "memfd");
-	G.rc.cap = RD_CAP;
-	G.rc.buf = xcalloc_huge(G.rc.cap);
+	CHECK(len >= RD_FILL_MIN && filler_open(buf, len, len) && rd_run(0) == 1 && G.rc.len == RD_BUF && !G.rc.filled,
+	      "%zu bytes, %zu read up to the first record", len, G.rc.len);
+	rd_filler_start();	/* (rd_refill would, at the next) */
+	CHECK(G.rc.filled == 1 && filler_until(true, FIT * RD_BUF), "the thread read %zu bytes", G.fill.len);
+	CHECK(G.fill.chunks[0] == FIT - 1 && !memcmp(G.rc.buf, buf, FIT * RD_BUF), "the thread's %" PRIu64 " chunks",
+	      G.fill.chunks[0]);
+	ret = rd_run(UINT64_MAX);
+	close(G.rc.fd);
+	ms_sync();
+	CHECK(ret == 0 && ms_len == lb && !memcmp(ms_buf, b, lb), "rd_run %d, %zu bytes out, want %zu", ret, ms_len, lb);
+	CHECK(G.rc.filled == -1 && G.rc.off + G.rc.len == len && G.rc.pos == G.rc.len, "filled %d, read to %" PRIu64
+	      " of %zu", G.rc.filled, G.rc.off + G.rc.len, len);
+	free(b);
+
+	CHECK(filler_open(buf, len, len) && rd_run(0) == 1, "open");
+	rd_filler_start();
+	q = &G.mg.q[0];
+	q->wnext = MAX_REC;	/* (as rd_at sets it) */
+	CHECK(G.rc.filled == 1 && rd_fill_win(q, 0, 0, len, &avail) && q->woff == 0 && q->wlen == MAX_REC &&
+	      G.fill.wins[1] == 1, "the first window: %u bytes at %" PRIu64, q->wlen, q->woff);
+	CHECK(filler_until(false, 0) && G.fill.win[0].off == MAX_REC, "the window after");
+	for (o = 0; o + 8 <= q->wlen && o + g16(q->w + o + 6) <= q->wlen; o += g16(q->w + o + 6))
+		;
+	p = rd_fill_win(q, 0, o, len, &avail);
+	CHECK(p && G.fill.wins[0] == 1 && q->woff == o && avail == 2 * MAX_REC - o && !memcmp(p, buf + o, avail),
+	      "from %zu: %zu bytes, the thread's %" PRIu64, o, avail, G.fill.wins[0]);
+	rd_filler_stop();
+	close(G.rc.fd);
+
+	len = file_build(buf, f, runs_build(f, 45000, 2, 2, 20000, &x));
+	b = filler_read(buf, len, false, &lb);
+	a = filler_read(buf, len, true, &la);
+	CHECK(len >= RD_FILL_MIN && la == lb && !memcmp(a, b, la), "%zu bytes: read with the thread, %zu bytes out; "
+	      "as a stream, %zu", len, la, lb);
+	free(a);
+	free(b);
+
+	CHECK(filler_open(buf, len, len + (1 << 20)), "open");
 	ret = rd_run(UINT64_MAX);
 	close(G.rc.fd);
 	CHECK(ret == -1 && G.rc.eof && G.fill.eof && G.rc.off + G.rc.len == len,
 	      "cut: rd_run %d, eof %d, read to %" PRIu64 " of %zu", ret, G.rc.eof, G.rc.off + G.rc.len, len);
+
 	CHECK(sched_getaffinity(0, sizeof(all), &all) == 0, "affinity");
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
