@@ -106,7 +106,7 @@ enum {
 	RD_FILL_MIN = 4 << 20,		/* data from which a replay reads with a second thread (rd_filler) */
 	RD_SPIN = 2000000,		/* ns rd_filler's sides spin before they sleep */
 	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
-	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads alone */
+	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads them itself */
 	RD_FILL_WMEM = 4 << 20,		/* at most, its queues' windows (16 queues) */
 	FW_NONE = 0, FW_ASKED, FW_READING, FW_READ,	/* a window the thread reads (struct fwin) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
@@ -799,8 +799,8 @@ static struct {
 		uint64_t round_off, round_off_prev;	/* where the current round began, the last */
 		bool round_lost, round_lost_prev;	/* a LOST record was queued in it, in the last */
 		bool ck_on;		/* this pass takes checkpoints (the view's first) */
-		int8_t filled;		/* G.fill's thread reads this pass's file (rd_filler), or
-					 * -1: it has (or it could not start) */
+		int8_t filled;		/* 1: G.fill's thread reads this pass's file (rd_filler);
+					 * -1: it ended, or could not start */
 		int8_t nold;		/* buffers in old (rd_keep) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
@@ -7133,7 +7133,7 @@ static void rd_fill_wait(struct filler *f, int me, pthread_cond_t *c, bool *asle
 	unsigned seq = f->seq;
 	uint64_t t0 = now_ns();
 
-	f->cpu[me] = sched_getcpu();
+	__atomic_store_n(&f->cpu[me], sched_getcpu(), __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&f->mu);
 	for (unsigned i = 1; __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq; i++) {
 		if (!(i & 63) && (now_ns() - t0 > RD_SPIN ||
@@ -7215,6 +7215,8 @@ static void rd_fill_winread(struct filler *f)
 	rd_fill_tell(f, 0, &f->got, f->wait);
 }
 
+/* The thread: the windows asked for first (the reader needs them sooner),
+ * then the chunks that fit in the buffer, else it waits to be told. */
 static void *rd_filler(void *arg)
 {
 	struct filler *f = arg;
@@ -7223,7 +7225,7 @@ static void *rd_filler(void *arg)
 	pthread_mutex_lock(&f->mu);
 	while (!f->quit)
 		if (f->nask)
-			rd_fill_winread(f);	/* (the reader needs it sooner than a chunk) */
+			rd_fill_winread(f);
 		else if (!f->rd && !f->nofill && rd_fill_room(f))
 			rd_fill_chunk(f, 0);
 		else
