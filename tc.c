@@ -4820,7 +4820,7 @@ static void rd_filler_stop(void);
 /* Free the queues of mrg_init (a second pass over a file is done). */
 static void mrg_free(void)
 {
-	if (FAST && G.rc.filled > 0)
+	if (FAST)
 		rd_filler_stop();	/* (it reads into the queues' windows) */
 	for (int i = 0; i < G.mg.nq; i++)
 		mq_free_mem(&G.mg.q[i]);
@@ -6993,11 +6993,11 @@ static inline bool rd_fill(size_t need)
 
 /*
  * A perf file's full read buffer (FAST) joins the ones kept before it
- * (G.rc.old, newest first), and what is unread moves to the front of the
- * oldest of them, or of a new one where the merge read again a record one
- * more would have held (rd_at's near; at most RD_OLD).  False where none
- * is kept: a tc file's or a stream's buffer, or one the merge has not
- * asked again.  A perf sched record file's merge holds the records of
+ * (G.rc.old, newest first); returned, the buffer what is unread moves to
+ * (rd_move): the oldest of them, or a new one where the merge read again
+ * a record one more would have held (rd_at's near; at most RD_OLD).  NULL
+ * where none is kept: a tc file's or a stream's buffer, or one the merge
+ * has not asked again.  A perf sched record file's merge holds the records of
  * two rounds of up to 3.8 MB, then releases them: with one buffer it
  * read 0.92 times the file again, with two kept 0.21, and took 10% less
  * time (the bench's file, 21 alternating runs; perf record's: 0.36 to
@@ -7009,7 +7009,7 @@ static inline bool rd_fill(size_t need)
  * peak RSS with one kept, and would take 17.6 with two (the issue's
  * limit: 16 MiB).
  */
-static bool rd_keep(void)
+static uint8_t *rd_keep(void)
 {
 	struct rold *o = G.rc.old;
 	int n = G.rc.nold;
@@ -7017,7 +7017,7 @@ static bool rd_keep(void)
 	uint8_t *b = NULL;
 
 	if (G.rc.cap != RD_CAP || (!n && !G.rc.near))
-		return false;
+		return NULL;
 	for (; n && used + (size_t)n * RD_CAP > RD_KEEP_MEM; G.rc.nold = --n)
 		mem_free(o[n - 1].b);	/* (the tasks took their room) */
 	if (n < RD_OLD && G.rc.near && used + (size_t)(n + 1) * RD_CAP <= RD_KEEP_MEM &&
@@ -7026,25 +7026,22 @@ static bool rd_keep(void)
 	else if (n)
 		b = o[--n].b;	/* (the oldest, its bytes given up) */
 	else
-		return false;
+		return NULL;
 	memmove(o + 1, o, (size_t)n * sizeof(*o));
 	o[0] = (struct rold){ G.rc.buf, G.rc.off, G.rc.len };
-	memcpy(b, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
-	G.rc.buf = b;
-	G.rc.off += G.rc.pos;
-	G.rc.len -= G.rc.pos;
-	G.rc.pos = 0;
 	G.rc.near = false;
-	return true;
+	return b;
 }
 
 /* The read buffer is full: what is unread moves to the front, of a
  * buffer kept (rd_keep) or of this one. */
 static void rd_move(void)
 {
-	if (FAST && rd_keep())
-		return;
-	memmove(G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
+	uint8_t *b = FAST ? rd_keep() : NULL;
+
+	memmove(b ? b : G.rc.buf, G.rc.buf + G.rc.pos, G.rc.len - G.rc.pos);
+	if (b)
+		G.rc.buf = b;
 	G.rc.off += G.rc.pos;
 	G.rc.len -= G.rc.pos;
 	G.rc.pos = 0;
@@ -7168,9 +7165,22 @@ static bool rd_fill_room(const struct filler *f)
 	return f->cap - f->len >= RD_BUF && f->off + f->len < f->end && !f->eof && !f->err;
 }
 
+/* pread n bytes at off into b for rd_filler's sides, G.fill's mutex
+ * held but not while reading. */
+static ssize_t rd_fill_pread(struct filler *f, uint8_t *b, size_t n, uint64_t off)
+{
+	ssize_t got;
+
+	pthread_mutex_unlock(&f->mu);
+	while ((got = pread(f->fd, b, n, off)) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&f->mu);
+	return got;
+}
+
 /* Read the chunk of RD_BUF bytes (less at the data's end) after those in
- * G.fill's buffer, by side me (0 the thread, 1 the reader), the mutex
- * held but not while reading (f->rd says who reads). */
+ * G.fill's buffer, by side me (0 the thread, 1 the reader; f->rd says who
+ * reads). */
 static void rd_fill_chunk(struct filler *f, int me)
 {
 	uint64_t at = f->off + f->len;
@@ -7178,10 +7188,7 @@ static void rd_fill_chunk(struct filler *f, int me)
 	ssize_t n;
 
 	f->rd = me + 1;
-	pthread_mutex_unlock(&f->mu);
-	while ((n = pread(f->fd, f->buf + (at - f->off), want, at)) < 0 && errno == EINTR)
-		;
-	pthread_mutex_lock(&f->mu);
+	n = rd_fill_pread(f, f->buf + (at - f->off), want, at);
 	f->rd = 0;
 	f->chunks[me]++;
 	if (n > 0)
@@ -7192,12 +7199,10 @@ static void rd_fill_chunk(struct filler *f, int me)
 }
 
 /* The thread's read of the window asked first (rd_fill_win), unless the
- * reader took it back; G.fill's mutex held but not while reading. */
+ * reader took it back. */
 static void rd_fill_winread(struct filler *f)
 {
-	int qi = f->ask[f->ask0];
-	struct fwin *w = &f->win[qi];
-	uint8_t *b = w->b + MAX_REC;
+	struct fwin *w = &f->win[f->ask[f->ask0]];
 	ssize_t n;
 
 	f->ask0 = (f->ask0 + 1) % f->nq;
@@ -7206,10 +7211,7 @@ static void rd_fill_winread(struct filler *f)
 	if (w->st != FW_ASKED)
 		return;
 	w->st = FW_READING;
-	pthread_mutex_unlock(&f->mu);
-	while ((n = pread(f->fd, b, w->want, w->off)) < 0 && errno == EINTR)
-		;
-	pthread_mutex_lock(&f->mu);
+	n = rd_fill_pread(f, w->b + MAX_REC, w->want, w->off);
 	w->len = n > 0 ? n : 0;
 	w->st = FW_READ;
 	rd_fill_tell(f, 0, &f->got, f->wait);
@@ -7234,16 +7236,20 @@ static void *rd_filler(void *arg)
 	return NULL;
 }
 
-/* Does rd_filler's thread read this pass's file (rd_refill, rd_seek: then
- * its buffer is of RD_CAP bytes)?  Not with one CPU to run on: nothing to
- * gain, and a tc file read alone was 4% slower in a buffer of RD_CAP. */
+/* Is this pass's file one for rd_filler's thread (rd_refill), from offset
+ * from on?  (Where it can run on another CPU: rd_filler_start.) */
 static bool rd_fill_big(uint64_t from)
 {
-	cpu_set_t aff;
-
 	return FAST && !G.opt.view && !G.rd.pipe && !G.rd.follow && G.rd.fsize != UINT64_MAX &&
-	       G.rd.end > from && G.rd.end - from >= RD_FILL_MIN &&
-	       !sched_getaffinity(0, sizeof(aff), &aff) && CPU_COUNT(&aff) >= 2;
+	       G.rd.end > from && G.rd.end - from >= RD_FILL_MIN;
+}
+
+/* The CPUs this thread may run on, into *aff; false where there is one
+ * (or cannot be told): nothing to gain from rd_filler there, and a tc
+ * file read alone was 4% slower in a buffer of RD_CAP (rd_seek). */
+static bool rd_fill_cpus(cpu_set_t *aff)
+{
+	return !sched_getaffinity(0, sizeof(*aff), aff) && CPU_COUNT(aff) >= 2;
 }
 
 /* rd_refill: start the thread?  Not for the scans' passes: they decode
@@ -7265,8 +7271,8 @@ static void rd_filler_start(void)
 	*f = (struct filler){ .fd = G.rc.fd, .buf = G.rc.buf, .off = G.rc.off,
 			      .end = G.rd.end, .len = G.rc.len, .cap = G.rc.cap, .cpu = { -1, -1 } };
 	G.rc.filled = -1;
-	if (sched_getaffinity(0, sizeof(f->aff), &f->aff) || CPU_COUNT(&f->aff) < 2)
-		return;	/* (one CPU now: rd_fill_big) */
+	if (!rd_fill_cpus(&f->aff))
+		return;
 	CPU_CLR(sched_getcpu(), &f->aff);
 	f->nq = G.mg.nq;
 	f->win = xcalloc(f->nq, sizeof(*f->win));
@@ -7283,12 +7289,15 @@ static void rd_filler_start(void)
 	pthread_attr_destroy(&at);
 }
 
-/* End rd_filler's thread: the buffer keeps what it read, the file's
- * offset is moved past it (for rd_refill's read()), and the queues'
- * windows are rd_at's again (empty). */
+/* End rd_filler's thread, if it reads this pass's file: the buffer keeps
+ * what it read, the file's offset is moved past it (for rd_refill's
+ * read()), and the queues' windows are rd_at's again (empty). */
 static void rd_filler_stop(void)
 {
 	struct filler *f = &G.fill;
+
+	if (G.rc.filled <= 0)
+		return;
 
 	pthread_mutex_lock(&f->mu);
 	f->quit = true;
@@ -7350,7 +7359,7 @@ static bool rd_filler_take(size_t need)
 /* Give back the pass's read buffer (and those rd_keep kept). */
 static void rd_buf_free(void)
 {
-	if (FAST && G.rc.filled > 0)
+	if (FAST)
 		rd_filler_stop();
 	for (int i = 0; FAST && i < G.rc.nold; i++)
 		mem_free(G.rc.old[i].b);
@@ -7815,12 +7824,15 @@ static void rd_features(const char *path)
  */
 static void rd_seek(const char *path, uint64_t off)
 {
-	if (FAST && G.rc.filled > 0)
+	cpu_set_t aff;
+
+	if (FAST)
 		rd_filler_stop();
 	if (lseek(G.rc.fd, off, SEEK_SET) < 0)
 		die("%s: cannot seek to the data", path);
 	if (!G.rc.buf) {
-		G.rc.cap = FAST && ((!G.rd.sorted && !G.rd.pipe) || rd_fill_big(off)) ? RD_CAP : RD_BUF;
+		G.rc.cap = FAST && ((!G.rd.sorted && !G.rd.pipe) || (rd_fill_big(off) && rd_fill_cpus(&aff))) ?
+			   RD_CAP : RD_BUF;
 		G.rc.buf = xcalloc_huge(G.rc.cap);
 	}
 	G.rc.off = G.rc.round_off = G.rc.round_off_prev = off;
@@ -8995,7 +9007,7 @@ static int rd_run(uint64_t limit)
 		return 2;	/* more may come: the queues wait for their rounds */
 	if (G.mg.q)
 		mrg_release(UINT64_MAX, false);
-	if (FAST && G.rc.filled > 0)
+	if (FAST)
 		rd_filler_stop();	/* (after the release's windows) */
 	return ret;
 }

@@ -1704,21 +1704,30 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 
 static size_t file_cap;	/* file_read's buffer: RD_BUF where 0, RD_CAP as a perf file's */
 
+/* G.rc on a memory file of buf's len bytes (fsize: UINT64_MAX as a
+ * stream) whose data ends at end, for ncpu CPUs, with a read buffer of cap
+ * bytes: as rd_open leaves it for rd_run. */
+static bool file_mem(const uint8_t *buf, size_t len, uint64_t end, uint64_t fsize, int ncpu, size_t cap)
+{
+	G.rd.nrcpus = ncpu;
+	G.rd.end = end;
+	G.rd.fsize = fsize;
+	G.rc.fd = memfd_create("unit", 0);
+	if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len || lseek(G.rc.fd, 0, SEEK_SET) != 0)
+		return false;
+	G.rc.cap = cap;
+	G.rc.buf = xcalloc_huge(cap);
+	return true;
+}
+
 /* Read data section buf[0..len) through rd_run from a memfd, as a file
  * (file: queued records stay in it, rd_at reads them again) or as a
  * stream (copies), with ncpu CPUs; records of queues are released into
  * out_script. */
 static bool file_read(uint8_t *buf, size_t len, bool file, int ncpu)
 {
-	G.rd.nrcpus = ncpu;
-	G.rd.end = len;
-	G.rd.fsize = file ? len : UINT64_MAX;
-	G.rc.fd = memfd_create("unit", 0);
-	if (G.rc.fd < 0 || write(G.rc.fd, buf, len) != (ssize_t)len ||
-	    lseek(G.rc.fd, 0, SEEK_SET) != 0)
+	if (!file_mem(buf, len, len, file ? len : UINT64_MAX, ncpu, file_cap ? file_cap : RD_BUF))
 		return false;
-	G.rc.cap = file_cap ? file_cap : RD_BUF;
-	G.rc.buf = xcalloc_huge(G.rc.cap);
 	rd_run(UINT64_MAX);
 	close(G.rc.fd);
 	return true;
@@ -2092,19 +2101,12 @@ static char *filler_read(const uint8_t *buf, size_t len, bool file, size_t *olen
 	return o;
 }
 
-/* G.rc on a memory file of buf's len bytes whose data says it ends at end,
- * with a perf file's buffer, as rd_open leaves it for rd_run. */
+/* file_mem of buf's len bytes, a perf file of two CPUs whose data says it
+ * ends at end, with a fresh state. */
 static bool filler_open(const uint8_t *buf, size_t len, uint64_t end)
 {
 	g_reset();
-	G.rd.nrcpus = 2;
-	G.rd.end = end;
-	G.rd.fsize = len;
-	G.rc.fd = memfd_create("unit", 0);
-	G.rc.cap = RD_CAP;
-	G.rc.buf = xcalloc_huge(G.rc.cap);
-	return merge_setup_std(true) && G.rc.fd >= 0 && write(G.rc.fd, buf, len) == (ssize_t)len &&
-	       lseek(G.rc.fd, 0, SEEK_SET) == 0;
+	return merge_setup_std(true) && file_mem(buf, len, end, len, 2, RD_CAP);
 }
 
 /* Wait, up to 10 s, for rd_filler's thread to have read n bytes of the
@@ -2202,7 +2204,7 @@ static void t_rd_filler(void)
 	CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "one CPU");
 	g_reset();
 	CHECK(merge_setup_std(true) && file_read(buf, len, true, 2), "read on one CPU");
-	CHECK(G.fill.chunks[0] == 0 && G.rc.filled == 0 && !rd_fill_big(0), "one CPU: the thread read %" PRIu64
+	CHECK(G.fill.chunks[0] == 0 && G.rc.filled == -1 && !rd_fill_cpus(&one), "one CPU: the thread read %" PRIu64
 	      " chunks", G.fill.chunks[0]);
 	sched_setaffinity(0, sizeof(all), &all);
 	file_cap = 0;
@@ -4126,13 +4128,8 @@ static void t_rd_tail_room(void)
 
 	for (size_t i = 0; i < sizeof(data); i++)
 		data[i] = (uint8_t)(i * 7 + i / 4096);
-	G.rc.fd = memfd_create("unit", 0);
-	CHECK(G.rc.fd >= 0 && write(G.rc.fd, data, sizeof(data)) == (ssize_t)sizeof(data), "memfd");
-	G.rd.fsize = sizeof(data);
+	CHECK(file_mem(data, sizeof(data), sizeof(data), sizeof(data), 1, RD_CAP), "memfd");
 	G.rd.data_off = 4096;
-	G.rd.end = sizeof(data);
-	G.rc.cap = RD_CAP;
-	G.rc.buf = xcalloc_huge(RD_CAP);
 	for (int k = 0; k < 2 && !why[0]; k++) {
 		G.rc.len = k ? RD_CAP - 4096 : RD_BUF;	/* room for it, none */
 		t = rd_tail(&n);
