@@ -114,5 +114,43 @@ zoom_checkpoints() {
 	fi
 }
 
+# The replay view's history after its first reading (the summaries' tables
+# and the ring of exact intervals, as digests: test/zoombench -s), the same
+# as test/golden/history.out, which the reader wrote before that reading
+# was made faster (the summaries' blocks cleared only where written, on
+# huge pages; an interval's varints written at once; the second thread).
+# The inputs: test/sim's schedules of 4,096 task slots over 3 s (tasks
+# taking each other's blocks, buckets widened twice), a perf file and a tc
+# file (its own reading path), with --history 2 (5 and 10 blocks, the ring
+# wrapping) and 64; mkdata's and the fuzz seeds with 64.  Rewrite it as
+# golden_outputs' files are (TC_GOLDEN_WRITE=1).
+view_history_golden() {
+	local f h out=$T/history.out
+	[ -x "$ROOT/test/zoombench" ] || { fail view_history_golden "test/zoombench was not built"; return; }
+	"$ROOT/test/sim" gen --seed 11 --cpus 4 --tasks 300 --steps 300000 "$T/hist-perf.data" >/dev/null 2>&1 &&
+		"$ROOT/test/sim" gen --seed 12 --cpus 3 --tasks 40 --steps 200000 --tcfile "$T/hist-tc.data" \
+			>/dev/null 2>&1 &&
+		"$ROOT/test/mkdata" --scenario basic "$T/hist-mk.data" 2>/dev/null ||
+		{ fail view_history_golden "test/sim or test/mkdata failed"; return; }
+	for f in "$T"/hist-perf.data "$T"/hist-tc.data "$T"/hist-mk.data "$ROOT"/test/fuzz-seeds/{perf-system-switch,tc-record-true}.data; do
+		for h in 2 64; do
+			case $f in *-mk.data | */fuzz-seeds/*) [ $h = 2 ] && continue ;; esac
+			echo "== $(basename "$f") --history $h"
+			timeout 60 "$ROOT/test/zoombench" -s $h "$f" 2>&1
+			echo "-- exit $?"
+		done
+	done >"$out"
+	if [ -n "${TC_GOLDEN_WRITE:-}" ]; then
+		cp "$out" "$GOLDEN/history.out"
+		pass view_history_golden
+	elif ! cmp -s "$out" "$GOLDEN/history.out"; then
+		fail view_history_golden "the view's history differs from test/golden/history.out (< expected, > got): $(diff "$GOLDEN/history.out" "$out" | grep '^[<>]' | head -4 | cut -c1-160 | tr '\n' ' ')"
+	elif [ "$(grep -c 'ring: [1-9]' "$out")" -lt 7 ] || ! grep -q 'stolen [1-9]' "$out"; then
+		fail view_history_golden "too little history to compare: $(grep -c 'ring: [1-9]' "$out") rings written"
+	else
+		pass view_history_golden
+	fi
+}
+
 test_slow 10 golden_outputs
-run_tests golden_outputs zoom_checkpoints
+run_tests golden_outputs zoom_checkpoints view_history_golden

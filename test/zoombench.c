@@ -17,6 +17,11 @@
  *	and from the checkpoint before it: the ring's bytes and the rows'
  *	chains must be the same.  Prints "same: ..." or what differs; exits
  *	1 if anything does, 3 if the file holds no events.
+ *   zoombench -s MIB FILE
+ *	the view's history after its first reading with --history MIB, as
+ *	digests (FNV-1a) of each summary pool's tables and of the ring of
+ *	exact intervals: make test compares them with test/golden/history.out,
+ *	written by the reader before the view's reading was made faster.
  */
 #pragma GCC diagnostic ignored "-Wunused-function"	/* tc's main is left out */
 #include "../tc.c"
@@ -98,12 +103,57 @@ out:
 	return same;
 }
 
+/* FNV-1a of n bytes at p, on from h. */
+static uint64_t zb_fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+/* -s: the digests of the history (see above). */
+static void zb_digest(void)
+{
+	const uint64_t h0 = 0xcbf29ce484222325ull;
+
+	printf("base %" PRIu64 " tasks %d stolen %" PRIu64 "\n", G.hist.base, G.m.ntask, (uint64_t)G.hist.stolen);
+	for (int k = 0; k < HK_N; k++) {
+		const struct hpool *h = &G.hist.hp[k];
+
+		printf("pool %d: %d blocks of %d x %d, %" PRIu64 " ns a bucket, f %016" PRIx64 " hi %016" PRIx64
+		       " row %016" PRIx64 " tid %016" PRIx64 " map %016" PRIx64 "\n", k, h->nblk, h->nb, h->nslot, h->w,
+		       zb_fnv(h0, h->f, (size_t)h->nblk * h->nb * h->nslot * sizeof(float)),
+		       zb_fnv(h0, h->hi, h->nblk * sizeof(*h->hi)), zb_fnv(h0, h->row, h->nblk * sizeof(*h->row)),
+		       zb_fnv(h0, h->tid, h->nblk * sizeof(*h->tid)), zb_fnv(h0, h->map, h->nmap * sizeof(*h->map)));
+	}
+	printf("ring: %" PRIu64 " bytes written of %" PRIu64 ", %" PRIu64 " intervals evicted, floor %" PRIu64
+	       ", bytes %016" PRIx64 " chunks %016" PRIx64 "\n", G.ib.head, G.ib.cap, G.ib.evicted, G.ib.floor,
+	       zb_fnv(h0, G.ib.buf, G.ib.head < G.ib.cap ? G.ib.head : G.ib.cap),
+	       zb_fnv(h0, G.ib.ch, (G.ib.cap >> G.ib.shift) * sizeof(*G.ib.ch)));
+}
+
 int main(int argc, char **argv)
 {
 	char *targv[] = { "tc", "--replay", "", "--history", "64", NULL };
 	uint64_t t0, span, every = 0;
 	int i = 1, bad = 0;
 
+	if (argc == 4 && !strcmp(argv[1], "-s")) {	/* (the history's digests) */
+		targv[2] = argv[3];
+		targv[4] = argv[2];
+		G.rec.fd = -1;
+		parse_args(5, targv);
+		rd_open(G.opt.replay_path);
+		rd_run(UINT64_MAX);
+		if (!G.m.task || !G.hist.on) {
+			printf("%s holds no intervals\n", G.opt.replay_path);
+			return 3;
+		}
+		zb_digest();
+		return 0;
+	}
 	if (argc > 3 && !strcmp(argv[1], "-c")) {
 		every = strtoull(argv[2], NULL, 10);
 		i = 3;
@@ -112,7 +162,7 @@ int main(int argc, char **argv)
 		i = 3;
 	}
 	if (argc - i < 3) {
-		fprintf(stderr, "usage: zoombench [-c EVERY | -H MIB] FILE SPAN_MS P...\n");
+		fprintf(stderr, "usage: zoombench [-c EVERY | -H MIB] FILE SPAN_MS P... | zoombench -s MIB FILE\n");
 		return 2;
 	}
 	targv[2] = argv[i];
