@@ -7105,9 +7105,9 @@ static bool rd_refill(size_t need)
  * a paced view's reading, which stops and starts, nor the zoom's reading
  * child, nor the scans' passes; the view's first reading of a 3.1 GiB tc
  * file took 1.54 s with it, 1.67 to 1.78 without).  It reads chunks of
- * RD_BUF into the room of the pass's buffer (of RD_CAP bytes, a tc file's too) while the
- * reader decodes the bytes before them, and waits where the buffer is
- * full; the reader moves the buffer as rd_refill does (rd_move).  It also
+ * RD_BUF into the room of the pass's buffer (of RD_CAP bytes, a tc file's
+ * too) while the reader decodes the bytes before them, and waits where
+ * the buffer is full; the reader moves the buffer as rd_refill does (rd_move).  It also
  * reads the merge's windows ahead (rd_fill_win): the rest of a queue's run
  * after its present window, which the merge reads again once the buffer
  * has moved past it (a perf record -m 4096 file's first round of 17 MB).
@@ -12706,7 +12706,7 @@ static void hist_double(int k)
 
 	for (int i = 0; i < h->nblk; i++) {
 		float *f = h->f + (size_t)i * nb * ns;
-		int hi = h->hi[i];
+		int64_t hi = h->hi[i];
 
 		if (hi < 0)
 			continue;
@@ -12748,7 +12748,7 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	}
 	b0 = (s - G.hist.base) / h->w;
 	b1 = (e - 1 - G.hist.base) / h->w;
-	if (b1 > h->hi[i]) {	/* newer buckets: clear them where they wrap (live; a replay's are) */
+	if (b1 > h->hi[i]) {	/* newer buckets: a live view's wrap, cleared here; a replay's are clear */
 		for (int64_t b = h->hi[i] < 0 || !G.hist.cap ? b1 + 1 :
 				 h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1;
 		     b <= b1; b++)

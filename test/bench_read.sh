@@ -7,7 +7,7 @@
 # test/readfloor (each line touched once, read or mapped) as the floor.
 # Wall, CPU (user+sys), peak RSS and ns per event, medians of RUNS
 # alternating rounds with the file in page cache.
-# The replay view's zoom to exact (test/zoombench).  Then one workload
+# The replay view's first reading and zoom to exact (test/zoombench).  Then one workload
 # recorded by all four recorders at once (nested), and tc's per-task run time
 # and switches compared across the four files.  Figures only, nothing
 # asserted.  Needs root.
@@ -172,6 +172,17 @@ echo "tc's stats lines:"
 for k in "${KINDS[@]}"; do
 	[ -s "$T/$k.tcerr" ] && echo "  $k: $(grep '^tc: replayed' "$T/$k.tcerr" | sed 's/^tc: //; s/ (.*)//' |
 		grep . || echo "(none printed: tc prints it where it has a count to report)")"
+done
+
+# the replay view's first reading: tc --replay F reads the whole file into
+# the model and the view's history (test/zoombench: "read in") before its
+# first frame
+echo "the view's first reading (test/zoombench: the file into the model and the view's history, before the first frame; medians of $RUNS), beside --summary's wall above:"
+for k in "${KINDS[@]}"; do
+	[ -s "$R/$k.data" ] || continue
+	for i in $(seq "$RUNS"); do
+		./test/zoombench "$R/$k.data" 100 | sed -n 's/.*read in \([0-9]*\) ms.*/\1/p'
+	done | sort -n | awk -v k="$k" '{ w[NR] = $1 } END { printf "  %s: %s ms\n", k, NR ? w[int((NR + 1) / 2)] : "?" }'
 done
 
 # the floor under every reader: each line of the file touched once, read()

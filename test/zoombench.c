@@ -6,9 +6,11 @@
  * defined (as test/unit.c does) and opens FILE as tc --replay FILE does:
  * the whole file read into the view's model, checkpoints taken.
  *
- *   zoombench [-H MIB] FILE SPAN_MS P...
- *	(-H: tc's --history MIB) for each position P (a fraction of the recording's time, 0 to 1),
- *	a view of SPAN_MS milliseconds there on a 200-column screen: the
+ *   zoombench [-H MIB] FILE SPAN_MS [P...]
+ *	(-H: tc's --history MIB) the time the view's first reading of FILE
+ *	took ("read in"), then for each position P (a fraction of the
+ *	recording's time, 0 to 1), a view of SPAN_MS milliseconds there on
+ *	a 200-column screen: the
  *	time from the zoom (view_exact) until the reading child's intervals
  *	are taken (rd_history_take) and the view is drawn from them.
  *   zoombench -c EVERY FILE SPAN_MS P...
@@ -161,8 +163,8 @@ int main(int argc, char **argv)
 		targv[4] = argv[2];
 		i = 3;
 	}
-	if (argc - i < 3) {
-		fprintf(stderr, "usage: zoombench [-c EVERY | -H MIB] FILE SPAN_MS P... | zoombench -s MIB FILE\n");
+	if (argc - i < 2) {
+		fprintf(stderr, "usage: zoombench [-c EVERY | -H MIB] FILE SPAN_MS [P...] | zoombench -s MIB FILE\n");
 		return 2;
 	}
 	targv[2] = argv[i];
