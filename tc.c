@@ -1712,6 +1712,35 @@ static void *xcalloc_huge(size_t n)
 	return p ? p : xcalloc(1, n);
 }
 
+/* The memory xcalloc_copy(n) takes. */
+static size_t mem_copy_size(size_t n)
+{
+	return FAST && n >= HUGE_PAGE ? (mem_body(n) + 16 + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE : n;
+}
+
+/*
+ * xcalloc of a table written whole at once and kept (a checkpoint's copy
+ * of the model's tasks): on huge pages where it is one or more (FAST),
+ * else its pages made in one call, not a page fault each.  The view's
+ * first reading of perf record's file of 40,000 processes (four copies
+ * of 8 MB) took 160 ms with a page fault each, 125 with the pages made
+ * at once, 78 on huge pages (peak RSS 73 to 76 MB; medians of 9
+ * alternating runs).
+ */
+static void *xcalloc_copy(size_t n)
+{
+	char *p = mem_copy_size(n) != n ? mem_block(n, true) : NULL;
+	uintptr_t ps = getpagesize();
+
+	if (p)
+		return p;
+	p = xcalloc(1, n);
+	if (FAST)
+		madvise((char *)((uintptr_t)p & ~(ps - 1)), p + n - (char *)((uintptr_t)p & ~(ps - 1)),
+			MADV_POPULATE_WRITE);
+	return p;
+}
+
 /* CLOCK_MONOTONIC in ns, the clock of tc's recordings. */
 static uint64_t now_ns(void)
 {
@@ -8814,6 +8843,7 @@ static void rd_progress(uint64_t upto)
 static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 {
 	size_t tb = (size_t)G.m.ntask * sizeof(struct task), cb = (size_t)G.m.ncpu * sizeof(struct cpu);
+	size_t tm = mem_copy_size(tb + 1);	/* the memory the tasks' copy takes */
 	struct rckpt *c;
 
 	if (G.rd.prog_t0)
@@ -8825,11 +8855,11 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 		return;
 	if (!G.rd.ck)
 		G.rd.ck = xcalloc(CK_MAX, sizeof(*G.rd.ck));
-	while (G.rd.nck && (G.rd.nck == CK_MAX || G.rd.ck_mem + tb + cb > CK_MEM)) {
+	while (G.rd.nck && (G.rd.nck == CK_MAX || G.rd.ck_mem + tm + cb > CK_MEM)) {
 		rd_ckpt_thin();
 		G.rd.ck_next = upto + G.rd.ck_every;
 	}
-	if (tb + cb > CK_MEM)
+	if (tm + cb > CK_MEM)
 		return;
 	c = &G.rd.ck[G.rd.nck++];
 	c->from = from;
@@ -8840,14 +8870,14 @@ static void rd_ckpt(uint64_t from, uint64_t upto, uint64_t skip_t)
 	c->round_prev2 = from == upto ? G.rc.round_prev2 : skip_t;
 	c->released = G.mg.released;
 	c->m = G.m;
-	c->task = xcalloc(1, tb + 1);
+	c->task = xcalloc_copy(tb + 1);
 	memcpy(c->task, G.m.task, tb);
 	c->cpu = xcalloc(1, cb + 1);
 	memcpy(c->cpu, G.m.cpu, cb);
 	c->qlast = xcalloc(G.mg.nq + 1, sizeof(*c->qlast));
 	for (int i = 0; i < G.mg.nq; i++)
 		c->qlast[i] = G.mg.q[i].last;
-	c->bytes = tb + cb + (G.mg.nq + 1) * sizeof(*c->qlast);
+	c->bytes = tm + cb + (G.mg.nq + 1) * sizeof(*c->qlast);
 	G.rd.ck_mem += c->bytes;
 }
 

@@ -154,6 +154,9 @@ static void g_reset(void)
 		mem_free(G.hist.hp[k].tid);
 		mem_free(G.hist.hp[k].map);
 	}
+	for (int i = 0; i < G.rd.nck; i++)	/* the view's checkpoints (rd_ckpt) */
+		rd_ckpt_free(&G.rd.ck[i]);
+	mem_free(G.rd.ck);
 	while (nscratch)
 		free(scratch[--nscratch]);
 	memset(&G, 0, sizeof(G));
@@ -2141,6 +2144,33 @@ static bool filler_until(bool chunk, size_t n)
  * shrank) ends as read alone: -1, eof, every byte there read.  With one
  * CPU to run on, no thread.
  */
+/* A checkpoint's copy of the model's tasks (rd_ckpt): the bytes of the
+ * table, on huge pages where it is 2 MiB or more, counted in the
+ * checkpoints' memory as the huge pages it takes; a small one as it is. */
+static void t_ckpt_copy(void)
+{
+	static const int ntask[2] = { 5000, 100 };
+	size_t tb, cb = 2 * sizeof(struct cpu);
+
+	for (int k = 0; k < 2; k++) {
+		tb = ntask[k] * sizeof(struct task);
+		G.m.ntask = ntask[k];
+		G.m.ncpu = 2;
+		G.m.task = xcalloc_huge(tb);
+		G.m.cpu = xcalloc(2, sizeof(struct cpu));
+		for (size_t i = 0; i < tb; i++)
+			((uint8_t *)G.m.task)[i] = i * 7 + k;
+		rd_ckpt(4096, 4096, 0);
+		CHECK(G.rd.nck == 1 && !memcmp(G.rd.ck[0].task, G.m.task, tb), "%d tasks: %d checkpoints, copy %s",
+		      ntask[k], G.rd.nck, G.rd.nck ? "differs" : "absent");
+		CHECK(mem_copy_size(tb + 1) == (k ? tb + 1 : 4u << 20) &&
+		      G.rd.ck_mem == mem_copy_size(tb + 1) + cb + sizeof(uint64_t),
+		      "%d tasks: %zu bytes of copy take %zu, checkpoints' memory %zu", ntask[k], tb, mem_copy_size(tb + 1),
+		      (size_t)G.rd.ck_mem);
+		g_reset();
+	}
+}
+
 static void t_rd_filler(void)
 {
 	static struct frec f[45008];
@@ -6257,6 +6287,7 @@ int main(void)
 	RUN(merge_file_windows);
 	RUN(merge_file_keep);
 	RUN(rd_filler);
+	RUN(ckpt_copy);
 	RUN(run_std_changed);
 	RUN(rec_info_perf_sample);
 	RUN(ev_decode_short_raw);
