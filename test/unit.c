@@ -2182,7 +2182,8 @@ static void t_rd_filler(void)
 	const uint8_t *p;
 	cpu_set_t all, one;
 	struct mq *q;
-	int ret;
+	int ret, efd;
+	char note[256];
 
 	file_cap = RD_CAP;
 	CHECK(len >= RD_FILL_MIN && filler_open(buf, len, len) && rd_run(0) == 1 && G.rc.len == RD_BUF && !G.rc.filled,
@@ -2223,10 +2224,17 @@ static void t_rd_filler(void)
 	free(b);
 
 	CHECK(filler_open(buf, len, len + (1 << 20)), "open");
+	efd = memfd_create("unit-err", MFD_CLOEXEC);	/* (its note, not on make test's stderr) */
+	tc_err.fd = efd;
 	ret = rd_run(UINT64_MAX);
+	tc_err.fd = 2;
 	close(G.rc.fd);
 	CHECK(ret == -1 && G.rc.eof && G.fill.eof && G.rc.off + G.rc.len == len,
 	      "cut: rd_run %d, eof %d, read to %" PRIu64 " of %zu", ret, G.rc.eof, G.rc.off + G.rc.len, len);
+	memset(note, 0, sizeof(note));
+	CHECK(pread(efd, note, sizeof(note) - 1, 0) > 0 && strstr(note, "1048576 bytes before the end of its data"),
+	      "cut: the note '%s'", note);
+	close(efd);
 
 	CHECK(sched_getaffinity(0, sizeof(all), &all) == 0, "affinity");
 	CPU_ZERO(&one);
