@@ -132,7 +132,7 @@ view_history_golden() {
 			>/dev/null 2>&1 &&
 		"$ROOT/test/mkdata" --scenario basic "$T/hist-mk.data" 2>/dev/null ||
 		{ fail view_history_golden "test/sim or test/mkdata failed"; return; }
-	for f in "$T"/hist-perf.data "$T"/hist-tc.data "$T"/hist-mk.data "$ROOT"/test/fuzz-seeds/{perf-system-switch,tc-record-true}.data; do
+	for f in "$T"/hist-{perf,tc,mk}.data "$ROOT"/test/fuzz-seeds/{perf-system-switch,tc-record-true}.data; do
 		for h in 2 64; do
 			case $f in *-mk.data | */fuzz-seeds/*) [ $h = 2 ] && continue ;; esac
 			echo "== $(basename "$f") --history $h"

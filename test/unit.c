@@ -2129,21 +2129,6 @@ static bool filler_until(bool chunk, size_t n)
 	return false;
 }
 
-/*
- * rd_filler, the thread that reads a replay's file ahead.  Started on a
- * perf file's buffer (5 MB of five rounds) after its first chunk and left
- * alone, it reads the chunks that fit (RD_CAP / RD_BUF), the file's
- * bytes; the replay then
- * gives what a stream's (no thread, perf's order: merge_file_keep) gives,
- * and ends with every byte read and the thread ended.  A window read here
- * asks it for the next; left alone it reads that, and the window after a
- * record cut at the first one's end is the file's bytes from that record
- * on, the thread's.  Two rounds of runs of up to 2.4 MB (the first read
- * again through the queues' windows) give what a stream's gives, however
- * the two sides meet.  A file that ends 1 MiB before its data says (it
- * shrank) ends as read alone: -1, eof, every byte there read.  With one
- * CPU to run on, no thread.
- */
 /* A checkpoint's copy of the model's tasks (rd_ckpt): the bytes of the
  * table, on huge pages where it is 2 MiB or more, counted in the
  * checkpoints' memory as the huge pages it takes; a small one as it is. */
@@ -2171,6 +2156,21 @@ static void t_ckpt_copy(void)
 	}
 }
 
+/*
+ * rd_filler, the thread that reads a replay's file ahead.  Started on a
+ * perf file's buffer (5 MB of five rounds) after its first chunk and left
+ * alone, it reads the chunks that fit (RD_CAP / RD_BUF), the file's
+ * bytes; the replay then
+ * gives what a stream's (no thread, perf's order: merge_file_keep) gives,
+ * and ends with every byte read and the thread ended.  A window read here
+ * asks it for the next; left alone it reads that, and the window after a
+ * record cut at the first one's end is the file's bytes from that record
+ * on, the thread's.  Two rounds of runs of up to 2.4 MB (the first read
+ * again through the queues' windows) give what a stream's gives, however
+ * the two sides meet.  A file that ends 1 MiB before its data says (it
+ * shrank) ends as read alone: -1, eof, every byte there read, its note
+ * saying how far before.  With one CPU to run on, no thread.
+ */
 static void t_rd_filler(void)
 {
 	static struct frec f[45008];
