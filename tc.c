@@ -7135,10 +7135,11 @@ static bool rd_refill(size_t need)
  * file took 1.54 s with it, 1.67 to 1.78 without).  It reads chunks of
  * RD_BUF into the room of the pass's buffer (of RD_CAP bytes, a tc file's
  * too) while the reader decodes the bytes before them, and waits where
- * the buffer is full; the reader moves the buffer as rd_refill does (rd_move).  It also
- * reads the merge's windows ahead (rd_fill_win): the rest of a queue's run
- * after its present window, which the merge reads again once the buffer
- * has moved past it (a perf record -m 4096 file's first round of 17 MB).
+ * the buffer is full; the reader moves the buffer as rd_refill does
+ * (rd_move).  It also reads the merge's windows ahead (rd_fill_win): the
+ * rest of a queue's run after its present window, which the merge reads
+ * again once the buffer has moved past it (a perf record -m 4096 file's
+ * first round of 17 MB).
  * The reader reads a chunk or a window itself wherever the thread has not
  * begun it (asleep, or waking), so that it waits only for a read under
  * way.  The kernel's copies of the file, a quarter of a replay's time, are
@@ -12761,22 +12762,18 @@ static void hist_add(struct hpool *h, int i, uint64_t s, uint64_t e, int slot, f
 	int nb = h->nb;
 	float *f = h->f + (size_t)i * nb * h->nslot;
 	int64_t b0, b1;
-	uint64_t lo = G.hist.base + (uint64_t)h->hi[i] * h->w;	/* its newest bucket's start */
+	uint64_t newest = G.hist.base + (uint64_t)h->hi[i] * h->w;	/* its newest bucket's start */
 
 	if (s < G.hist.base)
 		s = G.hist.base;
 	if (e <= s)
 		return;
-	if (FAST && h->hi[i] >= 0 && s >= lo && e - lo <= h->w) {
-		float *p = f + (h->hi[i] & (nb - 1)) * h->nslot;	/* all in its newest bucket */
-
-		p[slot] += (float)(e - s) * w;
-		if (cpu1)
-			p[HT_CPU] = cpu1;
-		return;
+	if (FAST && h->hi[i] >= 0 && s >= newest && e - newest <= h->w) {
+		b0 = b1 = h->hi[i];	/* all in its newest bucket: no division */
+	} else {
+		b0 = (s - G.hist.base) / h->w;
+		b1 = (e - 1 - G.hist.base) / h->w;
 	}
-	b0 = (s - G.hist.base) / h->w;
-	b1 = (e - 1 - G.hist.base) / h->w;
 	if (b1 > h->hi[i]) {	/* newer buckets: a live view's wrap, cleared here; a replay's are clear */
 		for (int64_t b = h->hi[i] < 0 || !G.hist.cap ? b1 + 1 :
 				 h->hi[i] + 1 > b1 - nb + 1 ? h->hi[i] + 1 : b1 - nb + 1;
@@ -12908,26 +12905,20 @@ static inline uint8_t *ib_var(uint8_t *b, uint64_t v)
 /* Write v as a varint at the head of the ring, entering new chunks (and
  * giving up what they held) as the head reaches them.  (No division a
  * byte: it was a third of a replay's first reading with a view.)  Where
- * the head's chunk has room for the longest varint (so has the ring: it
- * ends where a chunk does), its bytes at once (the checks a byte were a
- * fifth of that reading).  The first time round, the ring's pages are made
- * IB_POP bytes at a time, not a page fault each (shared memory has no huge
- * pages here): perf sched record's bench file went into the view in 58
- * ms, not 64 (first quartiles of 21 alternating runs). */
+ * the head's chunk has room for an interval's varints, ival_put writes
+ * them at once (FAST; the checks a byte were a fifth of that reading),
+ * so this is its way at a chunk's end.  The first time round, the ring's
+ * pages are made IB_POP bytes at a time, not a page fault each (shared
+ * memory has no huge pages here): perf sched record's bench file went
+ * into the view in 58 ms, not 64 (first quartiles of 21 alternating
+ * runs). */
 static void ib_put(uint64_t v)
 {
 	uint8_t *buf = G.ib.buf;
 	uint64_t head = G.ib.head, i = G.ib.hidx;
 
-	if (FAST && head + 10 < G.ib.chunk << G.ib.shift) {
-		uint8_t *b = ib_var(buf + i, v);
-
-		G.ib.head = head + (b - (buf + i));
-		G.ib.hidx = b - buf;
-		return;
-	}
 	do {
-		uint64_t ch = head >> G.ib.shift;
+		uint64_t ch = head >> G.ib.shift, at = ch << G.ib.shift;	/* (the chunk's first byte) */
 
 		if (ch + 1 != G.ib.chunk) {	/* a new chunk */
 			struct ibchunk *k = &G.ib.ch[ch % (G.ib.cap >> G.ib.shift)];
@@ -12937,9 +12928,8 @@ static void ib_put(uint64_t v)
 				G.ib.floor = k->maxend;
 			k->n = 0;
 			G.ib.chunk = ch + 1;
-			if (FAST && !((ch << G.ib.shift) & (IB_POP - 1)) && (ch << G.ib.shift) < G.ib.cap)
-				madvise(buf + (ch << G.ib.shift), G.ib.cap - (ch << G.ib.shift) < IB_POP ?
-						G.ib.cap - (ch << G.ib.shift) : IB_POP, MADV_POPULATE_WRITE);
+			if (FAST && !(at & (IB_POP - 1)) && at < G.ib.cap)	/* (the first time round) */
+				madvise(buf + at, G.ib.cap - at < IB_POP ? G.ib.cap - at : IB_POP, MADV_POPULATE_WRITE);
 		}
 		buf[i] = (v & 127) | (v > 127 ? 128 : 0);
 		i = i + 1 < G.ib.cap ? i + 1 : 0;
@@ -13317,7 +13307,8 @@ static void rd_history(uint64_t a, uint64_t keep, uint64_t until, uint64_t step,
 	G.z.a = a;
 	G.z.keep = keep;
 	G.z.until = until;
-	if ((pid = _Fork()) < 0) {	/* no thread (rd_filler's ended with the first reading), no atfork handlers: cmd_start */
+	if ((pid = _Fork()) < 0) {	/* no thread (rd_filler's ended with the first reading),
+					 * no atfork handlers: cmd_start */
 		sfmt(msg, msz, "cannot read the file again: %s", strerror(errno));
 		return;
 	}
