@@ -1680,7 +1680,11 @@ struct frec {
 	int id;
 };
 
-/* Lay out records f[0..n) as a perf.data data section in buf; returns its size. */
+enum { FREC_LONG = 20000 };	/* raw bytes of a long switch ('l') */
+
+/* Lay out records f[0..n) as a perf.data data section in buf; returns its
+ * size.  Kinds: 's' a switch, 'l' a switch of FREC_LONG raw bytes (its
+ * fields, then zeros), 'c' a COMM record, 'r' a FINISHED_ROUND. */
 static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 {
 	size_t len = 0;
@@ -1688,7 +1692,7 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 	for (int i = 0; i < n; i++) {
 		const struct sw s = { .prev_comm = "p", .next_comm = "n", .prev_pid = f[i].id,
 				      .next_pid = 0, .prev_prio = 120, .next_prio = 120 };
-		uint8_t raw[128];
+		static uint8_t raw[FREC_LONG];
 		struct smp sm = { .id = 1, .time = f[i].t, .pid = f[i].id, .tid = f[i].id,
 				  .cpu = f[i].cpu, .raw = raw };
 
@@ -1698,7 +1702,10 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 		} else if (f[i].kind == 'c') {
 			len += mk_comm(buf + len, SMP_LIVE, f[i].id, f[i].id, "side", false, &sm);
 		} else {
+			memset(raw, 0, sizeof(raw));
 			sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
+			if (f[i].kind == 'l')
+				sm.rawsz = FREC_LONG;
 			len += mk_sample(buf + len, SMP_LIVE, &sm);
 		}
 	}
@@ -2085,6 +2092,38 @@ static void t_merge_file_keep(void)
 	CHECK(merge_setup_std(true) && file_read(buf, len, false, 2), "read as a stream");
 	CHECK(G.rc.nold == 0, "a stream kept %d buffers", G.rc.nold);
 	file_cap = 0;
+}
+
+/*
+ * The merge's windows share RD_WIN_MEM: with 255 CPUs (256 queues) each
+ * has 16 KiB, and a record longer than that (a switch of 20 KB) is read
+ * into the long record's buffer, its window left empty.  Two rounds of
+ * runs of the 255 CPUs (1.5 MB, read again through the windows past
+ * RD_BUF), a long switch among them now and then, come out in perf's
+ * order (file_check); read as a file, the windows take at most
+ * RD_WIN_MEM, and the long records went through the long buffer.
+ */
+static void t_merge_file_wshared(void)
+{
+	static struct frec f[30008];
+	static uint8_t buf[12 << 20];
+	uint32_t x = 99;
+	int n = runs_build(f, 30000, 255, 2, 40, &x), nw = 0;
+	size_t len;
+
+	for (int i = 7; i < n; i += 499)
+		if (f[i].kind == 's')
+			f[i].kind = 'l';
+	file_check("255 CPUs, long records", f, n, 255, 0);
+	len = file_build(buf, f, n);
+	memset(rd_wlong, 0, 8);
+	g_reset();
+	CHECK(merge_setup_std(true) && file_read(buf, len, true, 255), "read");
+	for (int i = 0; i < G.mg.nq; i++)
+		nw += G.mg.q[i].w != NULL;
+	CHECK(rd_wcap() == 16384 && nw > 200 && (size_t)nw * rd_wcap() <= RD_WIN_MEM && g32(rd_wlong) == PERF_RECORD_SAMPLE,
+	      "%zu bytes: windows of %zu bytes, %d of them; the long record's buffer %s", len, rd_wcap(), nw,
+	      g32(rd_wlong) == PERF_RECORD_SAMPLE ? "used" : "not used");
 }
 
 /* Read buf (len bytes, a file of two CPUs) as a file (with rd_filler's
@@ -6293,6 +6332,7 @@ int main(void)
 	RUN(merge_file_held);
 	RUN(merge_file_random);
 	RUN(merge_file_windows);
+	RUN(merge_file_wshared);
 	RUN(merge_file_keep);
 	RUN(rd_filler);
 	RUN(ckpt_copy);
