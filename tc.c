@@ -108,7 +108,7 @@ enum {
 	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
 	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads them itself */
 	RD_FILL_WMEM = 4 << 20,		/* at most, its queues' windows (16 queues) */
-	RD_WIN_MEM = 4 << 20,		/* at most, the merge's own windows (rd_win_read), all queues */
+	RD_WIN_MEM = 2 << 20,		/* at most, the merge's own windows (rd_win_read), all queues */
 	FW_NONE = 0, FW_ASKED, FW_READING, FW_READ,	/* a window the thread reads (struct fwin) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
 	MAX_IDS = 1 << 20,		/* event ids of a recording, all attrs */
@@ -7892,7 +7892,7 @@ static const uint8_t *rd_held(const uint8_t *b, uint64_t off, size_t len, uint64
 /* The bytes a merge queue's window reads at a time, at most: the windows
  * (each with room for MAX_REC, its pages taken as they are read) share
  * RD_WIN_MEM, as many CPUs as the recording had (G.mg.nq <= MAX_CPUS + 1:
- * 1 KiB or more each). */
+ * 511 bytes or more each). */
 static size_t rd_wcap(void)
 {
 	return RD_WIN_MEM / (unsigned)G.mg.nq;
@@ -7908,7 +7908,7 @@ static uint8_t rd_wlong[MAX_REC];	/* rd_win_read's second read (its pages taken 
  * passes: the merge holds the bytes of one run's record at a time), and
  * the window is left empty.  A perf record -m 4096 file of 256 CPUs
  * (test/sim's, each CPU's records in one run) took 27.6 MB of peak RSS
- * with windows of MAX_REC, 15.6 so; tc-static's 20.3 and 8.1.
+ * with windows of MAX_REC, 13.6 so; tc-static's 20.3 and 6.0.
  */
 static const uint8_t *rd_win_read(struct mq *q, uint64_t pos, uint64_t stop, size_t *avail)
 {

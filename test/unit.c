@@ -2096,7 +2096,7 @@ static void t_merge_file_keep(void)
 
 /*
  * The merge's windows share RD_WIN_MEM: with 255 CPUs (256 queues) each
- * has 16 KiB, and a record longer than that (a switch of 20 KB) is read
+ * has 8 KiB, and a record longer than that (a switch of 20 KB) is read
  * into the long record's buffer, its window left empty.  Two rounds of
  * runs of the 255 CPUs (1.5 MB, read again through the windows past
  * RD_BUF), a long switch among them now and then, come out in perf's
@@ -2121,7 +2121,7 @@ static void t_merge_file_wshared(void)
 	CHECK(merge_setup_std(true) && file_read(buf, len, true, 255), "read");
 	for (int i = 0; i < G.mg.nq; i++)
 		nw += G.mg.q[i].w != NULL;
-	CHECK(rd_wcap() == 16384 && nw > 200 && (size_t)nw * rd_wcap() <= RD_WIN_MEM && g32(rd_wlong) == PERF_RECORD_SAMPLE,
+	CHECK(rd_wcap() == 8192 && nw > 200 && (size_t)nw * rd_wcap() <= RD_WIN_MEM && g32(rd_wlong) == PERF_RECORD_SAMPLE,
 	      "%zu bytes: windows of %zu bytes, %d of them; the long record's buffer %s", len, rd_wcap(), nw,
 	      g32(rd_wlong) == PERF_RECORD_SAMPLE ? "used" : "not used");
 }
