@@ -297,7 +297,7 @@ BOOT_ARGS ?=
 boot-test: tc
 	bash test/boot.sh $(if $(BOOT_KERNELS),$(BOOT_KERNELS) $(BOOT_ARGS),--all --write-readme)
 
-bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor test/readfloor test/forks
+bench: tc test/pingpong test/runtime test/zoombench test/irqload test/spin test/ringfloor test/readfloor test/forks test/sim
 	bash test/bench_read.sh
 	bash test/bench_record.sh
 	bash test/bench_irq.sh

@@ -2,8 +2,10 @@
 # make bench, reading: tc --replay FILE --summary against perf sched timehist -s
 # on four recordings of perf bench sched messaging (tc --record, perf record
 # with default rings, perf record -m 4096, perf sched record), one of
-# 4,000 tasks with perf record -F (sampled tracepoints) and tc's of 40,000
-# short-lived processes (test/forks), with cat FILE >/dev/null and
+# 4,000 tasks with perf record -F (sampled tracepoints), tc's of 40,000
+# short-lived processes (test/forks) and test/sim's of 256 CPUs in the
+# shape of perf record -m 4096 (each CPU's records one run of one round:
+# the merge reads every CPU's again), with cat FILE >/dev/null and
 # test/readfloor (each line touched once, read or mapped) as the floor.
 # Wall, CPU (user+sys), peak RSS and ns per event, medians of RUNS
 # alternating rounds with the file in page cache.
@@ -34,8 +36,8 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "bench_read: skipped: perf is not installed"
 	exit 0
 fi
-[ -x ./tc ] && [ -x ./test/runtime ] && [ -x ./test/forks ] && [ -x ./test/readfloor ] ||
-	{ echo "bench_read: ./tc, test/runtime, test/forks or test/readfloor is not built (make bench builds them)"; exit 1; }
+[ -x ./tc ] && [ -x ./test/runtime ] && [ -x ./test/forks ] && [ -x ./test/readfloor ] && [ -x ./test/sim ] ||
+	{ echo "bench_read: ./tc, test/runtime, test/forks, test/readfloor or test/sim is not built (make bench builds them)"; exit 1; }
 
 T=$(mktemp -d /tmp/tc-bread.XXXXXX)
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -82,6 +84,8 @@ record() {
 	perf-F) job timeout 150 perf record -q -F 1000 -k mono "${EV[@]}" -a -o "$f" -- \
 		perf bench sched messaging -g 100 -l 100 ;;
 	forks) job timeout 150 ./tc --record "$f" -- test/forks 40000 ;;
+	cpus256) test/sim gen --seed 3 --cpus 256 --tasks 4000 --steps 400000 --pass 1000000000000 "$f" &&
+		rm -f "$f.truth" ;;
 	esac >/dev/null 2>"$T/rec.err"
 }
 
@@ -94,8 +98,9 @@ events() {
 # after every record that stood for more than one event) of 4,000 tasks
 # (-g 100): each such gap ends every task's told state (model_gap_cpu);
 # forks: tc --record of 40,000 short-lived processes, past the task
-# table's 16384 (an eviction for each new task: task_victim)
-KINDS=(tc perf perf-m4096 sched perf-F forks)
+# table's 16384 (an eviction for each new task: task_victim); cpus256: a
+# merge of 257 queues, its windows within RD_WIN_MEM
+KINDS=(tc perf perf-m4096 sched perf-F forks cpus256)
 short=
 echo "== reading: recordings (perf bench sched messaging -g $GROUPS_ -l $LOOPS; at least $MIN_EVENTS events each)"
 for k in "${KINDS[@]}"; do
@@ -153,7 +158,8 @@ for k in "${KINDS[@]}"; do
 	f=$R/$k.data
 	[ -s "$f" ] || { echo "$k: no recording"; continue; }
 	n=$(events "$f")
-	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || [ "$k" = forks ] || short="$short $k"
+	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || [ "$k" = forks ] || [ "$k" = cpus256 ] ||
+		short="$short $k"
 	rounds "$f"
 	cp "$T/tc.err" "$T/$k.tcerr"
 	read -r tw tcpu trss <"$T/tc"

@@ -3,13 +3,14 @@
  * sim: a scheduler simulator with ground truth, for tc's model (issue 21).
  *
  *   sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND]
- *           [--be] [--long4] [--tcfile] OUT     OUT (perf.data) and OUT.truth
+ *           [--be] [--long4] [--tcfile] [--pass NS] OUT
+ *                                               OUT (perf.data) and OUT.truth
  *   sim check OUT.truth STATES                  tc's --states against the truth
  *   sim invariants STATES                       the invariants of any --states dump
  *   sim run --tc PATH [--seeds N] [--from S] [--damage all|KIND[,KIND]]
  *           [--show N] [--quiet]                the truth check over many seeds
  *
- * gen runs a random but valid schedule of C CPUs (1 to 64) and M tasks and
+ * gen runs a random but valid schedule of C CPUs (1 to 256) and M tasks and
  * keeps the true state of every task and CPU at every instant: running (on
  * which CPU), runnable (from sched_waking, or preemption), sleeping (S, I),
  * blocked (D), new (forked, before sched_wakeup_new), dead (after the final
@@ -97,7 +98,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAXCPU 64
+#define MAXCPU 256
 #define MAXTASK 4096
 #define TID0 100		/* the first task's tid */
 
@@ -276,6 +277,14 @@ static struct sim {
 	size_t nrec, caprec;
 	uint64_t off[MAXCPU];		/* perf_end: when each CPU's events went off */
 } S;
+
+/* The CPUs that the random draws and the passes' ends walk: 64 (MAXCPU
+ * before it was 256: a seed's schedule and damage stay what they were)
+ * or more. */
+static int cpu_slots(void)
+{
+	return S.ncpu > 64 ? S.ncpu : 64;
+}
 static int perf_end;			/* sim_run ends as perf record does (sim_perf_end) */
 static int waking_only;			/* no sched_wakeup recorded, as perf sched record's events */
 
@@ -1278,7 +1287,7 @@ static void d_sampled(void)
 	D.sampled = 1;
 	for (int k = 0; k < A_DUMMY; k++) {
 		most[k] = pmax[rnd(&D.rs, 4)];
-		for (int c = 0; c < MAXCPU; c++)
+		for (int c = 0; c < cpu_slots(); c++)
 			left[k][c] = 1 + rnd(&D.rs, most[k]);
 	}
 	most[K_SWITCH] = most[K_SWITCH] > 1 ? most[K_SWITCH] : 2;	/* the damage is there */
@@ -1401,14 +1410,17 @@ static void d_filter(void)
 	d_say(" filter: sched_switch '%s', wakeups '%s' (%d records left out);", D.filter_sw, D.filter_wk, n);
 }
 
+static uint64_t pass_ns;	/* --pass: rounds of about this long (0: per seed) */
+
 /* Pass boundaries of perf's reads of the rings (per seed: rounds of 0.1 to
- * 30 ms, and no shorter than a pass), and each record's round: the first
- * pass that read its CPU's ring after it was written (ring c is read
- * c * 3 µs into the pass). */
+ * 30 ms, and no shorter than a pass; --pass longer than the run: one round,
+ * each CPU's records in one group, as perf record -m 4096 writes its first
+ * ones), and each record's round: the first pass that read its CPU's ring
+ * after it was written (ring c is read c * 3 µs into the pass). */
 static int *rounds(int *nround)
 {
 	static const uint64_t len[] = { 100000, 1000000, 5000000, 30000000 };
-	uint64_t s = 0xa11ce000ull + (uint64_t)S.seed, l = len[rnd(&s, 4)], *p = NULL;
+	uint64_t s = 0xa11ce000ull + (uint64_t)S.seed, l = pass_ns ? pass_ns : len[rnd(&s, 4)], *p = NULL;
 	int n = 0, *round = xrealloc(NULL, (S.nrec + 1) * sizeof(int));
 
 	for (uint64_t t = S.start;; ) {
@@ -1418,7 +1430,7 @@ static int *rounds(int *nround)
 		t += d > 3000ull * S.ncpu ? d : 3000ull * S.ncpu;
 		p = xrealloc(p, (n + 1) * sizeof(*p));
 		p[n++] = t;
-		if (t > S.end + 3000 * MAXCPU)
+		if (t > S.end + 3000ull * cpu_slots())
 			break;
 	}
 	for (size_t i = 0, k = 0; i < S.nrec; i++) {
@@ -2665,7 +2677,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND] [--be] [--long4]\n"
-		"               [--tcfile] [--waking-only] [--writer 'tc VERSION'] OUT\n"
+		"               [--tcfile] [--waking-only] [--writer 'tc VERSION'] [--pass NS] OUT\n"
 		"       sim check OUT.truth STATES\n"
 		"       sim agree REF.states STATES [TOL_NS]  (where both claim, they agree)\n"
 		"       sim invariants STATES\n"
@@ -2732,6 +2744,8 @@ int main(int argc, char **argv)
 			ntask = atoi(v), i++;
 		} else if (v && !strcmp(a, "--steps")) {
 			steps = atoi(v), i++;
+		} else if (v && !strcmp(a, "--pass")) {
+			pass_ns = strtoull(v, NULL, 10), i++;
 		} else if (v && !strcmp(a, "--seeds")) {
 			nseed = atoi(v), i++;
 		} else if (v && !strcmp(a, "--from")) {
