@@ -1702,10 +1702,11 @@ static size_t file_build(uint8_t *buf, const struct frec *f, int n)
 		} else if (f[i].kind == 'c') {
 			len += mk_comm(buf + len, SMP_LIVE, f[i].id, f[i].id, "side", false, &sm);
 		} else {
-			memset(raw, 0, sizeof(raw));
 			sm.rawsz = mk_switch_raw(raw, &layouts[0], &s);
-			if (f[i].kind == 'l')
+			if (f[i].kind == 'l') {
+				memset(raw + sm.rawsz, 0, FREC_LONG - sm.rawsz);
 				sm.rawsz = FREC_LONG;
+			}
 			len += mk_sample(buf + len, SMP_LIVE, &sm);
 		}
 	}
@@ -2098,7 +2099,7 @@ static void t_merge_file_keep(void)
  * The merge's windows share RD_WIN_MEM: with 255 CPUs (256 queues) each
  * has 8 KiB, and a record longer than that (a switch of 20 KB) is read
  * into the long record's buffer, its window left empty.  Two rounds of
- * runs of the 255 CPUs (1.5 MB, read again through the windows past
+ * runs of the 255 CPUs (1.8 MB, read again through the windows past
  * RD_BUF), a long switch among them now and then, come out in perf's
  * order (file_check); read as a file, the windows take at most
  * RD_WIN_MEM, and the long records went through the long buffer.
