@@ -809,6 +809,7 @@ static struct {
 		int8_t filled;		/* 1: G.fill's thread reads this pass's file (rd_filler);
 					 * -1: it ended, or could not start */
 		int8_t nold;		/* buffers in old (rd_keep) */
+		uint16_t keep_tasks;	/* with them, task slots taken at most (rd_shed) */
 		uint64_t skip_off, skip_t;	/* from a checkpoint: records before skip_off up to
 					 * skip_t (or untimed) were released before it */
 		uint64_t off;
@@ -7027,6 +7028,38 @@ static inline bool rd_fill(size_t need)
 	return G.rc.len - G.rc.pos >= need || rd_refill(need);
 }
 
+_Static_assert(RD_KEEP_MEM / sizeof(struct task) <= UINT16_MAX, "G.rc.keep_tasks holds rd_keep_tasks");
+
+/* The task slots the table may have taken with n buffers kept, all
+ * within RD_KEEP_MEM: the huge pages its slots touch up to there (from
+ * the one its first slot is on: it takes them whole) and the buffers',
+ * less 8 slots (run_release looks before each record, and a record adds
+ * two tasks at most). */
+static int rd_keep_tasks(int n)
+{
+	uintptr_t base = (uintptr_t)G.m.task, start = base & ~(uintptr_t)(HUGE_PAGE - 1), end;
+	size_t kept = (size_t)n * RD_CAP, k;
+
+	if (kept >= RD_KEEP_MEM)
+		return 0;
+	end = (start + RD_KEEP_MEM - kept) & ~(uintptr_t)(HUGE_PAGE - 1);
+	k = end > base ? (end - base) / sizeof(struct task) : 0;
+	return k > 8 ? (int)(k - 8) : 0;
+}
+
+/* The buffers kept for which the task table's slots, taken since, leave
+ * no room in RD_KEEP_MEM given back, the oldest first, and the slots the
+ * rest leave (G.rc.keep_tasks): by rd_keep, and by run_release between
+ * runs (no record's bytes held), as a round's release may take thousands
+ * of new slots (perf sched record's file of 40,000 processes peaked at
+ * 17.5 MB: two buffers kept while the table took its fourth huge page). */
+static void rd_shed(void)
+{
+	while (G.rc.nold && G.m.ntask > rd_keep_tasks(G.rc.nold))
+		mem_free(G.rc.old[--G.rc.nold].b);
+	G.rc.keep_tasks = rd_keep_tasks(G.rc.nold);
+}
+
 /*
  * A perf file's full read buffer (FAST) joins the ones kept before it
  * (G.rc.old, newest first); returned, the buffer what is unread moves to
@@ -7048,16 +7081,14 @@ static inline bool rd_fill(size_t need)
 static uint8_t *rd_keep(void)
 {
 	struct rold *o = G.rc.old;
-	int n = G.rc.nold;
-	size_t used = (size_t)G.m.ntask * sizeof(struct task);
+	int n;
 	uint8_t *b = NULL;
 
-	if (G.rc.cap != RD_CAP || (!n && !G.rc.near))
+	if (G.rc.cap != RD_CAP || (!G.rc.nold && !G.rc.near))
 		return NULL;
-	for (; n && used + (size_t)n * RD_CAP > RD_KEEP_MEM; G.rc.nold = --n)
-		mem_free(o[n - 1].b);	/* (the tasks took their room) */
-	if (n < RD_OLD && G.rc.near && used + (size_t)(n + 1) * RD_CAP <= RD_KEEP_MEM &&
-	    (b = mem_block(RD_CAP, true)))
+	rd_shed();
+	n = G.rc.nold;
+	if (n < RD_OLD && G.rc.near && G.m.ntask <= rd_keep_tasks(n + 1) && (b = mem_block(RD_CAP, true)))
 		G.rc.nold++;
 	else if (n)
 		b = o[--n].b;	/* (the oldest, its bytes given up) */
@@ -7066,6 +7097,7 @@ static uint8_t *rd_keep(void)
 	memmove(o + 1, o, (size_t)n * sizeof(*o));
 	o[0] = (struct rold){ G.rc.buf, G.rc.off, G.rc.len };
 	G.rc.near = false;
+	G.rc.keep_tasks = rd_keep_tasks(G.rc.nold);
 	return b;
 }
 
@@ -8600,6 +8632,8 @@ static bool run_release(uint64_t bound, bool one)
 		size_t avail = 0;
 		bool more;
 
+		if (FAST && G.rc.nold && G.m.ntask > G.rc.keep_tasks)
+			rd_shed();
 		if (G.mg.nrun > 1) {
 			int *h = G.mg.rheap, c = G.mg.nrun > 2 && run_older(h[2], h[1]) ? h[2] : h[1];
 
@@ -8608,7 +8642,8 @@ static bool run_release(uint64_t bound, bool one)
 		}
 		do
 			more = run_emit(r, &p, &avail, plain);
-		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)));
+		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)) &&
+		       (!FAST || !G.rc.nold || G.m.ntask <= G.rc.keep_tasks));
 		if (!more) {
 			r->qi = G.mg.rfree;	/* its slot is free */
 			G.mg.rfree = G.mg.rheap[0] + 1;

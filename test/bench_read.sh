@@ -2,8 +2,9 @@
 # make bench, reading: tc --replay FILE --summary against perf sched timehist -s
 # on four recordings of perf bench sched messaging (tc --record, perf record
 # with default rings, perf record -m 4096, perf sched record), one of
-# 4,000 tasks with perf record -F (sampled tracepoints), tc's of 40,000
-# short-lived processes (test/forks) and test/sim's of 256 CPUs in the
+# 4,000 tasks with perf record -F (sampled tracepoints), tc's and perf
+# sched record's of 40,000 short-lived processes (test/forks: the task
+# table full beside perf's rounds) and test/sim's of 256 CPUs in the
 # shape of perf record -m 4096 (each CPU's records one run of one round:
 # the merge reads every CPU's again), with cat FILE >/dev/null and
 # test/readfloor (each line touched once, read or mapped) as the floor.
@@ -13,7 +14,7 @@
 # recorded by all four recorders at once (nested), and tc's per-task run time
 # and switches compared across the four files.  Figures only, nothing
 # asserted.  Needs root.
-# BENCH_DIR=DIR keeps the six recordings in DIR and reuses them next time.
+# BENCH_DIR=DIR keeps the recordings in DIR and reuses them next time.
 # BENCH_BIG=1 also records test/pingpong BIG_LOOPS times (1500000: issue 23's
 # 17.5M events and 1.5 GiB; 3600000 gave 42M events, 3.4 GiB in 70 s; make
 # sure of the disk space; kept in BENCH_DIR) for --summary against cat and
@@ -84,6 +85,7 @@ record() {
 	perf-F) job timeout 150 perf record -q -F 1000 -k mono "${EV[@]}" -a -o "$f" -- \
 		perf bench sched messaging -g 100 -l 100 ;;
 	forks) job timeout 150 ./tc --record "$f" -- test/forks 40000 ;;
+	sched-forks) job timeout 150 perf sched record -o "$f" -- test/forks 40000 ;;
 	cpus256) test/sim gen --seed 3 --cpus 256 --tasks 4000 --steps 400000 --pass 1000000000000 "$f" &&
 		rm -f "$f.truth" ;;
 	esac >/dev/null 2>"$T/rec.err"
@@ -98,9 +100,11 @@ events() {
 # after every record that stood for more than one event) of 4,000 tasks
 # (-g 100): each such gap ends every task's told state (model_gap_cpu);
 # forks: tc --record of 40,000 short-lived processes, past the task
-# table's 16384 (an eviction for each new task: task_victim); cpus256: a
-# merge of 257 queues, its windows within RD_WIN_MEM
-KINDS=(tc perf perf-m4096 sched perf-F forks cpus256)
+# table's 16384 (an eviction for each new task: task_victim); sched-forks:
+# the same with perf sched record, the table's huge pages and the buffers
+# kept for the merge within RD_KEEP_MEM (rd_shed); cpus256: a merge of 257
+# queues, its windows within RD_WIN_MEM
+KINDS=(tc perf perf-m4096 sched perf-F forks sched-forks cpus256)
 short=
 echo "== reading: recordings (perf bench sched messaging -g $GROUPS_ -l $LOOPS; at least $MIN_EVENTS events each)"
 for k in "${KINDS[@]}"; do
@@ -158,7 +162,7 @@ for k in "${KINDS[@]}"; do
 	f=$R/$k.data
 	[ -s "$f" ] || { echo "$k: no recording"; continue; }
 	n=$(events "$f")
-	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || [ "$k" = forks ] || [ "$k" = cpus256 ] ||
+	[ "${n:-0}" -ge "$MIN_EVENTS" ] || [ "$k" = perf-F ] || [ "$k" = forks ] || [ "$k" = sched-forks ] || [ "$k" = cpus256 ] ||
 		short="$short $k"
 	rounds "$f"
 	cp "$T/tc.err" "$T/$k.tcerr"

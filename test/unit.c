@@ -2080,18 +2080,77 @@ static void t_merge_file_keep(void)
 	woff = G.mg.q[0].woff;
 	p = rd_at(&r, o->off, &avail);	/* (a record starts there: where the buffer before moved on) */
 	CHECK(p == o->b && avail == o->len && G.mg.q[0].woff == woff, "the oldest buffer's first record not read from it");
-	G.m.ntask = RD_KEEP_MEM / sizeof(struct task);	/* the tasks grew: both given back */
+	G.m.ntask = rd_keep_tasks(1) + 1;	/* the tasks grew: both given back */
 	CHECK(!rd_keep() && G.rc.nold == 0, "%d buffers kept with the task table's slots all of RD_KEEP_MEM", G.rc.nold);
 	for (int room = 0; room < 2 && !why[0]; room++) {	/* the task table's slots take the rest */
 		g_reset();
 		CHECK(merge_setup_std(true), "setup");
-		G.m.ntask = (RD_KEEP_MEM - room * RD_CAP) / sizeof(struct task);
+		G.m.ntask = rd_keep_tasks(room + 1) + 1;
 		CHECK(file_read(buf, len, true, 2) && G.rc.nold == room,
 		      "%d tasks: %d buffers kept, want %d", G.m.ntask, G.rc.nold, room);
 	}
 	g_reset();
 	CHECK(merge_setup_std(true) && file_read(buf, len, false, 2), "read as a stream");
 	CHECK(G.rc.nold == 0, "a stream kept %d buffers", G.rc.nold);
+	file_cap = 0;
+}
+
+/*
+ * The buffers kept and the task table's huge pages stay within
+ * RD_KEEP_MEM while a release takes new slots: rd_keep_tasks' slots, and
+ * a few more, touch no more huge pages than RD_KEEP_MEM leaves beside n
+ * buffers (counted here from the table's address, one huge page more
+ * than it leaves with a huge page's slots more), and a file whose every
+ * switch names a new task (prev_pid), read round by round with the model
+ * on (90,000 records, the table full after a fifth), gives its kept
+ * buffers back as the table grows, during the releases: after each round
+ * the table's huge pages and the buffers kept fit RD_KEEP_MEM.  (Given
+ * back only at the read buffer's moves, two were still kept with the
+ * table's fourth huge page.)
+ */
+static void t_merge_file_shed(void)
+{
+	static struct frec f[90008];
+	static uint8_t buf[12 << 20];
+	const uintptr_t H = HUGE_PAGE;
+	uint32_t x = 4242;
+	int n = runs_build(f, 90000, 2, 10, 9000, &x), maxold = 0, ret = 1;
+	size_t len;
+	uintptr_t base;
+	char over[160] = "";
+
+	for (int i = 0; i < n; i++)
+		f[i].id = 100 + i / 4;	/* (a new task every fourth record: the table full after half) */
+	len = file_build(buf, f, n);
+	g_reset();
+	file_cap = RD_CAP;
+	CHECK(merge_setup_std(true), "setup");
+	model_init(2, TC_MAX_TASKS, 0);
+	base = (uintptr_t)G.m.task;
+	for (int k = 0; k <= RD_OLD; k++) {
+		size_t slots = (size_t)rd_keep_tasks(k) + 8, more = slots + H / sizeof(struct task);
+		uintptr_t pages = (base + slots * sizeof(struct task) + H - 1) / H - base / H;
+		uintptr_t pmore = (base + more * sizeof(struct task) + H - 1) / H - base / H;
+
+		CHECK(pages * H + k * RD_CAP <= RD_KEEP_MEM && (pmore * H + k * RD_CAP > RD_KEEP_MEM || more > TC_MAX_TASKS),
+		      "%d kept: %zu slots touch %" PRIuPTR " huge pages", k, slots, pages);
+	}
+	CHECK(file_mem(buf, len, len, len, 2, RD_CAP), "file");
+	for (int r = 1; ret == 1; r++) {	/* (up to the next round's records; to the end) */
+		uintptr_t used;
+
+		ret = rd_run(r < 20 ? 1000000 * (uint64_t)(r + 1) - 1 : UINT64_MAX);
+		used = G.m.ntask ? (base + (size_t)G.m.ntask * sizeof(struct task) + H - 1) / H - base / H : 0;
+		if (G.rc.nold > maxold)
+			maxold = G.rc.nold;
+		if (!over[0] && used * H + G.rc.nold * RD_CAP > RD_KEEP_MEM)
+			snprintf(over, sizeof(over), "round %d: %d tasks on %" PRIuPTR " huge pages, %d buffers kept",
+				 r, G.m.ntask, used, G.rc.nold);
+	}
+	close(G.rc.fd);
+	CHECK(ret == 0 && !over[0], "%s (rd_run last gave %d)", over, ret);
+	CHECK(maxold == RD_OLD && G.m.ntask == TC_MAX_TASKS && G.m.evicted_tasks > 0,
+	      "%d buffers kept at most, %d tasks, %" PRIu64 " evicted", maxold, G.m.ntask, (uint64_t)G.m.evicted_tasks);
 	file_cap = 0;
 }
 
@@ -6335,6 +6394,7 @@ int main(void)
 	RUN(merge_file_windows);
 	RUN(merge_file_wshared);
 	RUN(merge_file_keep);
+	RUN(merge_file_shed);
 	RUN(rd_filler);
 	RUN(ckpt_copy);
 	RUN(run_std_changed);
