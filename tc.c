@@ -107,8 +107,8 @@ enum {
 	RD_SPIN = 2000000,		/* ns rd_filler's sides spin before they sleep */
 	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
 	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads them itself */
-	RD_FILL_WMEM = 2 << 20,		/* at most, its queues' windows (8 queues; 4 MiB: 1 MB more peak RSS
-					 * with 64 or 256 CPUs, no faster) */
+	RD_FILL_WMEM = 2 << 20,		/* at most, its queues' windows: where all of them fit (8 queues;
+					 * more, 8 of 64 or 256: 1 to 2 MB more peak RSS, no faster) */
 	RD_WIN_MEM = 2 << 20,		/* at most, the merge's own windows (rd_win_read), all queues */
 	FW_NONE = 0, FW_ASKED, FW_READING, FW_READ,	/* a window the thread reads (struct fwin) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
@@ -939,7 +939,6 @@ static struct {
 		} *win;
 		int *ask, nask, ask0, nq;	/* queues whose window is asked for: nask from ask0 */
 		uint64_t wins[2];	/* windows read by the thread and taken, read by the reader */
-		size_t wmem;		/* the windows' buffers (RD_FILL_WMEM) */
 		int waits;		/* the reader's for the thread, in this buffer */
 		int slow;		/* buffers in a row it waited for most of (RD_FILL_SLOW) */
 	} fill;
@@ -7174,7 +7173,7 @@ static bool rd_refill(size_t need)
  * (rd_move).  It also reads the merge's windows ahead (rd_fill_win): the
  * rest of a queue's run after its present window, which the merge reads
  * again once the buffer has moved past it (a perf record -m 4096 file's
- * first round of 17 MB).
+ * first round of 17 MB), where every queue's fit in RD_FILL_WMEM.
  * The reader reads a chunk or a window itself wherever the thread has not
  * begun it (asleep, or waking), so that it waits only for a read under
  * way.  The kernel's copies of the file, a quarter of a replay's time, are
@@ -7923,12 +7922,15 @@ static const uint8_t *rd_held(const uint8_t *b, uint64_t off, size_t len, uint64
 }
 
 /* The bytes a merge queue's window reads at a time, at most: the windows
- * (each with room for MAX_REC, its pages taken as they are read) share
+ * (rd_at's, each of that size, its pages taken as they are read) share
  * RD_WIN_MEM, as many CPUs as the recording had (G.mg.nq <= MAX_CPUS + 1:
- * 511 bytes or more each). */
+ * 495 bytes or more each), less a block's header, so that a window of 8
+ * KiB takes two pages, not three (a test/sim file of 256 CPUs and 50,000
+ * tasks: peak RSS 16.4 MB to 14.7, with rd_filler's windows where every
+ * queue has them). */
 static size_t rd_wcap(void)
 {
-	return RD_WIN_MEM / (unsigned)G.mg.nq;
+	return RD_WIN_MEM / (unsigned)G.mg.nq - 16;
 }
 
 static uint8_t rd_wlong[MAX_REC];	/* rd_win_read's second read (its pages taken where used) */
@@ -7985,7 +7987,7 @@ static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 	struct mq *q = &G.mg.q[r->qi];
 	uint64_t stop = r->end;
 	const uint8_t *p;
-	bool fw;	/* rd_filler's thread reads its windows */
+	bool fw;	/* rd_filler's thread reads its windows (of every queue, or none) */
 
 	if ((p = rd_held(G.rc.buf, G.rc.off, G.rc.len, pos, avail)))
 		return p;
@@ -8005,10 +8007,10 @@ static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 		G.rc.near = true;	/* (rd_keep) */
 	if (FAST && G.rc.off > pos && G.rc.off < stop)
 		stop = G.rc.off;
-	fw = FAST && G.rc.filled > 0 && r->qi < G.fill.nq;
+	fw = FAST && G.rc.filled > 0 && r->qi < G.fill.nq && G.fill.nq * 4 * MAX_REC <= RD_FILL_WMEM;
 	if (!q->w) {
 		if (!fw)	/* (rd_fill_win makes its own) */
-			q->w = xcalloc(1, MAX_REC);
+			q->w = xcalloc(1, FAST && rd_wcap() > MAX_REC ? MAX_REC : rd_wcap());	/* (the pool's) */
 		q->wnext = MAX_REC;
 	} else {
 		q->wnext = q->wused < 8 ? (q->wnext / 2 > 4096 ? q->wnext / 2 : 4096) : MAX_REC;
@@ -8053,19 +8055,11 @@ static const uint8_t *rd_fill_win(struct mq *q, int qi, uint64_t pos, uint64_t s
 			f->wins[0]++;
 	}
 	w->st = FW_NONE;
-	if (!p && !w->wb && f->wmem + 4 * MAX_REC > RD_FILL_WMEM) {	/* read here, as rd_at */
-		pthread_mutex_unlock(&f->mu);
-		if (!q->w)
-			q->w = xcalloc(1, MAX_REC);
-		f->wins[1]++;
-		return rd_win_read(q, pos, stop, avail);
-	}
 	if (!p) {
 		if (!w->wb) {
 			mem_free(q->w);	/* (rd_at's, before the thread) */
 			w->wb = mem_alloc(2 * MAX_REC);
 			w->b = mem_alloc(2 * MAX_REC);
-			f->wmem += 4 * MAX_REC;
 		}
 		q->w = w->wb;
 		pthread_mutex_unlock(&f->mu);

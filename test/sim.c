@@ -3,7 +3,7 @@
  * sim: a scheduler simulator with ground truth, for tc's model (issue 21).
  *
  *   sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND]
- *           [--be] [--long4] [--tcfile] [--pass NS] OUT
+ *           [--be] [--long4] [--tcfile] [--pass NS] [--maxtask T] OUT
  *                                               OUT (perf.data) and OUT.truth
  *   sim check OUT.truth STATES                  tc's --states against the truth
  *   sim invariants STATES                       the invariants of any --states dump
@@ -99,7 +99,7 @@
 #include <unistd.h>
 
 #define MAXCPU 256
-#define MAXTASK 4096
+#define MAXTASK 65536		/* tasks a run may make, at most (--maxtask; 4096 unless given) */
 #define TID0 100		/* the first task's tid */
 
 /* ---------------------------------------------------------------- utilities */
@@ -272,7 +272,7 @@ static struct sim {
 	int seed, ncpu, ntask, maxtask, steps;
 	uint64_t start, now, end;
 	struct cpu cpu[MAXCPU];
-	struct task task[MAXTASK];
+	struct task *task;		/* maxtask of them */
 	struct rec *rec;
 	size_t nrec, caprec;
 	uint64_t off[MAXCPU];		/* perf_end: when each CPU's events went off */
@@ -286,6 +286,7 @@ static int cpu_slots(void)
 	return S.ncpu > 64 ? S.ncpu : 64;
 }
 static int perf_end;			/* sim_run ends as perf record does (sim_perf_end) */
+static int max_tasks = 4096;		/* --maxtask: the forks stop there (4096: a seed's schedule as before) */
 static int waking_only;			/* no sched_wakeup recorded, as perf sched record's events */
 
 static struct task *tk(int tid)
@@ -883,18 +884,21 @@ static void sim_run(int seed, int ncpu, int ntask, int steps)
 		free(S.cpu[c].rq), free(S.cpu[c].tr.p), free(S.cpu[c].cs.p);
 	for (int i = 0; i < S.ntask; i++)
 		free(S.task[i].tr.p);
+	free(S.task);
 	free(S.rec);
 	memset(&S, 0, sizeof(S));
 	sim_params(seed, &ncpu, &ntask, &steps);
 	S.seed = seed;
 	S.ncpu = ncpu > MAXCPU ? MAXCPU : ncpu < 1 ? 1 : ncpu;
-	S.ntask = ntask < 1 ? 1 : ntask > MAXTASK / 4 ? MAXTASK / 4 : ntask;
-	S.maxtask = MAXTASK;
+	S.maxtask = max_tasks;
+	S.ntask = ntask < 1 ? 1 : ntask > S.maxtask / 4 ? S.maxtask / 4 : ntask;
+	S.task = xrealloc(NULL, S.maxtask * sizeof(*S.task));
+	memset(S.task, 0, S.maxtask * sizeof(*S.task));
 	S.steps = steps;
 	S.rs = 0xc0ffee00ull ^ ((uint64_t)seed << 20);
 	S.start = S.now = 1000000000000ull + rnd(&S.rs, 1000000000000ull);
 	for (int c = 0; c < S.ncpu; c++) {
-		S.cpu[c].rq = xrealloc(NULL, MAXTASK * sizeof(int));
+		S.cpu[c].rq = xrealloc(NULL, S.maxtask * sizeof(int));
 		S.cpu[c].since = S.cpu[c].cs_since = S.start;
 		S.cpu[c].cstate = -1;
 	}
@@ -2677,7 +2681,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: sim gen --seed N [--cpus C] [--tasks M] [--steps S] [--damage KIND] [--be] [--long4]\n"
-		"               [--tcfile] [--waking-only] [--writer 'tc VERSION'] [--pass NS] OUT\n"
+		"               [--tcfile] [--waking-only] [--writer 'tc VERSION'] [--pass NS] [--maxtask T] OUT\n"
 		"       sim check OUT.truth STATES\n"
 		"       sim agree REF.states STATES [TOL_NS]  (where both claim, they agree)\n"
 		"       sim invariants STATES\n"
@@ -2742,6 +2746,8 @@ int main(int argc, char **argv)
 			ncpu = atoi(v), i++;
 		} else if (v && !strcmp(a, "--tasks")) {
 			ntask = atoi(v), i++;
+		} else if (v && !strcmp(a, "--maxtask")) {
+			max_tasks = atoi(v) < 4 ? 4 : atoi(v) > MAXTASK ? MAXTASK : atoi(v), i++;
 		} else if (v && !strcmp(a, "--steps")) {
 			steps = atoi(v), i++;
 		} else if (v && !strcmp(a, "--pass")) {

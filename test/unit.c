@@ -2156,7 +2156,7 @@ static void t_merge_file_shed(void)
 
 /*
  * The merge's windows share RD_WIN_MEM: with 255 CPUs (256 queues) each
- * has 8 KiB, and a record longer than that (a switch of 20 KB) is read
+ * has 8 KiB less a block's header (two pages), and a record longer than that (a switch of 20 KB) is read
  * into the long record's buffer, its window left empty.  Two rounds of
  * runs of the 255 CPUs (1.8 MB, read again through the windows past
  * RD_BUF), a long switch among them now and then, come out in perf's
@@ -2181,26 +2181,59 @@ static void t_merge_file_wshared(void)
 	CHECK(merge_setup_std(true) && file_read(buf, len, true, 255), "read");
 	for (int i = 0; i < G.mg.nq; i++)
 		nw += G.mg.q[i].w != NULL;
-	CHECK(rd_wcap() == 8192 && nw > 200 && (size_t)nw * rd_wcap() <= RD_WIN_MEM && g32(rd_wlong) == PERF_RECORD_SAMPLE,
+	CHECK(rd_wcap() + 16 == 8192 && nw > 200 && (size_t)nw * rd_wcap() <= RD_WIN_MEM && g32(rd_wlong) == PERF_RECORD_SAMPLE,
 	      "%zu bytes: windows of %zu bytes, %d of them; the long record's buffer %s", len, rd_wcap(), nw,
 	      g32(rd_wlong) == PERF_RECORD_SAMPLE ? "used" : "not used");
 }
 
-/* Read buf (len bytes, a file of two CPUs) as a file (with rd_filler's
+/* Read buf (len bytes, a file of ncpu CPUs) as a file (with rd_filler's
  * thread where it starts) or as a stream (without): its output, *olen
  * bytes (malloc'd). */
-static char *filler_read(const uint8_t *buf, size_t len, bool file, size_t *olen)
+static char *filler_read(const uint8_t *buf, size_t len, bool file, int ncpu, size_t *olen)
 {
 	char *o;
 
 	g_reset();
-	if (!merge_setup_std(true) || !file_read((uint8_t *)buf, len, file, 2))
+	if (!merge_setup_std(true) || !file_read((uint8_t *)buf, len, file, ncpu))
 		fprintf(stderr, "filler_read: cannot read\n");
 	ms_sync();
 	o = malloc(ms_len + 1);
 	memcpy(o, ms_buf, ms_len);
 	*olen = ms_len;
 	return o;
+}
+
+/*
+ * rd_filler's thread reads the windows of no queue where those of every
+ * queue do not fit in RD_FILL_WMEM: a file of 255 CPUs' runs past
+ * RD_FILL_MIN (5.2 MB, eight rounds) read with the thread gives what a
+ * stream's read gives (perf's order), and every queue's window is rd_at's
+ * (rd_wcap bytes), none of the thread's.  (With the thread's windows for
+ * 8 of the 256 queues, a test/sim file of 256 CPUs took 1.7 MB more.)
+ */
+static void t_merge_file_wfill(void)
+{
+	static struct frec f[48008];
+	static uint8_t buf[12 << 20];
+	uint32_t x = 99;
+	int n = runs_build(f, 48000, 255, 8, 40, &x), theirs = 0;
+	size_t len = file_build(buf, f, n), la, lb;
+	char *a, *b;
+	cpu_set_t two;
+
+	CHECK(len > RD_FILL_MIN + RD_BUF, "%zu bytes", len);
+	file_cap = RD_CAP;
+	b = filler_read(buf, len, false, 255, &lb);
+	a = filler_read(buf, len, true, 255, &la);
+	for (int i = 0; i < G.mg.nq; i++)
+		theirs += G.mg.q[i].w && ((size_t *)G.mg.q[i].w)[-2] != rd_wcap();
+	file_cap = 0;
+	CHECK(la == lb && !memcmp(a, b, la), "the output with the thread differs (%zu bytes against %zu)", la, lb);
+	free(a);
+	free(b);
+	CHECK(!theirs && G.fill.wins[0] == 0, "%d windows not rd_at's, %" PRIu64 " read by the thread", theirs,
+	      G.fill.wins[0]);
+	CHECK(G.fill.chunks[0] > 0 || !rd_fill_cpus(&two), "the thread read no chunk (%" PRIu64 " read by the reader, filled %d)", G.fill.chunks[1], G.rc.filled);
 }
 
 /* file_mem of buf's len bytes, a perf file of two CPUs whose data says it
@@ -2277,7 +2310,7 @@ static void t_rd_filler(void)
 	enum { FIT = RD_CAP / RD_BUF };
 	uint32_t x = 4242;
 	size_t len = file_build(buf, f, runs_build(f, 45000, 2, 5, 9000, &x)), la, lb, avail, o;
-	char *a, *b = filler_read(buf, len, false, &lb);
+	char *a, *b = filler_read(buf, len, false, 2, &lb);
 	const uint8_t *p;
 	cpu_set_t all, one;
 	struct mq *q;
@@ -2315,8 +2348,8 @@ static void t_rd_filler(void)
 	close(G.rc.fd);
 
 	len = file_build(buf, f, runs_build(f, 45000, 2, 2, 20000, &x));
-	b = filler_read(buf, len, false, &lb);
-	a = filler_read(buf, len, true, &la);
+	b = filler_read(buf, len, false, 2, &lb);
+	a = filler_read(buf, len, true, 2, &la);
 	CHECK(len >= RD_FILL_MIN && la == lb && !memcmp(a, b, la), "%zu bytes: read with the thread, %zu bytes out; "
 	      "as a stream, %zu", len, la, lb);
 	free(a);
@@ -6393,6 +6426,7 @@ int main(void)
 	RUN(merge_file_random);
 	RUN(merge_file_windows);
 	RUN(merge_file_wshared);
+	RUN(merge_file_wfill);
 	RUN(merge_file_keep);
 	RUN(merge_file_shed);
 	RUN(rd_filler);
