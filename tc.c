@@ -108,7 +108,8 @@ enum {
 	RD_FILL_WAITS = 5,		/* its reader waited for most of a buffer's chunks ... */
 	RD_FILL_SLOW = 3,		/* ... in as many buffers in a row: it reads them itself */
 	RD_FILL_WMEM = 2 << 20,		/* at most, its queues' windows: where all of them fit (8 queues;
-					 * more, 8 of 64 or 256: 1 to 2 MB more peak RSS, no faster) */
+					 * for 8 of 64 or 256: 1.6 MB more peak RSS, and 64 CPUs'
+					 * file 77 ms against 68) */
 	RD_WIN_MEM = 2 << 20,		/* at most, the merge's own windows (rd_win_read), all queues */
 	FW_NONE = 0, FW_ASKED, FW_READING, FW_READ,	/* a window the thread reads (struct fwin) */
 	MAX_REC = 65536,		/* a perf record's size field is 16 bits */
@@ -7925,9 +7926,8 @@ static const uint8_t *rd_held(const uint8_t *b, uint64_t off, size_t len, uint64
  * (rd_at's, each of that size, its pages taken as they are read) share
  * RD_WIN_MEM, as many CPUs as the recording had (G.mg.nq <= MAX_CPUS + 1:
  * 495 bytes or more each), less a block's header, so that a window of 8
- * KiB takes two pages, not three (a test/sim file of 256 CPUs and 50,000
- * tasks: peak RSS 16.4 MB to 14.7, with rd_filler's windows where every
- * queue has them). */
+ * KiB takes two pages, not three (a test/sim file of 256 CPUs whose 52,000
+ * forks fill the task table: peak RSS 17.0 MB to 14.7). */
 static size_t rd_wcap(void)
 {
 	return RD_WIN_MEM / (unsigned)G.mg.nq - 16;
@@ -8010,7 +8010,7 @@ static const uint8_t *rd_at(const struct qrun *r, uint64_t pos, size_t *avail)
 	fw = FAST && G.rc.filled > 0 && r->qi < G.fill.nq && G.fill.nq * 4 * MAX_REC <= RD_FILL_WMEM;
 	if (!q->w) {
 		if (!fw)	/* (rd_fill_win makes its own) */
-			q->w = xcalloc(1, FAST && rd_wcap() > MAX_REC ? MAX_REC : rd_wcap());	/* (the pool's) */
+			q->w = xcalloc(1, FAST && rd_wcap() > MAX_REC ? MAX_REC : rd_wcap());	/* (in the pool) */
 		q->wnext = MAX_REC;
 	} else {
 		q->wnext = q->wused < 8 ? (q->wnext / 2 > 4096 ? q->wnext / 2 : 4096) : MAX_REC;

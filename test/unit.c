@@ -2101,12 +2101,12 @@ static void t_merge_file_keep(void)
  * a few more, touch no more huge pages than RD_KEEP_MEM leaves beside n
  * buffers (counted here from the table's address, one huge page more
  * than it leaves with a huge page's slots more), and a file whose every
- * switch names a new task (prev_pid), read round by round with the model
- * on (90,000 records, the table full after a fifth), gives its kept
- * buffers back as the table grows, during the releases: after each round
- * the table's huge pages and the buffers kept fit RD_KEEP_MEM.  (Given
- * back only at the read buffer's moves, two were still kept with the
- * table's fourth huge page.)
+ * fourth switch names a new task (prev_pid), read round by round with
+ * the model on (90,000 records, the table full three quarters in), gives
+ * its kept buffers back as the table grows, during the releases: after
+ * each round the table's huge pages and the buffers kept fit RD_KEEP_MEM.
+ * (Given back only at the read buffer's moves, two were still kept with
+ * the table's fourth huge page.)
  */
 static void t_merge_file_shed(void)
 {
@@ -2120,7 +2120,7 @@ static void t_merge_file_shed(void)
 	char over[160] = "";
 
 	for (int i = 0; i < n; i++)
-		f[i].id = 100 + i / 4;	/* (a new task every fourth record: the table full after half) */
+		f[i].id = 100 + i / 4;	/* (22,500 tasks: evictions after 65,536 records) */
 	len = file_build(buf, f, n);
 	g_reset();
 	file_cap = RD_CAP;
@@ -2156,12 +2156,13 @@ static void t_merge_file_shed(void)
 
 /*
  * The merge's windows share RD_WIN_MEM: with 255 CPUs (256 queues) each
- * has 8 KiB less a block's header (two pages), and a record longer than that (a switch of 20 KB) is read
- * into the long record's buffer, its window left empty.  Two rounds of
- * runs of the 255 CPUs (1.8 MB, read again through the windows past
- * RD_BUF), a long switch among them now and then, come out in perf's
- * order (file_check); read as a file, the windows take at most
- * RD_WIN_MEM, and the long records went through the long buffer.
+ * has 8 KiB less a block's header (two pages), and a record longer than
+ * that (a switch of 20 KB) is read into the long record's buffer, its
+ * window left empty.  Two rounds of runs of the 255 CPUs (1.8 MB, read
+ * again through the windows past RD_BUF), a long switch among them now
+ * and then, come out in perf's order (file_check); read as a file, the
+ * windows take at most RD_WIN_MEM, and the long records went through the
+ * long buffer.
  */
 static void t_merge_file_wshared(void)
 {
@@ -2233,7 +2234,8 @@ static void t_merge_file_wfill(void)
 	free(b);
 	CHECK(!theirs && G.fill.wins[0] == 0, "%d windows not rd_at's, %" PRIu64 " read by the thread", theirs,
 	      G.fill.wins[0]);
-	CHECK(G.fill.chunks[0] > 0 || !rd_fill_cpus(&two), "the thread read no chunk (%" PRIu64 " read by the reader, filled %d)", G.fill.chunks[1], G.rc.filled);
+	CHECK(G.fill.chunks[0] > 0 || !rd_fill_cpus(&two), "the thread read no chunk (%" PRIu64 " read by the reader)",
+	      G.fill.chunks[1]);
 }
 
 /* file_mem of buf's len bytes, a perf file of two CPUs whose data says it
