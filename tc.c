@@ -7060,6 +7060,13 @@ static void rd_shed(void)
 	G.rc.keep_tasks = rd_keep_tasks(G.rc.nold);
 }
 
+/* The task table has taken more slots than the buffers kept leave it
+ * (G.rc.keep_tasks): run_release stops and calls rd_shed. */
+static inline bool rd_shed_due(void)
+{
+	return FAST && G.rc.nold && G.m.ntask > G.rc.keep_tasks;
+}
+
 /*
  * A perf file's full read buffer (FAST) joins the ones kept before it
  * (G.rc.old, newest first); returned, the buffer what is unread moves to
@@ -8626,7 +8633,7 @@ static bool run_release(uint64_t bound, bool one)
 		size_t avail = 0;
 		bool more;
 
-		if (FAST && G.rc.nold && G.m.ntask > G.rc.keep_tasks)
+		if (rd_shed_due())
 			rd_shed();
 		if (G.mg.nrun > 1) {
 			int *h = G.mg.rheap, c = G.mg.nrun > 2 && run_older(h[2], h[1]) ? h[2] : h[1];
@@ -8637,7 +8644,7 @@ static bool run_release(uint64_t bound, bool one)
 		do
 			more = run_emit(r, &p, &avail, plain);
 		while (!one && more && r->time <= bound && (r->time < lt || (r->time == lt && r->pos < ls)) &&
-		       (!FAST || !G.rc.nold || G.m.ntask <= G.rc.keep_tasks));
+		       !rd_shed_due());
 		if (!more) {
 			r->qi = G.mg.rfree;	/* its slot is free */
 			G.mg.rfree = G.mg.rheap[0] + 1;

@@ -890,7 +890,7 @@ static void sim_run(int seed, int ncpu, int ntask, int steps)
 	sim_params(seed, &ncpu, &ntask, &steps);
 	S.seed = seed;
 	S.ncpu = ncpu > MAXCPU ? MAXCPU : ncpu < 1 ? 1 : ncpu;
-	S.maxtask = max_tasks;
+	S.maxtask = max_tasks < 4 ? 4 : max_tasks > MAXTASK ? MAXTASK : max_tasks;
 	S.ntask = ntask < 1 ? 1 : ntask > S.maxtask / 4 ? S.maxtask / 4 : ntask;
 	S.task = xrealloc(NULL, S.maxtask * sizeof(*S.task));
 	memset(S.task, 0, S.maxtask * sizeof(*S.task));
@@ -2747,7 +2747,7 @@ int main(int argc, char **argv)
 		} else if (v && !strcmp(a, "--tasks")) {
 			ntask = atoi(v), i++;
 		} else if (v && !strcmp(a, "--maxtask")) {
-			max_tasks = atoi(v) < 4 ? 4 : atoi(v) > MAXTASK ? MAXTASK : atoi(v), i++;
+			max_tasks = atoi(v), i++;
 		} else if (v && !strcmp(a, "--steps")) {
 			steps = atoi(v), i++;
 		} else if (v && !strcmp(a, "--pass")) {

@@ -2095,6 +2095,13 @@ static void t_merge_file_keep(void)
 	file_cap = 0;
 }
 
+/* The huge pages the task table's first slots touch (base: its address),
+ * from the one its first slot is on. */
+static uintptr_t task_hpages(uintptr_t base, size_t slots)
+{
+	return slots ? (base + slots * sizeof(struct task) + HUGE_PAGE - 1) / HUGE_PAGE - base / HUGE_PAGE : 0;
+}
+
 /*
  * The buffers kept and the task table's huge pages stay within
  * RD_KEEP_MEM while a release takes new slots: rd_keep_tasks' slots, and
@@ -2129,8 +2136,7 @@ static void t_merge_file_shed(void)
 	base = (uintptr_t)G.m.task;
 	for (int k = 0; k <= RD_OLD; k++) {
 		size_t slots = (size_t)rd_keep_tasks(k) + 8, more = slots + H / sizeof(struct task);
-		uintptr_t pages = (base + slots * sizeof(struct task) + H - 1) / H - base / H;
-		uintptr_t pmore = (base + more * sizeof(struct task) + H - 1) / H - base / H;
+		uintptr_t pages = task_hpages(base, slots), pmore = task_hpages(base, more);
 
 		CHECK(pages * H + k * RD_CAP <= RD_KEEP_MEM && (pmore * H + k * RD_CAP > RD_KEEP_MEM || more > TC_MAX_TASKS),
 		      "%d kept: %zu slots touch %" PRIuPTR " huge pages", k, slots, pages);
@@ -2140,7 +2146,7 @@ static void t_merge_file_shed(void)
 		uintptr_t used;
 
 		ret = rd_run(r < 20 ? 1000000 * (uint64_t)(r + 1) - 1 : UINT64_MAX);
-		used = G.m.ntask ? (base + (size_t)G.m.ntask * sizeof(struct task) + H - 1) / H - base / H : 0;
+		used = task_hpages(base, G.m.ntask);
 		if (G.rc.nold > maxold)
 			maxold = G.rc.nold;
 		if (!over[0] && used * H + G.rc.nold * RD_CAP > RD_KEEP_MEM)
